@@ -1,0 +1,63 @@
+# Two entry points for a fresh machine (see README): `make serve` and `make test`.
+# Everything they need is installed here: a virtualenv from constraints.txt, the npm assets,
+# and (for the browser tests) Debian's chromium + fonts-noto-cjk.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup serve build check lint test test-fast bench system-deps lock clean
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: $(VENV)/.installed node_modules/.installed
+
+# Debian's chromium and CJK fonts (Chinese renders as boxes without them).
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+serve: setup
+	$(BIN)/mkdocs serve --dirty
+
+build: setup
+	$(BIN)/mkdocs build --strict
+
+check: setup
+	$(BIN)/duizhao check --strict
+
+lint: setup
+	$(BIN)/ruff check plugins tests bench scripts
+	$(BIN)/ruff format --check plugins tests bench scripts
+	$(BIN)/mypy
+
+# The whole suite: lint, types, the project's own checks, a strict build, unit and browser tests.
+test: setup system-deps lint
+	$(BIN)/duizhao check --strict
+	$(BIN)/mkdocs build --strict --site-dir "$$(mktemp -d)"
+	$(BIN)/pytest
+
+test-fast: setup
+	$(BIN)/pytest -m "not browser"
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+# Refresh constraints.txt from the current virtualenv (commit the result).
+lock:
+	$(BIN)/pip freeze --exclude-editable | grep -v '^duizhao' > constraints.txt
+
+clean:
+	rm -rf site .cache $(VENV) node_modules

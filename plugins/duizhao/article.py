@@ -1,0 +1,621 @@
+"""Parse one source file into an :class:`Article`.
+
+This module is the only reader of duizhao's syntax. The CLI, the checks, the MkDocs plugins and
+the Python-Markdown extension all call :func:`scan` / :func:`parse`, so a line means the same
+thing everywhere. It is pure: no MkDocs import, no I/O beyond :func:`read_article`.
+
+Syntax (fixed by the authoring contract)::
+
+    /// paragraph | P001
+    > English original (optional blockquote first)
+
+    中文译文 (any Markdown)
+    ///
+
+    /// figure | 3
+    optional translator's note
+    ///
+
+Block fences follow pymdownx.blocks: three or more slashes, up to three spaces of indent, the
+closing fence has the same number of slashes. Text inside fenced code (``` or ~~~, closed by the
+same fence, as Python-Markdown's fenced_code and SuperFences require) or inside a multi-line HTML
+comment is never a block.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic, Severity
+
+#: A well-formed paragraph ID: ``P`` and at least three ASCII digits.
+PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
+#: Any fragment that looks like it means a paragraph (checked by links): ``#P042``.
+PARAGRAPH_REF_RE = re.compile(r"P[0-9]+")
+#: The figure anchor of the paper's figure N.
+FIGURE_ANCHOR_RE = re.compile(r"fig-([0-9]+)")
+#: The marker an importer leaves in a translation that is still to be written.
+TODO_MARKER = "<!-- duizhao:todo -->"
+#: The heading that starts the translator's introduction.
+INTRO_HEADING = "导言"
+
+BLOCK_KINDS = ("paragraph", "figure")
+
+_FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_BLOCK_OPEN_RE = re.compile(
+    r"^ {0,3}(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ ]*(?:\|[ ]*(?P<arg>.*?))?[ ]*$"
+)
+_BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
+_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ATTR_LIST_RE = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
+_BLOCKQUOTE_RE = re.compile(r"^ {0,3}> ?")
+_CODE_SPAN_RE = re.compile(r"(`+)(?:.+?)\1", re.DOTALL)
+_INLINE_LINK_RE = re.compile(
+    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\]]*\])*)\]"
+    r"\(\s*(?P<url><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+)
+_REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
+_RANGE_RE = re.compile(r"^\s*(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})\s*$")
+_FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
+
+STATUSES = ("draft", "complete")
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+
+@dataclass(frozen=True)
+class Link:
+    """An inline link or reference definition in the body, with its 1-based source line."""
+
+    line: int
+    text: str
+    url: str
+
+    @property
+    def path(self) -> str:
+        return self.url.split("#", 1)[0].split("?", 1)[0]
+
+    @property
+    def fragment(self) -> str | None:
+        return self.url.split("#", 1)[1] if "#" in self.url else None
+
+    @property
+    def is_external(self) -> bool:
+        return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", self.url)) or self.url.startswith("//")
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """A ``/// kind | argument`` … ``///`` block as written, with its line span.
+
+    ``end_line`` is None when the block is never closed; its body then runs to where the scanner
+    closed it implicitly (the next block of a duizhao kind, or the end of the file), and
+    ``body_end`` is that (exclusive) line.
+    """
+
+    kind: str
+    argument: str
+    line: int
+    end_line: int | None
+    body_start: int
+    body_end: int
+    body: tuple[str, ...]
+    #: index into the scanned lines (0-based) of the opening and closing fence lines
+    open_index: int
+    close_index: int | None
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A numbered paragraph block: the optional English original and the Chinese translation."""
+
+    block: Block
+    original: str
+    original_line: int | None
+    translation: str
+    translation_line: int | None
+    #: index (0-based, relative to the block body) where the translation starts
+    split: int
+
+    @property
+    def id(self) -> str:
+        return self.block.argument
+
+    @property
+    def line(self) -> int:
+        return self.block.line
+
+    @property
+    def is_well_formed(self) -> bool:
+        return PARAGRAPH_ID_RE.fullmatch(self.id) is not None
+
+    @property
+    def number(self) -> int | None:
+        return int(self.id[1:]) if self.is_well_formed else None
+
+    @property
+    def is_todo(self) -> bool:
+        """The translation is still to be written (empty or only the import marker)."""
+        return self.translation.replace(TODO_MARKER, "").strip() == ""
+
+
+@dataclass(frozen=True)
+class FigurePlacement:
+    block: Block
+
+    @property
+    def id(self) -> str:
+        return self.block.argument
+
+    @property
+    def line(self) -> int:
+        return self.block.line
+
+    @property
+    def note(self) -> str:
+        return "\n".join(self.block.body).strip()
+
+
+@dataclass(frozen=True)
+class ParagraphRange:
+    start: int
+    end: int
+    width: int
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and self.start <= number <= self.end
+
+    def format_id(self, number: int) -> str:
+        return f"P{number:0{self.width}d}"
+
+    def __str__(self) -> str:
+        return f"{self.format_id(self.start)}-{self.format_id(self.end)}"
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What :func:`scan` finds in body lines (front matter already removed)."""
+
+    blocks: tuple[Block, ...]
+    links: tuple[Link, ...]
+    headings: tuple[Heading, ...]
+    #: (line, kind, message) of scanner-level problems: unclosed fences and blocks, stray closers
+    problems: tuple[tuple[int, str, str], ...]
+
+
+@dataclass
+class Article:
+    """One parsed source file. Lines are 1-based in the file as the author sees it."""
+
+    path: Path
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    #: 1-based line of each top-level front matter key
+    meta_lines: dict[str, int] = field(default_factory=dict)
+    has_front_matter: bool = False
+    #: 1-based line where the body starts (after the front matter)
+    body_line: int = 1
+    body: str = ""
+    intro: str | None = None
+    intro_line: int | None = None
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    figures: list[FigurePlacement] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    #: problems found while reading: encoding, front matter, unclosed blocks and fences
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def title(self) -> str | None:
+        title = self.meta.get("title")
+        return str(title) if isinstance(title, (str, int, float)) and str(title).strip() else None
+
+    @property
+    def status(self) -> str:
+        status = self.meta.get("status", "draft")
+        return status if isinstance(status, str) else "draft"
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status != "complete"
+
+    @property
+    def paper(self) -> dict[str, Any]:
+        paper = self.meta.get("paper")
+        return paper if isinstance(paper, dict) else {}
+
+    @property
+    def is_article(self) -> bool:
+        """A translation (not a plain page): it numbers paragraphs or names a paper."""
+        return bool(
+            self.paragraphs or self.figures or "paragraphs" in self.meta or "paper" in self.meta
+        )
+
+    @property
+    def paragraph_range(self) -> ParagraphRange | None:
+        return parse_range(self.meta.get("paragraphs"))
+
+    @property
+    def anchors(self) -> set[str]:
+        """The anchors duizhao itself emits on this page."""
+        ids = {p.id for p in self.paragraphs if p.is_well_formed}
+        ids.update(f"fig-{f.id}" for f in self.figures if f.id.isdigit())
+        return ids
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def parse_range(value: object) -> ParagraphRange | None:
+    """``"P001-P129"`` (or with an en dash) → ParagraphRange; None when absent or malformed."""
+    if not isinstance(value, str):
+        return None
+    m = _RANGE_RE.match(value)
+    if not m:
+        return None
+    start, end = m.group(1), m.group(2)
+    return ParagraphRange(int(start[1:]), int(end[1:]), len(start) - 1)
+
+
+def normalize_id(raw: str) -> str:
+    """What a malformed ID probably meant (``Ｐ００１`` → ``P001``, ``p1`` → ``P001``)."""
+    text = unicodedata.normalize("NFKC", raw).strip()
+    m = re.fullmatch(r"[pP]\s*0*([0-9]+)", text)
+    if not m:
+        return ""
+    return f"P{int(m.group(1)):03d}"
+
+
+def _strip_code_spans(line: str) -> str:
+    return _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without terminators; CRLF and CR are accepted as line ends."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Scanner
+
+
+@dataclass
+class _Open:
+    name: str
+    argument: str
+    slashes: int
+    index: int
+
+
+def scan(lines: list[str], first_line: int = 1) -> Scan:
+    """Find blocks, links and headings in body ``lines``; ``first_line`` numbers ``lines[0]``.
+
+    Only the duizhao kinds (:data:`BLOCK_KINDS`) become :class:`Block` objects, but every
+    ``///`` block is tracked so that nested pymdownx blocks (``/// details``) close correctly.
+    A duizhao block never contains another of the same kind: an opener while one is still open
+    closes the open one implicitly (and it is reported unclosed), which keeps one missing
+    ``///`` from swallowing the rest of the article.
+    """
+    blocks: list[Block] = []
+    links: list[Link] = []
+    headings: list[Heading] = []
+    problems: list[tuple[int, str, str]] = []
+    stack: list[_Open] = []
+    fence: tuple[str, int] | None = None  # (fence string, index of opener)
+    in_comment = False
+
+    def close(entry: _Open, close_index: int | None, end: int) -> None:
+        if entry.name not in BLOCK_KINDS:
+            return
+        body = tuple(lines[entry.index + 1 : end])
+        blocks.append(
+            Block(
+                kind=entry.name,
+                argument=entry.argument,
+                line=first_line + entry.index,
+                end_line=None if close_index is None else first_line + close_index,
+                body_start=first_line + entry.index + 1,
+                body_end=first_line + end,
+                body=body,
+                open_index=entry.index,
+                close_index=close_index,
+            )
+        )
+        if close_index is None:
+            problems.append((first_line + entry.index, "unclosed-block", entry.name))
+
+    for index, line in enumerate(lines):
+        if fence is not None:
+            if line.strip() == fence[0]:
+                fence = None
+            continue
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        m = _FENCE_OPEN_RE.match(line)
+        if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+            fence = (m.group("fence"), index)
+            continue
+        stripped = line.lstrip(" ")
+        if stripped.startswith("<!--") and len(line) - len(stripped) <= 3:
+            if "-->" not in stripped[4:]:
+                in_comment = True
+            continue
+        m = _BLOCK_OPEN_RE.match(line)
+        if m:
+            name = m.group("name")
+            if name in BLOCK_KINDS:
+                for pos in range(len(stack) - 1, -1, -1):
+                    if stack[pos].name in BLOCK_KINDS:
+                        for entry in reversed(stack[pos:]):
+                            close(entry, None, index)
+                        del stack[pos:]
+                        break
+            stack.append(
+                _Open(name, (m.group("arg") or "").strip(), len(m.group("slashes")), index)
+            )
+            continue
+        m = _BLOCK_CLOSE_RE.match(line)
+        if m:
+            slashes = len(m.group("slashes"))
+            for pos in range(len(stack) - 1, -1, -1):
+                if stack[pos].slashes == slashes:
+                    for entry in reversed(stack[pos + 1 :]):
+                        close(entry, None, index)
+                    close(stack[pos], index, index)
+                    del stack[pos:]
+                    break
+            else:
+                problems.append((first_line + index, "stray-close", line.strip()))
+            continue
+        m = _ATX_RE.match(line)
+        if m:
+            text = _ATTR_LIST_RE.sub("", m.group("text") or "").strip()
+            headings.append(Heading(first_line + index, len(m.group("hashes")), text))
+        scrubbed = _strip_code_spans(line)
+        if "](" in scrubbed:
+            for lm in _INLINE_LINK_RE.finditer(scrubbed):
+                url = lm.group("url").strip("<>")
+                links.append(Link(first_line + index, lm.group("text"), url))
+        rm = _REF_DEF_RE.match(scrubbed)
+        if rm:
+            links.append(Link(first_line + index, rm.group("label"), rm.group("url").strip("<>")))
+
+    if fence is not None:
+        problems.append((first_line + fence[1], "unclosed-fence", fence[0]))
+    for entry in reversed(stack):
+        close(entry, None, len(lines))
+    blocks.sort(key=lambda b: b.open_index)
+    return Scan(tuple(blocks), tuple(links), tuple(headings), tuple(problems))
+
+
+def split_paragraph(block: Block) -> Paragraph:
+    """Split a paragraph block body into the blockquoted original and the translation."""
+    body = block.body
+    i = 0
+    while i < len(body) and not body[i].strip():
+        i += 1
+    original_lines: list[str] = []
+    original_line: int | None = None
+    split = i
+    if i < len(body) and _BLOCKQUOTE_RE.match(body[i]):
+        original_line = block.body_start + i
+        j = i
+        while j < len(body) and body[j].strip():
+            original_lines.append(_BLOCKQUOTE_RE.sub("", body[j], count=1))
+            j += 1
+        split = j
+    rest = body[split:]
+    k = 0
+    while k < len(rest) and not rest[k].strip():
+        k += 1
+    translation = "\n".join(rest).strip()
+    return Paragraph(
+        block=block,
+        original="\n".join(original_lines).strip(),
+        original_line=original_line,
+        translation=translation,
+        translation_line=block.body_start + split + k if translation else None,
+        split=split,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Front matter and the whole file
+
+
+def _front_matter(lines: list[str]) -> tuple[int, int] | None:
+    """(start, end) indexes of the YAML lines between the ``---`` fences, as MkDocs reads them."""
+    if not lines or not re.match(r"^-{3}[ \t]*$", lines[0]):
+        return None
+    for i in range(1, len(lines)):
+        if _FRONT_MATTER_END_RE.match(lines[i]):
+            return 1, i
+    return None
+
+
+def _key_lines(source: str, first_line: int) -> dict[str, int]:
+    try:
+        node = yaml.compose(source, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    lines: dict[str, int] = {}
+    for key, _value in node.value:
+        if isinstance(key, yaml.ScalarNode):
+            lines.setdefault(str(key.value), first_line + key.start_mark.line)
+    return lines
+
+
+def parse(text: str, path: str | Path = "<string>") -> Article:
+    """Parse the decoded source ``text`` of one file."""
+    path = Path(path)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = split_lines(text)
+    article = Article(path=path, text=text)
+    fm = _front_matter(lines)
+    body_index = 0
+    if lines and re.match(r"^-{3}[ \t]*$", lines[0]) and fm is None:
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                1,
+                "DZ010",
+                "front matter opened with '---' is never closed; end it with a line '---'",
+            )
+        )
+    if fm is not None:
+        start, end = fm
+        article.has_front_matter = True
+        body_index = end + 1
+        source = "\n".join(lines[start:end]) + "\n"
+        try:
+            meta = yaml.safe_load(source)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+            line = start + 1 + (mark.line if mark is not None else 0)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            snippet = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            article.diagnostics.append(
+                Diagnostic(
+                    path,
+                    line,
+                    "DZ010",
+                    f"unreadable front matter: {problem} "
+                    f"in {snippet!r}; write YAML such as 'title: My article'",
+                )
+            )
+            meta = {}
+        if meta is None:
+            meta = {}
+        if not isinstance(meta, dict):
+            article.diagnostics.append(
+                Diagnostic(
+                    path,
+                    start + 1,
+                    "DZ010",
+                    "unreadable front matter: expected "
+                    f"'key: value' pairs, got a YAML {type(meta).__name__}",
+                )
+            )
+            meta = {}
+        article.meta = {str(k): v for k, v in meta.items()}
+        article.meta_lines = _key_lines(source, start + 1)
+    article.body_line = body_index + 1
+    body_lines = lines[body_index:]
+    article.body = "\n".join(body_lines)
+    result = scan(body_lines, first_line=body_index + 1)
+    article.links = list(result.links)
+    article.headings = list(result.headings)
+    for block in result.blocks:
+        if block.kind == "paragraph":
+            article.paragraphs.append(split_paragraph(block))
+        else:
+            article.figures.append(FigurePlacement(block))
+    for line, kind, detail in result.problems:
+        if kind == "unclosed-block":
+            article.diagnostics.append(
+                Diagnostic(
+                    path,
+                    line,
+                    "DZ007",
+                    f"unclosed {detail} block "
+                    f"{lines[line - 1].strip()!r}: end it with a line '///'",
+                )
+            )
+        elif kind == "unclosed-fence":
+            article.diagnostics.append(
+                Diagnostic(
+                    path,
+                    line,
+                    "DZ015",
+                    f"code fence {detail!r} is never closed, so the "
+                    f"rest of the file is code; close it with a line {detail!r}",
+                    Severity.WARNING,
+                )
+            )
+        else:
+            article.diagnostics.append(
+                Diagnostic(
+                    path,
+                    line,
+                    "DZ016",
+                    f"closing fence {detail!r} has no open block; "
+                    "remove it or open a block such as '/// paragraph | P001'",
+                    Severity.WARNING,
+                )
+            )
+    _find_intro(article, body_lines, body_index, result.blocks)
+    return article
+
+
+def _find_intro(
+    article: Article, body_lines: list[str], body_index: int, blocks: Iterable[Block]
+) -> None:
+    heading = next((h for h in article.headings if h.level == 2 and h.text == INTRO_HEADING), None)
+    if heading is None:
+        return
+    stops = [h.line for h in article.headings if h.line > heading.line and h.level <= 2]
+    stops += [b.line for b in blocks if b.line > heading.line]
+    end = min(stops, default=body_index + len(body_lines) + 1)
+    start = heading.line + 1
+    intro_lines = body_lines[start - body_index - 1 : end - body_index - 1]
+    intro = "\n".join(intro_lines).strip()
+    article.intro = intro
+    offset = next((i for i, text in enumerate(intro_lines) if text.strip()), 0)
+    article.intro_line = start + offset if intro else heading.line
+
+
+def decode(data: bytes, path: str | Path = "<bytes>") -> tuple[str | None, Diagnostic | None]:
+    """Decode UTF-8 (a BOM is accepted); a diagnostic names the first bad byte's line."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, Diagnostic(
+            Path(path),
+            line,
+            "DZ011",
+            f"file is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8",
+        )
+
+
+def read_article(path: str | Path) -> Article:
+    """Read and parse a file; unreadable files give an Article whose diagnostics say why."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        article = Article(path=path, text="")
+        article.diagnostics.append(
+            Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}")
+        )
+        return article
+    text, problem = decode(data, path)
+    if text is None:
+        article = Article(path=path, text="")
+        assert problem is not None
+        article.diagnostics.append(problem)
+        return article
+    return parse(text, path)

@@ -1,0 +1,313 @@
+"""Rules over parsed Articles → Diagnostics. Pure: no MkDocs, no writes.
+
+The CLI (``duizhao check``) and the MkDocs plugin both call :func:`check_corpus`, so an author
+sees the same list of problems in the terminal, in CI and in ``mkdocs build``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from urllib.parse import unquote
+
+from .article import (
+    FIGURE_ANCHOR_RE,
+    INTRO_HEADING,
+    PARAGRAPH_ID_RE,
+    PARAGRAPH_REF_RE,
+    STATUSES,
+    TODO_MARKER,
+    Article,
+    ParagraphRange,
+    normalize_id,
+    parse_range,
+    read_article,
+)
+from .diagnostics import Diagnostic, Severity
+
+#: Every code with its default severity and a one-line summary (the README table is checked
+#: against this in the tests).
+CODES: dict[str, tuple[Severity, str]] = {
+    "DZ001": (Severity.ERROR, "malformed paragraph ID"),
+    "DZ002": (Severity.ERROR, "duplicate paragraph ID"),
+    "DZ003": (Severity.ERROR, "paragraph ID out of order"),
+    "DZ004": (Severity.ERROR, "gap in paragraph IDs (not reported for status: draft)"),
+    "DZ005": (Severity.ERROR, "paragraph ID outside the declared range"),
+    "DZ006": (Severity.ERROR, "empty translation"),
+    "DZ007": (Severity.ERROR, "unclosed block"),
+    "DZ008": (Severity.ERROR, "link to a paragraph or figure anchor that does not exist"),
+    "DZ009": (Severity.WARNING, "article has no '## 导言' section"),
+    "DZ010": (Severity.ERROR, "unreadable front matter"),
+    "DZ011": (Severity.ERROR, "file is not UTF-8 or cannot be read"),
+    "DZ012": (Severity.ERROR, "front matter has no title"),
+    "DZ013": (Severity.ERROR, "malformed 'paragraphs:' range"),
+    "DZ014": (Severity.ERROR, "unknown 'status:' value"),
+    "DZ015": (Severity.WARNING, "code fence never closed"),
+    "DZ016": (Severity.WARNING, "closing '///' with no open block"),
+    "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+}
+
+Loader = Callable[[Path], Article]
+
+
+class Corpus:
+    """The articles a check can see: parsed on first use, so linked files are read lazily.
+
+    ``docs_dir`` resolves links written from the docs root (``/x/y.md``). Articles may be
+    preloaded (the MkDocs plugin passes the pages of the build, including generated ones).
+    """
+
+    def __init__(self, docs_dir: Path | None = None, loader: Loader = read_article) -> None:
+        self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        self._loader = loader
+        self._cache: dict[Path, Article | None] = {}
+
+    def add(self, article: Article) -> None:
+        self._cache[article.path.resolve()] = article
+
+    def get(self, path: Path) -> Article | None:
+        key = path.resolve()
+        if key not in self._cache:
+            self._cache[key] = self._loader(path) if key.is_file() else None
+        return self._cache[key]
+
+    def resolve_link(self, article: Article, link_path: str) -> Path | None:
+        """The file a relative link points to, or None for links this checker leaves alone."""
+        link_path = unquote(link_path)
+        if link_path.startswith("/"):
+            if self.docs_dir is None:
+                return None
+            return self.docs_dir / posixpath.normpath(link_path.lstrip("/"))
+        return article.path.parent / posixpath.normpath(link_path)
+
+
+def _err(article: Article, line: int, code: str, message: str) -> Diagnostic:
+    return Diagnostic(article.path, line, code, message, CODES[code][0])
+
+
+def check_front_matter(article: Article) -> Iterator[Diagnostic]:
+    line = article.meta_lines.get
+    if not article.title:
+        yield _err(
+            article,
+            line("title", 1),
+            "DZ012",
+            "front matter has no title; add one such as 'title: xDeepServe on CloudMatrix384'",
+        )
+    if "status" in article.meta and article.meta["status"] not in STATUSES:
+        yield _err(
+            article,
+            line("status", 1),
+            "DZ014",
+            f"unknown status {article.meta['status']!r}; use 'status: draft' or 'status: complete'",
+        )
+    if "paragraphs" in article.meta:
+        value = article.meta["paragraphs"]
+        rng = parse_range(value)
+        if rng is None:
+            yield _err(
+                article,
+                line("paragraphs", 1),
+                "DZ013",
+                f"malformed range 'paragraphs: {value}'; write it as 'paragraphs: P001-P129'",
+            )
+        elif rng.start > rng.end:
+            yield _err(
+                article,
+                line("paragraphs", 1),
+                "DZ013",
+                f"range 'paragraphs: {value}' runs backwards; write the first ID "
+                "first, as in 'paragraphs: P001-P129'",
+            )
+
+
+def _format_run(rng: ParagraphRange | None, start: int, end: int, width: int) -> str:
+    fmt = rng.format_id if rng else (lambda n: f"P{n:0{width}d}")
+    return fmt(start) if start == end else f"{fmt(start)}-{fmt(end)}"
+
+
+def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
+    rng = article.paragraph_range
+    if rng is not None and rng.start > rng.end:
+        rng = None
+    seen: dict[str, int] = {}
+    numbered: list[tuple[int, int]] = []  # (number, line) of each first, well-formed ID
+    highest: tuple[int, str, int] | None = None
+    for p in article.paragraphs:
+        if not p.is_well_formed:
+            suggestion = normalize_id(p.id)
+            if not p.id:
+                msg = "paragraph block has no ID; write it as '/// paragraph | P001'"
+            elif suggestion:
+                msg = (
+                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
+                    f"digits: write '/// paragraph | {suggestion}'"
+                )
+            else:
+                msg = (
+                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
+                    "digits, as in '/// paragraph | P001'"
+                )
+            yield _err(article, p.line, "DZ001", msg)
+            continue
+        number = p.number
+        assert number is not None
+        if rng is not None and len(p.id) - 1 != rng.width and number < 10**rng.width:
+            yield _err(
+                article,
+                p.line,
+                "DZ001",
+                f"paragraph ID {p.id!r} has {len(p.id) - 1} digits but the declared "
+                f"range {rng} uses {rng.width}; write '{rng.format_id(number)}'",
+            )
+            continue
+        if p.id in seen:
+            yield _err(
+                article,
+                p.line,
+                "DZ002",
+                f"duplicate paragraph ID {p.id} (first used at line {seen[p.id]}); "
+                "renumber with 'duizhao renumber'",
+            )
+            continue
+        seen[p.id] = p.line
+        if rng is not None and number not in rng:
+            yield _err(
+                article,
+                p.line,
+                "DZ005",
+                f"paragraph ID {p.id} is outside the declared range {rng}; "
+                "fix the ID or widen 'paragraphs:' in the front matter",
+            )
+        if highest is not None and number < highest[0]:
+            yield _err(
+                article,
+                p.line,
+                "DZ003",
+                f"paragraph ID {p.id} comes after {highest[1]} (line {highest[2]}); "
+                "IDs must increase through the article",
+            )
+        else:
+            highest = (number, p.id, p.line)
+        numbered.append((number, p.line))
+        if p.is_todo and (TODO_MARKER not in p.translation or not article.is_draft):
+            what = "is still marked to do" if TODO_MARKER in p.translation else "has no translation"
+            yield _err(
+                article,
+                p.translation_line or p.line,
+                "DZ006",
+                f"paragraph {p.id} {what}; write the Chinese translation after the quoted original",
+            )
+    if article.is_draft or not numbered:
+        return
+    width = rng.width if rng else min(len(i) - 1 for i in seen)
+    present = {n for n, _ in numbered}
+    lo = rng.start if rng else min(present)
+    hi = rng.end if rng else max(present)
+    by_number = dict(numbered)
+    missing = sorted(n for n in range(lo, hi + 1) if n not in present)
+    runs: list[tuple[int, int]] = []
+    for n in missing:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    for start, end in runs:
+        after = next((by_number[n] for n in sorted(present) if n > end), None)
+        before = next((by_number[n] for n in sorted(present, reverse=True) if n < start), None)
+        line = after if after is not None else (before if before is not None else 1)
+        ids = _format_run(rng, start, end, width)
+        yield _err(
+            article,
+            line,
+            "DZ004",
+            f"missing paragraph {'IDs' if start != end else 'ID'} {ids} in a complete "
+            "article; add the blocks, renumber, or set 'status: draft'",
+        )
+
+
+def check_intro(article: Article) -> Iterator[Diagnostic]:
+    if article.intro is None:
+        yield _err(
+            article,
+            article.body_line,
+            "DZ009",
+            f"article has no '## {INTRO_HEADING}' section; add the translator's "
+            f"introduction under a heading '## {INTRO_HEADING}'",
+        )
+    elif not article.intro:
+        yield _err(
+            article,
+            article.intro_line or article.body_line,
+            "DZ009",
+            f"the '## {INTRO_HEADING}' section is empty; write the introduction under it",
+        )
+
+
+def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
+    for link in article.links:
+        if link.is_external:
+            continue
+        fragment = link.fragment
+        target_path = link.path
+        if target_path and not target_path.endswith(".md"):
+            continue
+        target: Article = article
+        if target_path:
+            resolved = corpus.resolve_link(article, target_path)
+            if resolved is None:
+                continue
+            found = corpus.get(resolved)
+            if found is None:
+                yield _err(
+                    article,
+                    link.line,
+                    "DZ017",
+                    f"link [{link.text}]({link.url}) points to {target_path!r}, which "
+                    "does not exist",
+                )
+                continue
+            target = found
+        if fragment is None:
+            continue
+        fragment = unquote(fragment)
+        if not (PARAGRAPH_REF_RE.fullmatch(fragment) or FIGURE_ANCHOR_RE.fullmatch(fragment)):
+            continue  # headings and other anchors are MkDocs' to validate
+        if fragment in target.anchors:
+            continue
+        where = "this article" if target is article else repr(target_path)
+        hint = ""
+        if PARAGRAPH_REF_RE.fullmatch(fragment) and not PARAGRAPH_ID_RE.fullmatch(fragment):
+            hint = f" (IDs have at least three digits: #{normalize_id(fragment)})"
+        yield _err(
+            article,
+            link.line,
+            "DZ008",
+            f"link [{link.text}]({link.url}) points to #{fragment}, which is not in {where}{hint}",
+        )
+
+
+def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
+    """Every problem in one article, in source order."""
+    found = list(article.diagnostics)
+    if any(d.code == "DZ011" for d in found):
+        return found
+    if article.is_article:
+        found.extend(check_front_matter(article))
+        found.extend(check_paragraphs(article))
+        found.extend(check_intro(article))
+    found.extend(check_links(article, corpus))
+    found.sort(key=lambda d: (d.line, d.code))
+    return found
+
+
+def check_corpus(articles: Iterable[Article], corpus: Corpus) -> list[Diagnostic]:
+    """Check ``articles`` (all added to ``corpus`` first so links between them resolve)."""
+    articles = list(articles)
+    for article in articles:
+        corpus.add(article)
+    found: list[Diagnostic] = []
+    for article in articles:
+        found.extend(check_article(article, corpus))
+    return found

@@ -1,0 +1,219 @@
+"""Python-Markdown extension that renders duizhao's paragraph and figure blocks.
+
+Works without MkDocs::
+
+    import markdown
+    html = markdown.markdown(text, extensions=["duizhao.markdown"])
+
+It does not parse the block syntax itself. A preprocessor asks :func:`duizhao.article.scan`
+where the blocks are (so fenced code, nesting and recovery from a missing ``///`` are decided
+in one place) and replaces each fence line by a private marker; a block processor then turns
+the marked regions into elements of the Markdown tree, so ids such as ``P042`` are visible to
+MkDocs' anchor validation and to the table of contents machinery.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markdown import Markdown
+from markdown.blockprocessors import BlockProcessor
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from .article import (
+    FIGURE_ANCHOR_RE,
+    PARAGRAPH_ID_RE,
+    Block,
+    FigurePlacement,
+    Paragraph,
+    scan,
+    split_paragraph,
+)
+
+# STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
+_MARK = "\x02duizhao:{kind}:{n}\x03"
+_MARK_RE = re.compile(r"^\x02duizhao:(open|split|close):([0-9]+)\x03$")
+
+#: Renders a figure placement into ``element`` (a ``<figure>``); set by the figures feature.
+FigureRenderer = Callable[[etree.Element, FigurePlacement, Markdown], None]
+
+
+@dataclass
+class _Entry:
+    paragraph: Paragraph | None
+    figure: FigurePlacement | None
+
+
+class BlockPreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, ext: DuizhaoExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
+
+    def run(self, lines: list[str]) -> list[str]:
+        result = scan(lines)
+        if not result.blocks:
+            return lines
+        inserts: dict[int, list[str]] = {}  # before line index → marker lines
+        replace: dict[int, list[str]] = {}
+        entries = self.ext.entries
+        for block in result.blocks:
+            n = len(entries)
+            paragraph = split_paragraph(block) if block.kind == "paragraph" else None
+            figure = FigurePlacement(block) if block.kind == "figure" else None
+            entries.append(_Entry(paragraph, figure))
+            replace[block.open_index] = ["", _MARK.format(kind="open", n=n), ""]
+            close = ["", _MARK.format(kind="close", n=n), ""]
+            if block.close_index is not None:
+                replace[block.close_index] = close
+            else:
+                end = block.open_index + 1 + len(block.body)
+                inserts.setdefault(end, []).extend(close)
+            if paragraph is not None:
+                at = block.open_index + 1 + paragraph.split
+                inserts.setdefault(at, [])[:0] = ["", _MARK.format(kind="split", n=n), ""]
+        out: list[str] = []
+        for index, line in enumerate(lines):
+            out.extend(inserts.get(index, ()))
+            out.extend(replace.get(index, (line,)))
+        out.extend(inserts.get(len(lines), ()))
+        return out
+
+
+class BlockRenderer(BlockProcessor):
+    def __init__(self, md: Markdown, ext: DuizhaoExtension) -> None:
+        super().__init__(md.parser)
+        self.md = md
+        self.ext = ext
+
+    def test(self, parent: etree.Element, block: str) -> bool:
+        m = _MARK_RE.match(block.strip("\n"))
+        return bool(m and m.group(1) == "open")
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        m = _MARK_RE.match(blocks.pop(0).strip("\n"))
+        assert m is not None
+        n = int(m.group(2))
+        split_mark = _MARK.format(kind="split", n=n)
+        close_mark = _MARK.format(kind="close", n=n)
+        first: list[str] = []
+        second: list[str] | None = None
+        while blocks:
+            block = blocks.pop(0)
+            mark = block.strip("\n")
+            if mark == close_mark:
+                break
+            if mark == split_mark:
+                second = []
+                continue
+            (first if second is None else second).append(block)
+        entry = self.ext.entries[n]
+        if entry.paragraph is not None:
+            self._paragraph(parent, entry.paragraph, first, second or [])
+        elif entry.figure is not None:
+            self._figure(parent, entry.figure, first)
+        return True
+
+    def _paragraph(
+        self, parent: etree.Element, p: Paragraph, original: list[str], translation: list[str]
+    ) -> None:
+        pid = p.id
+        has_original = bool(original)
+        ok = PARAGRAPH_ID_RE.fullmatch(pid) is not None and pid not in self.ext.ids
+        el = etree.SubElement(parent, "div", {"class": "dz-para"})
+        if ok:
+            self.ext.ids.add(pid)
+            el.set("id", pid)
+            el.set("data-dz-id", pid)
+            link = etree.SubElement(
+                el, "a", {"class": "dz-pid", "href": f"#{pid}", "title": f"段落 {pid} 的链接"}
+            )
+            link.text = pid
+        else:
+            el.set("class", "dz-para dz-para--invalid")
+            label = etree.SubElement(el, "span", {"class": "dz-pid"})
+            label.text = pid or "P???"
+        if has_original:
+            holder = etree.Element("div")
+            self.parser.parseBlocks(holder, original)
+            en = etree.SubElement(el, "div", {"class": "dz-en", "lang": "en"})
+            for child in list(holder):
+                if child.tag == "blockquote":
+                    en.extend(list(child))
+                else:
+                    en.append(child)
+        zh = etree.SubElement(el, "div", {"class": "dz-zh", "lang": "zh-CN"})
+        self.parser.parseBlocks(zh, translation)
+        if not has_original:
+            el.set("class", el.get("class", "") + " dz-para--zh-only")
+
+    def _figure(self, parent: etree.Element, figure: FigurePlacement, body: list[str]) -> None:
+        attrs = {"class": "dz-figure"}
+        if figure.id.isdigit() and f"fig-{figure.id}" not in self.ext.ids:
+            attrs["id"] = f"fig-{figure.id}"
+            self.ext.ids.add(attrs["id"])
+        el = etree.SubElement(parent, "figure", attrs)
+        if self.ext.figure_renderer is not None:
+            self.ext.figure_renderer(el, figure, self.md)
+        else:
+            caption = etree.SubElement(el, "figcaption")
+            caption.text = f"图 {figure.id}"
+        if body:
+            note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
+            self.parser.parseBlocks(note, body)
+
+
+class EmptyLinkText(Treeprocessor):
+    """``[](#P042)`` reads "P042" and ``[](#fig-3)`` reads "图 3"."""
+
+    def run(self, root: etree.Element) -> None:
+        for a in root.iter("a"):
+            if (a.text or "").strip() or len(a):
+                continue
+            href = a.get("href", "")
+            fragment = href.rsplit("#", 1)[1] if "#" in href else ""
+            if PARAGRAPH_ID_RE.fullmatch(fragment):
+                a.text = fragment
+            elif m := FIGURE_ANCHOR_RE.fullmatch(fragment):
+                a.text = f"图 {m.group(1)}"
+
+
+class DuizhaoExtension(Extension):
+    """Register the block renderer. ``figure_renderer`` fills each ``<figure>`` element."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {
+            "figure_renderer": [None, "callable(element, FigurePlacement, md) filling a figure"],
+        }
+        super().__init__(**kwargs)
+        self.entries: list[_Entry] = []
+        self.ids: set[str] = set()
+
+    @property
+    def figure_renderer(self) -> FigureRenderer | None:
+        renderer = self.getConfig("figure_renderer")
+        return renderer if callable(renderer) else None
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's API)
+        md.registerExtension(self)
+        # After normalize_whitespace (30), before fenced code (25) and raw HTML (20).
+        md.preprocessors.register(BlockPreprocessor(md, self), "duizhao_blocks", 29)
+        md.parser.blockprocessors.register(BlockRenderer(md, self), "duizhao_blocks", 105)
+        # After the inline processor (20), which creates the <a> elements.
+        md.treeprocessors.register(EmptyLinkText(md), "duizhao_empty_links", 15)
+
+    def reset(self) -> None:
+        self.entries = []
+        self.ids = set()
+
+
+def makeExtension(**kwargs: Any) -> DuizhaoExtension:  # noqa: N802 (Python-Markdown's API)
+    return DuizhaoExtension(**kwargs)
+
+
+__all__ = ["Block", "DuizhaoExtension", "FigureRenderer", "makeExtension"]

@@ -1,0 +1,160 @@
+"""Shared fixtures: tiny MkDocs sites built in tmp_path, strict log capture, Chromium."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import textwrap
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# ---------------------------------------------------------------------------------------------
+# Log capture: a warning that a test does not claim with `logs.take(...)` fails the test.
+
+
+class Logs:
+    def __init__(self, caplog: pytest.LogCaptureFixture) -> None:
+        self._caplog = caplog
+        self._taken: set[int] = set()
+
+    def records(self, level: int = logging.WARNING) -> list[logging.LogRecord]:
+        return [
+            r
+            for r in self._caplog.records
+            if r.levelno >= level and id(r) not in self._taken and _counted(r)
+        ]
+
+    def messages(self, level: int = logging.WARNING) -> list[str]:
+        return [r.getMessage() for r in self.records(level)]
+
+    def take(self, pattern: str, count: int | None = None) -> list[str]:
+        """Claim the warnings matching ``pattern`` (a regex); assert how many if given."""
+        found = [r for r in self.records() if re.search(pattern, r.getMessage())]
+        if count is not None:
+            assert len(found) == count, (pattern, [r.getMessage() for r in self.records()])
+        self._taken.update(id(r) for r in found)
+        return [r.getMessage() for r in found]
+
+
+def _counted(record: logging.LogRecord) -> bool:
+    # jieba and Material's end-of-life notice are not ours to judge.
+    return not record.name.startswith(("jieba",))
+
+
+@pytest.fixture(autouse=True)
+def logs(caplog: pytest.LogCaptureFixture) -> Iterator[Logs]:
+    caplog.set_level(logging.INFO)
+    capture = Logs(caplog)
+    yield capture
+    left = capture.messages()
+    assert not left, f"unexpected warnings: {left}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tiny sites
+
+
+@dataclass
+class Site:
+    root: Path
+    site_dir: Path
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs"
+
+    def html(self, page: str) -> str:
+        """The built HTML of ``page`` ("index.html", "a/b/index.html" or "a/b.md")."""
+        if page.endswith(".md"):
+            stem = page[:-3]
+            page = "index.html" if stem == "index" else (
+                stem[: -len("index")] + "index.html" if stem.endswith("/index") else
+                f"{stem}/index.html")
+        return (self.site_dir / page).read_text(encoding="utf-8")
+
+    def write(self, rel: str, content: str | bytes) -> Path:
+        path = self.docs / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def build(self, **kwargs: Any) -> None:
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir))
+        build(cfg, **kwargs)
+
+
+BASE_CONFIG: dict[str, Any] = {
+    "site_name": "Test",
+    "theme": {"name": "material", "language": "zh", "font": False},
+    "plugins": ["duizhao"],
+    "markdown_extensions": [
+        "attr_list",
+        "md_in_html",
+        "tables",
+        "admonition",
+        {"toc": {"permalink": True}},
+        "pymdownx.superfences",
+        "pymdownx.blocks.details",
+    ],
+    "validation": {"links": {"anchors": "warn", "unrecognized_links": "warn"}},
+}
+
+
+@pytest.fixture
+def make_site(tmp_path: Path) -> Callable[..., Site]:
+    """``make_site({"a.md": "..."}, plugins=[...])`` writes a project; ``.build()`` builds it."""
+
+    def make(files: dict[str, str | bytes] | None = None, **config: Any) -> Site:
+        root = tmp_path / "project"
+        root.mkdir(exist_ok=True)
+        merged = {**BASE_CONFIG, **config}
+        (root / "mkdocs.yml").write_text(yaml.safe_dump(merged, allow_unicode=True), "utf-8")
+        site = Site(root, tmp_path / "site", merged)
+        site.docs.mkdir(exist_ok=True)
+        for rel, content in (files or {}).items():
+            site.write(rel, content)
+        return site
+
+    return make
+
+
+@pytest.fixture
+def chdir(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
+    return lambda path: monkeypatch.chdir(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chromium (Debian's /usr/bin/chromium; pytest-playwright must not look for its own download)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
