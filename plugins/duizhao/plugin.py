@@ -3,17 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal
 
+import jieba
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from .article import Article, parse, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
 from .markdown import DuizhaoExtension
+from .paragraph_search import add_to_index, paragraph_texts, search_entries
+from .reader import (
+    MissingVendorFiles,
+    VendorFile,
+    inject_head,
+    math_is_generic,
+    needs_math,
+    needs_mermaid,
+    vendor_files,
+)
 
 log = get_plugin_logger(__name__)
 
@@ -21,6 +36,7 @@ ASSETS = Path(__file__).parent / "assets"
 #: Where the reader assets land in the site.
 ASSET_PREFIX = "assets/duizhao"
 STYLESHEETS = ("duizhao.css",)
+SCRIPTS = ("duizhao.js",)
 
 
 class DuizhaoConfig(Config):
@@ -31,7 +47,15 @@ class DuizhaoConfig(Config):
     """Log every diagnostic of `duizhao check` as a warning, so `mkdocs build --strict` fails."""
 
     assets = c.Type(bool, default=True)
-    """Add duizhao's reader stylesheet to the site (turn off to style the blocks yourself)."""
+    """Add duizhao's reader stylesheet and script (modes, permalinks) to the site."""
+
+    vendor_dir = c.Type(str, default="node_modules")
+    """Folder of the npm packages mermaid and katex (`make setup` runs `npm ci`), relative to
+    mkdocs.yml. Their files are copied into the site when the config uses mermaid fences or
+    pymdownx.arithmatex, so no page asks a CDN for them."""
+
+    paragraph_search = c.Type(bool, default=True)
+    """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`."""
 
 
 class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
@@ -40,30 +64,73 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def __init__(self) -> None:
         self.articles: dict[str, Article] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.vendor: list[VendorFile] = []
+        # Kept across `mkdocs serve --dirty` rebuilds, which render only the changed pages.
+        self.paragraph_entries: dict[str, list[dict[str, str]]] = {}
+        self.dirty = False
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
         self.diagnostics = []
+        self.vendor = []
+        if not self.dirty:
+            self.paragraph_entries = {}
         if not self.config.enabled:
             return config
         config.markdown_extensions.append(DuizhaoExtension())  # type: ignore[arg-type]
         if self.config.assets:
-            for name in STYLESHEETS:
-                uri = f"{ASSET_PREFIX}/{name}"
-                if uri not in config.extra_css:
-                    config.extra_css.insert(0, uri)
+            self._add_assets(config)
         return config
+
+    def _add_assets(self, config: MkDocsConfig) -> None:
+        mermaid = needs_mermaid(config.mdx_configs)
+        math = needs_math(config.markdown_extensions)
+        if math and not math_is_generic(config.mdx_configs):
+            raise PluginError(
+                "duizhao renders math with KaTeX, which needs arithmatex's generic output; "
+                "in mkdocs.yml write:\n  markdown_extensions:\n    - pymdownx.arithmatex:\n"
+                "        generic: true"
+            )
+        vendor_dir = Path(config.config_file_path).parent / self.config.vendor_dir
+        try:
+            self.vendor = list(vendor_files(vendor_dir, mermaid=mermaid, math=math))
+        except MissingVendorFiles as error:
+            raise PluginError(
+                f"duizhao: {error.feature} is configured but {error.missing[0]} does not exist. "
+                f"Run `make setup` (or `npm ci`) in {Path(config.config_file_path).parent}, "
+                f"or point the plugin's `vendor_dir` option at the folder holding node packages."
+            ) from None
+        css = [f"{ASSET_PREFIX}/{name}" for name in STYLESHEETS]
+        css += [f"{ASSET_PREFIX}/{f.uri}" for f in self.vendor if f.uri.endswith(".css")]
+        for uri in reversed(css):
+            if uri not in config.extra_css:
+                config.extra_css.insert(0, uri)
+        # Deferred scripts run before DOMContentLoaded, hence before Material's `document$`
+        # fires: `window.mermaid` exists when Material looks for it, so it never fetches unpkg.
+        scripts = [f"{ASSET_PREFIX}/{f.uri}" for f in self.vendor if f.uri.endswith(".js")]
+        scripts += [f"{ASSET_PREFIX}/{name}" for name in SCRIPTS]
+        present = {str(script) for script in config.extra_javascript}
+        for uri in scripts:
+            if uri not in present:
+                script = ExtraScriptValue(uri)
+                script.defer = True
+                config.extra_javascript.append(script)
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
         if self.config.assets:
-            for name in STYLESHEETS:
+            sources = [(name, ASSETS / name) for name in (*STYLESHEETS, *SCRIPTS)]
+            sources += [(f.uri, f.source) for f in self.vendor]
+            for uri, source in sources:
                 files.append(
-                    File.generated(
-                        config, f"{ASSET_PREFIX}/{name}", abs_src_path=str(ASSETS / name)
-                    )
+                    File.generated(config, f"{ASSET_PREFIX}/{uri}", abs_src_path=str(source))
                 )
+        pages = {file.src_uri for file in files.documentation_pages()}
+        self.paragraph_entries = {k: v for k, v in self.paragraph_entries.items() if k in pages}
         for file in files.documentation_pages():
             self.articles[file.src_uri] = self._read(file, config)
         if self.config.checks:
@@ -73,9 +140,37 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 log.warning(diagnostic.format())
         return files
 
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.config.enabled and self.config.paragraph_search:
+            title = str(page.meta.get("title") or page.title or "")
+            self.paragraph_entries[page.file.src_uri] = search_entries(
+                page.url, title, paragraph_texts(html), _cut
+            )
+        return html
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled and self.config.assets:
+            return inject_head(output)
+        return output
+
+    @event_priority(-100)  # after the search plugin has written its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        index = Path(config.site_dir) / "search" / "search_index.json"
+        if not (self.config.enabled and self.config.paragraph_search and index.is_file()):
+            return
+        count = add_to_index(index, (e for v in self.paragraph_entries.values() for e in v))
+        log.debug(f"Added {count} paragraph entries to {index}")
+
     @staticmethod
     def _read(file: File, config: MkDocsConfig) -> Article:
         """Parse a page as the author wrote it (with its front matter, for true line numbers)."""
         if file.abs_src_path and not file.generated_by:
             return read_article(file.abs_src_path)
         return parse(file.content_string, Path(config.docs_dir) / file.src_uri)
+
+
+def _cut(text: str) -> Any:
+    """jieba with the user dictionary the search plugin loaded (`search.jieba_dict_user`)."""
+    return jieba.cut(text)
