@@ -154,7 +154,8 @@
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       event.stopPropagation();
-      var id = link.getAttribute("href").slice(1);
+      // Not the href: instant navigation rewrites it to an absolute URL.
+      var id = decodeURIComponent(new URL(link.href, window.location.href).hash.slice(1));
       var url = window.location.href.split("#")[0] + "#" + id;
       window.history.replaceState(window.history.state, "", url);
       markTarget();
