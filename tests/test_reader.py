@@ -11,8 +11,8 @@ from pathlib import Path
 import markdown
 import pytest
 from mkdocs.exceptions import Abort
-from reader_site import FILES, VENDOR, fix_tags, reader_config
 
+from conftest import Logs, Site
 from duizhao.markdown import DuizhaoExtension
 from duizhao.paragraph_search import (
     ParagraphText,
@@ -21,9 +21,8 @@ from duizhao.paragraph_search import (
     search_entries,
     segment_chinese,
 )
-from duizhao.reader import HEAD_SCRIPT, MissingVendorFiles, inject_head, vendor_files
-
-from conftest import Logs, Site
+from duizhao.reader import HEAD_SCRIPT, MissingVendorFilesError, inject_head, vendor_files
+from reader_site import FILES, VENDOR, fix_tags, reader_config
 
 
 def reader_site(make_site: Callable[..., Site], **extra: object) -> Site:
@@ -103,7 +102,7 @@ def test_inject_head_once() -> None:
 
 def test_vendor_files_name_what_is_missing(tmp_path: Path) -> None:
     assert list(vendor_files(tmp_path, mermaid=False, math=False)) == []
-    with pytest.raises(MissingVendorFiles) as error:
+    with pytest.raises(MissingVendorFilesError) as error:
         list(vendor_files(tmp_path, mermaid=True, math=False))
     assert error.value.missing == [tmp_path / "mermaid/dist/mermaid.min.js"]
     assert error.value.feature == "mermaid diagrams (npm package mermaid@11)"
@@ -141,9 +140,7 @@ def test_site_without_diagrams_or_math_needs_no_node_modules(
     assert (site.site_dir / "assets/duizhao/duizhao.js").is_file()
 
 
-def test_missing_node_modules_is_a_plugin_error(
-    make_site: Callable[..., Site], logs: Logs
-) -> None:
+def test_missing_node_modules_is_a_plugin_error(make_site: Callable[..., Site], logs: Logs) -> None:
     site = reader_site(make_site)
     config = (site.root / "mkdocs.yml").read_text("utf-8")
     (site.root / "mkdocs.yml").write_text(config.replace(str(VENDOR), "vendor"), "utf-8")
@@ -166,7 +163,7 @@ def test_math_needs_generic_arithmatex(make_site: Callable[..., Site], logs: Log
     )
     with pytest.raises(Abort):
         site.build()
-    logs.take(r"(?s)needs arithmatex's generic output.*- pymdownx.arithmatex:\n *generic: true", count=1)
+    logs.take(r"(?s)arithmatex's generic output.*- pymdownx.arithmatex:\n *generic: true", 1)
 
 
 def test_search_index_has_one_entry_per_paragraph(make_site: Callable[..., Site]) -> None:
@@ -178,7 +175,8 @@ def test_search_index_has_one_entry_per_paragraph(make_site: Callable[..., Site]
     assert p003["title"] == "P003 · \u200b显存\u200b与\u200b XCCL"
     assert p003["text"] == (
         "<p>FlowServe schedules requests across the supernode.</p>"
-        "<p>FlowServe \u200b在\u200b超节点\u200b内\u200b调度\u200b请求\u200b，\u200b遵守\u200b通信契约\u200b。</p>"
+        "<p>FlowServe \u200b在\u200b超节点\u200b内\u200b调度\u200b请求\u200b，"
+        "\u200b遵守\u200b通信契约\u200b。</p>"
     )
     # Headings stay Material's own entries.
     assert any(e["location"] == "a/#1" for e in search_index(site))

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 import yaml
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from reader_site import FILES, ROOT, fix_tags, reader_config
 
 from conftest import Site
+from reader_site import FILES, ROOT, fix_tags, reader_config
 
 pytestmark = pytest.mark.browser
 
@@ -88,9 +88,9 @@ class Watch:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on(
             "console",
-            lambda msg: self.errors.append(f"{page.url}: {msg.text}")
-            if msg.type == "error"
-            else None,
+            lambda msg: (
+                self.errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None
+            ),
         )
 
     def check(self) -> None:
@@ -131,9 +131,7 @@ def watch(test_site: str) -> Watch:
 
 
 @pytest.fixture
-def open_page(
-    browser: Browser, watch: Watch
-) -> Iterator[Callable[..., Page]]:
+def open_page(browser: Browser, watch: Watch) -> Iterator[Callable[..., Page]]:
     contexts: list[BrowserContext] = []
 
     def make(path: str, **options: Any) -> Page:
@@ -434,9 +432,11 @@ def test_screenshots_of_an_article(browser: Browser, real_site: tuple[str, Path]
         page.goto(base + "ai-systems/example/", wait_until="networkidle")
         wait_ready(page)
         expect_diagrams(page)
-        expect(mode_radio(page, {"both": "对照", "zh": "中文", "en": "English"}[mode])).to_be_checked()
+        label = {"both": "对照", "zh": "中文", "en": "English"}[mode]
+        expect(mode_radio(page, label)).to_be_checked()
         path = ARTIFACTS / f"example-{scheme}-{size}-{mode}.png"
         page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path.with_name(path.stem + "-top.png")))
         context.close()
         assert path.stat().st_size > 10_000
     watch.check()
@@ -444,5 +444,6 @@ def test_screenshots_of_an_article(browser: Browser, real_site: tuple[str, Path]
     if readme:  # `make readme-shots` refreshes the README's pictures from these artifacts
         for mode in ("both", "zh", "en"):
             shutil.copyfile(
-                ARTIFACTS / f"example-light-desktop-{mode}.png", Path(readme) / f"mode-{mode}.png"
+                ARTIFACTS / f"example-light-desktop-{mode}-top.png",
+                Path(readme) / f"mode-{mode}.png",
             )

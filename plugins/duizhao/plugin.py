@@ -21,7 +21,7 @@ from .diagnostics import Diagnostic
 from .markdown import DuizhaoExtension
 from .paragraph_search import add_to_index, paragraph_texts, search_entries
 from .reader import (
-    MissingVendorFiles,
+    MissingVendorFilesError,
     VendorFile,
     inject_head,
     math_is_generic,
@@ -97,7 +97,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         vendor_dir = Path(config.config_file_path).parent / self.config.vendor_dir
         try:
             self.vendor = list(vendor_files(vendor_dir, mermaid=mermaid, math=math))
-        except MissingVendorFiles as error:
+        except MissingVendorFilesError as error:
             raise PluginError(
                 f"duizhao: {error.feature} is configured but {error.missing[0]} does not exist. "
                 f"Run `make setup` (or `npm ci`) in {Path(config.config_file_path).parent}, "

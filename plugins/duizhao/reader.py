@@ -21,9 +21,9 @@ MODES = ("zh", "en", "both")
 
 #: Runs in <head> before the first paint, so a stored mode never flashes the other language.
 HEAD_SCRIPT = (
-    "<script>try{var m=localStorage.getItem(%r);"
-    "if(m==='zh'||m==='en'||m==='both')document.documentElement.setAttribute('data-dz-mode',m)"
-    "}catch(e){}</script>" % MODE_KEY
+    f"<script>try{{var m=localStorage.getItem('{MODE_KEY}');"
+    f"if({'||'.join('m===' + repr(m) for m in MODES)})"
+    "document.documentElement.setAttribute('data-dz-mode',m)}catch(e){}</script>"
 )
 
 
@@ -35,7 +35,7 @@ class VendorFile:
     uri: str
 
 
-class MissingVendorFiles(Exception):
+class MissingVendorFilesError(Exception):
     """The npm packages the site needs are not installed (``make setup`` / ``npm ci``)."""
 
     def __init__(self, missing: list[Path], feature: str) -> None:
@@ -85,7 +85,7 @@ def katex_files(vendor_dir: Path) -> list[VendorFile]:
 
 
 def vendor_files(vendor_dir: Path, *, mermaid: bool, math: bool) -> Iterator[VendorFile]:
-    """The files to copy; raises :class:`MissingVendorFiles` naming what is not installed."""
+    """The files to copy; raises :class:`MissingVendorFilesError` naming what is not installed."""
     for wanted, feature, files in (
         (mermaid, "mermaid diagrams (npm package mermaid@11)", mermaid_files),
         (math, "math (npm package katex@0.16)", katex_files),
@@ -95,7 +95,7 @@ def vendor_files(vendor_dir: Path, *, mermaid: bool, math: bool) -> Iterator[Ven
         found = files(vendor_dir)
         missing = [f.source for f in found if not f.source.exists()]
         if missing:
-            raise MissingVendorFiles(missing, feature)
+            raise MissingVendorFilesError(missing, feature)
         yield from found
 
 
