@@ -192,7 +192,15 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
             highest = (number, p.id, p.line)
         numbered.append((number, p.line))
         if p.is_todo and (TODO_MARKER not in p.translation or not article.is_draft):
-            what = "is still marked to do" if TODO_MARKER in p.translation else "has no translation"
+            if TODO_MARKER in p.translation:
+                what = "is still marked to do"
+            elif p.original and not p.block.body[p.split - 1].lstrip(" ").startswith(">"):
+                what = (
+                    "has no translation (the line right after the quoted original continues "
+                    "the quote; leave a blank line before the translation)"
+                )
+            else:
+                what = "has no translation"
             yield _err(
                 article,
                 p.translation_line or p.line,
@@ -229,9 +237,11 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
 
 def check_intro(article: Article) -> Iterator[Diagnostic]:
     if article.intro is None:
+        body = article.body.split("\n")
+        first = next((i for i, text in enumerate(body) if text.strip()), 0)
         yield _err(
             article,
-            article.body_line,
+            article.body_line + first,
             "DZ009",
             f"article has no '## {INTRO_HEADING}' section; add the translator's "
             f"introduction under a heading '## {INTRO_HEADING}'",
