@@ -31,6 +31,14 @@ LOCK_NAME = "duizhao.lock"
 LOCK_VERSION = 1
 
 
+def article_key(path: Path, docs_dir: Path) -> str | None:
+    """The key of an article in the lock: its docs-relative POSIX path (None outside docs)."""
+    try:
+        return path.resolve().relative_to(docs_dir.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
 def digest(original: str) -> str:
     """A short digest of an original; re-wrapping lines or trailing spaces do not change it."""
     return hashlib.sha256(" ".join(original.split()).encode("utf-8")).hexdigest()[:16]

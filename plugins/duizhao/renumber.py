@@ -88,6 +88,12 @@ def _load(path: Path, refusals: list[Diagnostic]) -> _Doc | None:
     return _Doc(path, data, source, parse(source.text, path))
 
 
+def _text_end(line: str, url_column: int) -> int | None:
+    """Where the text of the inline link whose URL starts at ``url_column`` ends (``]``)."""
+    head = line[:url_column].rstrip("<").rstrip()
+    return len(head) - 2 if head.endswith("](") else None
+
+
 def _new_range(article: Article, count: int, start: int, width: int) -> ParagraphRange | None:
     rng = article.paragraph_range
     if rng is None or count == 0:
@@ -192,9 +198,14 @@ def plan(
             line_text = doc.source.line(link.line)
             if line_text[begin : begin + len(fragment)] != fragment:
                 continue  # an escaped URL whose text differs from its value: left to the author
-            edits.setdefault(key, {}).setdefault(link.line, []).append(
-                (begin, begin + len(fragment), mapping[fragment])
-            )
+            spans = edits.setdefault(key, {}).setdefault(link.line, [])
+            spans.append((begin, begin + len(fragment), mapping[fragment]))
+            if link.text == fragment:  # [P042](#P042) keeps reading as its target
+                text_end = _text_end(line_text, link.column)
+                if text_end is not None and line_text[text_end - len(fragment) : text_end] == (
+                    fragment
+                ):
+                    spans.append((text_end - len(fragment), text_end, mapping[fragment]))
             result.references += 1
     if result.refusals:
         return result
