@@ -46,6 +46,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    # Translator's workflow (duizhao status / renumber)
+    "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
+    "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
+    "DZ303": (Severity.ERROR, "unreadable duizhao.lock"),
 }
 
 Loader = Callable[[Path], Article]

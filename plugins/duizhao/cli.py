@@ -17,7 +17,7 @@ from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
-from .progress import corpus_progress, format_table, to_json
+from .progress import corpus_progress, format_table, stale_diagnostics, to_json
 from .source import write_atomically
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -288,8 +288,10 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     reports = corpus_progress(articles, lock)
     if fmt == "json":
         click.echo(json.dumps(to_json(reports), ensure_ascii=False, indent=2))
-    else:
-        click.echo(format_table(reports), nl=False)
+        return
+    click.echo(format_table(reports), nl=False)
+    for diagnostic in stale_diagnostics(articles, reports):
+        click.echo(diagnostic.format(), err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -134,6 +134,11 @@ class BlockRenderer(BlockProcessor):
                 el, "a", {"class": "dz-pid", "href": f"#{pid}", "title": f"段落 {pid} 的链接"}
             )
             link.text = pid
+            if pid in self.ext.stale:
+                el.set("class", "dz-para dz-para--stale")
+                note = "英文原文在译文确认之后有改动，译文待复核"
+                badge = etree.SubElement(el, "span", {"class": "dz-stale", "title": note})
+                badge.text = "原文已更新"
         else:
             el.set("class", "dz-para dz-para--invalid")
             label = etree.SubElement(el, "span", {"class": "dz-pid"})
@@ -193,6 +198,9 @@ class DuizhaoExtension(Extension):
         super().__init__(**kwargs)
         self.entries: list[_Entry] = []
         self.ids: set[str] = set()
+        #: IDs of the page being converted whose original changed since the translation was
+        #: accepted; set by the MkDocs plugin per page (conversion does not reset it)
+        self.stale: frozenset[str] = frozenset()
 
     @property
     def figure_renderer(self) -> FigureRenderer | None:

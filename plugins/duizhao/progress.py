@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .article import Article
+from .diagnostics import Diagnostic, Severity
 from .lock import Lock, digest
 
 BAR_WIDTH = 20
@@ -123,6 +124,31 @@ def corpus_progress(articles: Mapping[str, Article], lock: Lock) -> list[Article
         for key, article in sorted(articles.items())
         if article.is_article
     ]
+
+
+def stale_diagnostics(
+    articles: Mapping[str, Article], reports: Iterable[ArticleProgress]
+) -> list[Diagnostic]:
+    """DZ301 at each stale paragraph, saying how to mark the reviewed translation current."""
+    found: list[Diagnostic] = []
+    for report in reports:
+        article = articles[report.key]
+        lines: dict[str, int] = {}
+        for p in article.paragraphs:
+            lines.setdefault(p.id, p.line)
+        for pid in report.stale:
+            where = Diagnostic(article.path, 0, "", "").display_path()
+            found.append(
+                Diagnostic(
+                    article.path,
+                    lines[pid],
+                    "DZ301",
+                    f"the original of {pid} changed after its translation was accepted; "
+                    f"review the translation, then run 'duizhao status --accept {where}#{pid}'",
+                    Severity.WARNING,
+                )
+            )
+    return found
 
 
 def stale_ids(reports: Iterable[ArticleProgress]) -> dict[str, frozenset[str]]:
