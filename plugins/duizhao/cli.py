@@ -154,6 +154,21 @@ def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
     sys.exit(1)
 
 
+def _write(files: dict[Path, bytes], what: str) -> None:
+    """Write atomically; if that stops part-way, say which files hold their new content."""
+    try:
+        write_atomically(files)
+    except OSError as exc:
+        done = [p for p, data in files.items() if p.is_file() and p.read_bytes() == data]
+        click.echo(f"{what} stopped: {exc}", err=True)
+        click.echo(
+            "every file is complete, either unchanged or fully rewritten; rewritten: "
+            + (", ".join(str(p) for p in done) or "none"),
+            err=True,
+        )
+        sys.exit(1)
+
+
 def _read_lock(path: Path) -> Lock:
     try:
         return read_lock(path)
@@ -195,7 +210,7 @@ def import_(article: Path, original: Path) -> None:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:
         raise click.UsageError(f"{original} holds no paragraph to import")
-    write_atomically({article: result.data})
+    _write({article: result.data}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
@@ -234,7 +249,7 @@ def renumber(article: Path, write: bool) -> None:
         click.echo(plan.diff(), nl=False)
         click.echo(f"dry run: would change {summary}; apply with --write", err=True)
         return
-    write_atomically({path: new for path, (_old, new) in plan.changes.items()})
+    _write({path: new for path, (_old, new) in plan.changes.items()}, "renumber")
     click.echo(f"{article}: renumbered {summary}", err=True)
 
 
@@ -278,7 +293,7 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
             except ValueError:
                 raise click.UsageError(f"{pid} in {name} has no translation yet") from None
             click.echo(f"{target}: accepted {len(ids)} paragraph{'s' * (len(ids) != 1)}")
-        write_atomically({lock_path: lock.to_bytes()})
+        _write({lock_path: lock.to_bytes()}, "accept")
         return
     articles: dict[str, Article] = {}
     for path in iter_markdown([docs_dir]):

@@ -79,11 +79,21 @@ class ImportResult:
 # Text → chunks
 
 
-def join_lines(lines: list[str]) -> str:
+_WORD_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def vocabulary(text: str) -> set[str]:
+    """The words of ``text`` (lowercase, compounds whole) to settle hyphens at line ends."""
+    return {w.lower() for w in _WORD_RE.findall(text)}
+
+
+def join_lines(lines: list[str], words: set[str] | None = None) -> str:
     """Join hard-wrapped lines into one; ``commu-`` + ``nication`` becomes ``communication``.
 
-    A hyphen stays when the broken word is already a compound (``state-of-the-`` + ``art``) or
-    when the next line does not start with a lowercase letter (``GPU-`` + ``NPU``).
+    A hyphen stays when the broken word is already a compound (``state-of-the-`` + ``art``),
+    when the next line does not start with a lowercase letter (``GPU-`` + ``NPU``), or when
+    ``words`` (the document's vocabulary) has the hyphenated form but not the joined one
+    (``well-`` + ``known``).
     """
     out = ""
     for raw in lines:
@@ -96,7 +106,11 @@ def join_lines(lines: list[str]) -> str:
         soft = out.endswith(_SOFT_HYPHENS)
         if (soft or out.endswith("-")) and len(out) > 1 and out[-2].isalpha():
             word = out[:-1].rsplit(" ", 1)[-1]
-            if line[:1].islower() and "-" not in word:
+            m = _WORD_RE.match(line)
+            head = m.group(0) if m else ""
+            compound = f"{word}-{head}".lower()
+            known = words is not None and compound in words and f"{word}{head}".lower() not in words
+            if line[:1].islower() and "-" not in word and not known:
                 out = out[:-1] + line
             else:
                 out = out[:-1] + "-" + line
@@ -108,6 +122,7 @@ def join_lines(lines: list[str]) -> str:
 def chunks_from_text(text: str) -> list[Chunk]:
     """Split plain text or Markdown into headings and paragraphs (see the module docstring)."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n")
+    words = vocabulary(text)
     chunks: list[Chunk] = []
     group: list[str] = []
     fence: str | None = None
@@ -118,7 +133,7 @@ def chunks_from_text(text: str) -> list[Chunk]:
         if _FENCE_RE.match(group[0]) or any(_STRUCTURED_RE.match(g) for g in group):
             chunks.append(Chunk("\n".join(g.rstrip() for g in group)))
         else:
-            joined = join_lines(group)
+            joined = join_lines(group, words)
             if joined:
                 chunks.append(Chunk(joined))
         group.clear()
@@ -234,21 +249,26 @@ def text_from_pages(pages: list[list[_Line]]) -> str:
     all_lines = [line for lines in pages for line in lines]
     if not all_lines:
         return ""
-    widths = [line.right - line.left for line in all_lines]
-    full = statistics.median(widths)
+    # A full line: most lines of a paper are; the few longest may be equations or URLs.
+    widths = sorted(line.right - line.left for line in all_lines)
+    full = widths[math.ceil(0.9 * (len(widths) - 1))]
     gaps = [
         a.bottom - b.bottom
         for lines in pages
         for a, b in itertools.pairwise(lines)
         if a.bottom - b.bottom > 0
     ]
-    spacing = statistics.median(gaps) if gaps else max(line.height for line in all_lines) * 1.2
+    # Line spacing inside a paragraph: the smaller gaps (blank lines are the larger ones),
+    # bounded by the text height for short documents with few lines per page.
+    height = statistics.median(line.height for line in all_lines)
+    spacing = min(sorted(gaps)[len(gaps) // 4], 1.3 * height) if gaps else 1.3 * height
+    words = vocabulary(" ".join(line.text for line in all_lines))
     out: list[str] = []
     para: list[str] = []
 
     def end_paragraph() -> None:
         if para:
-            out.append(join_lines(para))
+            out.append(join_lines(para, words))
             para.clear()
 
     for lines in pages:
