@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -163,7 +164,7 @@ def _write(files: dict[Path, bytes], what: str) -> None:
         click.echo(f"{what} stopped: {exc}", err=True)
         click.echo(
             "every file is complete, either unchanged or fully rewritten; rewritten: "
-            + (", ".join(str(p) for p in done) or "none"),
+            + (", ".join(os.path.relpath(p) for p in done) or "none"),
             err=True,
         )
         sys.exit(1)
@@ -242,7 +243,7 @@ def renumber(article: Path, write: bool) -> None:
         click.echo(f"{article}: IDs are already sequential; nothing to change", err=True)
         return
     summary = (
-        f"{len(plan.mapping)} IDs, {plan.references} links, "
+        f"{plan.renumbered} IDs, {plan.references} links, "
         f"{len(plan.changes)} file{'s' * (len(plan.changes) != 1)}"
     )
     if not write:

@@ -45,6 +45,8 @@ class Plan:
     #: path → (old bytes, new bytes) for each file that changes
     changes: dict[Path, tuple[bytes, bytes]] = field(default_factory=dict)
     refusals: list[Diagnostic] = field(default_factory=list)
+    #: blocks whose ID changes (placeholders such as ``P???`` included)
+    renumbered: int = 0
     references: int = 0
 
     def diff(self, base: str | os.PathLike[str] | None = None) -> str:
@@ -208,6 +210,7 @@ def plan(
                     spans.append((text_end - len(fragment), text_end, mapping[fragment]))
             result.references += 1
     if result.refusals:
+        result.refusals.sort(key=lambda d: (str(d.path), d.line))
         return result
 
     for key, by_line in edits.items():
@@ -222,6 +225,7 @@ def plan(
     for p, new in zip(paragraphs, new_ids, strict=True):
         if p.id != new:
             source.set_line(p.line, replace_block_argument(source.line(p.line), new))
+            result.renumbered += 1
     new_range = _new_range(article, len(paragraphs), start, width)
     if new_range is not None and range_line is not None and str(new_range) != str(rng):
         replaced = replace_range(source.line(range_line), new_range)
