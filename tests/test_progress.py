@@ -193,15 +193,16 @@ def test_progress_page_and_stale_mark_in_a_built_site(
     assert "<title>翻译进度 - Test</title>" in html
     assert (
         "共 2 篇文章、6 个段落：已译 3 段（50%），其中 1 段的原文在译文确认后有更新、需要复核；"
-        "缺译 3 段。"
+        "缺译 3 段。“插图”一栏为已放置/已声明的图数。"
     ) in html
     assert (
-        '<td><a href="../papers/a/">示例论文</a></td>\n<td style="text-align: right;">5</td>\n'
-        '<td style="text-align: right;">2</td>\n<td style="text-align: right;">1</td>\n'
-        '<td style="text-align: right;">3</td>\n<td style="text-align: right;">1/2</td>\n'
-        '<td><span class="dz-bar" role="img" aria-label="已译 40%，其中 1 段原文已更新">'
+        '<td><a href="../papers/a/">示例论文</a></td>\n'
+        '<td><span class="dz-progress"><span class="dz-bar" role="img" '
+        'aria-label="已译 40%，其中 1 段原文已更新">'
         '<span class="dz-bar__current" style="width: 20.0%"></span>'
-        '<span class="dz-bar__stale" style="width: 20.0%"></span></span> 40%</td>'
+        '<span class="dz-bar__stale" style="width: 20.0%"></span></span> 2/5</span></td>\n'
+        '<td style="text-align: right;">1</td>\n<td style="text-align: right;">3</td>\n'
+        '<td style="text-align: right;">1/2</td>'
     ) in html
     assert '原文已更新、译文待复核：<a href="../papers/a/#P002">P002</a>' in html
     assert '待翻译：<a href="../papers/a/#P003">P003</a>' in html

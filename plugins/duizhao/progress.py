@@ -214,10 +214,11 @@ def _bar_html(report: ArticleProgress) -> str:
     if report.stale:
         label += f"，其中 {len(report.stale)} 段原文已更新"
     return (
-        f'<span class="dz-bar" role="img" aria-label="{html.escape(label)}">'
+        f'<span class="dz-progress"><span class="dz-bar" role="img" '
+        f'aria-label="{html.escape(label)}">'
         f'<span class="dz-bar__current" style="width: {current:.1f}%"></span>'
         f'<span class="dz-bar__stale" style="width: {stale:.1f}%"></span></span>'
-        f" {report.percent}%"
+        f" {report.translated}/{report.declared}</span>"
     )
 
 
@@ -257,16 +258,17 @@ def progress_markdown(reports: list[ArticleProgress], page_uri: str) -> str:
         "# 翻译进度",
         "",
         f"共 {len(reports)} 篇文章、{declared} 个段落：已译 {translated} 段（{percent}%），"
-        f"其中 {stale} 段的原文在译文确认后有更新、需要复核；缺译 {missing} 段。",
+        f"其中 {stale} 段的原文在译文确认后有更新、需要复核；缺译 {missing} 段。"
+        "“插图”一栏为已放置/已声明的图数。",
         "",
-        "| 文章 | 段落 | 已译 | 原文已更新 | 缺译 | 图（已放置/声明） | 进度 |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| 文章 | 已译/段落 | 原文已更新 | 缺译 | 插图 |",
+        "| --- | --- | ---: | ---: | ---: |",
     ]
     for r in reports:
         figures = "–" if r.figures_declared is None else str(r.figures_declared)
         out.append(
-            f"| [{_cell(r.title)}]({href(r.key)}) | {r.declared} | {r.translated} | "
-            f"{len(r.stale)} | {r.missing} | {r.figures_placed}/{figures} | {_bar_html(r)} |"
+            f"| [{_cell(r.title)}]({href(r.key)}) | {_bar_html(r)} | "
+            f"{len(r.stale)} | {r.missing} | {r.figures_placed}/{figures} |"
         )
     for r in reports:
         if not (r.stale or r.missing):
