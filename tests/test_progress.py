@@ -12,6 +12,7 @@ from click.testing import CliRunner, Result
 
 from conftest import ROOT, Logs, Site
 from duizhao.cli import main
+from test_cli import project
 
 ARTICLE = """\
 ---
@@ -66,14 +67,6 @@ status: complete
 """
 
 
-def write(root: Path, files: dict[str, str]) -> None:
-    (root / "mkdocs.yml").write_text("site_name: t\ndocs_dir: docs\n", encoding="utf-8")
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
     monkeypatch.chdir(tmp_path)
@@ -88,7 +81,7 @@ def edit_original(path: Path) -> None:
 def test_stale_after_an_original_edit_and_current_after_accept(
     tmp_path: Path, run: Callable[..., Result]
 ) -> None:
-    write(tmp_path, {"docs/papers/a.md": ARTICLE, "docs/b.md": OTHER})
+    project(tmp_path, {"docs/papers/a.md": ARTICLE, "docs/b.md": OTHER})
     before = run("status")
     assert before.exit_code == 0
     assert before.stdout == (
@@ -151,7 +144,7 @@ def test_stale_after_an_original_edit_and_current_after_accept(
 def test_accept_refuses_unknown_and_untranslated_paragraphs(
     tmp_path: Path, run: Callable[..., Result]
 ) -> None:
-    write(tmp_path, {"docs/a.md": ARTICLE})
+    project(tmp_path, {"docs/a.md": ARTICLE})
     todo = run("status", "--accept", "docs/a.md#P003")
     assert todo.exit_code == 2 and "P003 in docs/a.md has no translation yet" in todo.stderr
     unknown = run("status", "--accept", "docs/a.md#P009")
@@ -164,7 +157,7 @@ def test_accept_refuses_unknown_and_untranslated_paragraphs(
 def test_conflicted_lock_is_reported_not_overwritten(
     tmp_path: Path, run: Callable[..., Result]
 ) -> None:
-    write(tmp_path, {"docs/a.md": ARTICLE})
+    project(tmp_path, {"docs/a.md": ARTICLE})
     conflicted = '{\n<<<<<<< HEAD\n  "articles": {},\n=======\n>>>>>>> other\n  "version": 1\n}\n'
     (tmp_path / "duizhao.lock").write_text(conflicted, encoding="utf-8")
     result = run("status", "--accept", "docs/a.md")

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from duizhao.cli import main
+from test_cli import project
 
 A = """\
 ---
@@ -102,15 +103,6 @@ FILES = {
 }
 
 
-def project(root: Path, files: dict[str, str]) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "mkdocs.yml").write_text("site_name: t\ndocs_dir: docs\n", encoding="utf-8")
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-
-
 def snapshot(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
@@ -168,6 +160,7 @@ def test_crash_between_writes_leaves_every_file_old_or_new(
 ) -> None:
     project(tmp_path, FILES)
     old = snapshot(tmp_path)
+    (tmp_path / "expected").mkdir()
     project(tmp_path / "expected", FILES)
     monkeypatch.chdir(tmp_path / "expected")
     assert run("renumber", "docs/papers/a.md", "--write").exit_code == 0

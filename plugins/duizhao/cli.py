@@ -86,10 +86,7 @@ def main() -> None:
     """duizhao: bilingual, paragraph-numbered paper translations on MkDocs + Material."""
 
 
-@main.command()
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1 on any).")
-@click.option(
+_format_option = click.option(
     "--format",
     "fmt",
     type=click.Choice(["text", "json"]),
@@ -97,6 +94,12 @@ def main() -> None:
     show_default=True,
     help="Output format.",
 )
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1 on any).")
+@_format_option
 def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     """Check articles for numbering, block and link problems.
 
@@ -255,14 +258,7 @@ def renumber(article: Path, write: bool) -> None:
 
 
 @main.command("status")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@_format_option
 @click.option(
     "--accept",
     "accept",
