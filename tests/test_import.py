@@ -235,7 +235,9 @@ def test_pdf_text_layer_becomes_paragraphs_without_headers(tmp_path: Path) -> No
                     "",
                     "2.1 Disaggregated Serving",
                     "",
-                    "Prefill and decode run on separate pools of accelerators here.",
+                    "Prefill and decode run on separate pools of accelerators here:",
+                    "• prefill pools grow with the prompts,",
+                    "• decode pools grow with the generated tokens.",
                 ],
             ),
         ],
@@ -252,7 +254,11 @@ def test_pdf_text_layer_becomes_paragraphs_without_headers(tmp_path: Path) -> No
         "\n"
         "### 2.1 Disaggregated Serving\n"
         "\n"
-        "Prefill and decode run on separate pools of accelerators here.\n"
+        "Prefill and decode run on separate pools of accelerators here:\n"
+        "\n"
+        "• prefill pools grow with the prompts,\n"
+        "\n"
+        "• decode pools grow with the generated tokens.\n"
     )
 
 

@@ -32,8 +32,9 @@ _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—]\s*)?(?:page\s+)?[0-9ivxlc]{1,5}(?:\s+of\s+[0-9]+)?(?:\s*[-–—])?$", re.IGNORECASE
 )
 _SECTION_RE = re.compile(
-    r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s+(?P<title>[A-Z][^.!?]{1,80})$"
+    r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s+(?P<title>[A-Z][^!?]{0,80}[^.!?:;,])$"
 )
+_BULLETS = ("•", "◦", "▪", "‣", "∙")
 _UNNUMBERED_SECTIONS = {
     "abstract",
     "acknowledgments",
@@ -218,7 +219,8 @@ def _drop_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
     for lines in pages:
         ends = {id(line): line for line in lines[:2] + lines[-2:]}
         edges.update({_running_key(line.text) for line in ends.values()})
-    threshold = max(2, math.ceil(len(pages) / 2))
+    # Running heads often change per chapter (two pages may be all a chapter has).
+    threshold = 2
     kept: list[list[_Line]] = []
     for lines in pages:
         edge_ids = {id(line) for line in lines[:2] + lines[-2:]}
@@ -280,7 +282,9 @@ def text_from_pages(pages: list[list[_Line]]) -> str:
                 out.append("#" * level + " " + line.text.strip())
                 prev = None
                 continue
-            if prev is not None and (prev.bottom - line.bottom > 1.4 * spacing):
+            if line.text.lstrip().startswith(_BULLETS) or (
+                prev is not None and prev.bottom - line.bottom > 1.4 * spacing
+            ):
                 end_paragraph()
             para.append(line.text)
             short = line.right - line.left < 0.75 * full
