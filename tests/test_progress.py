@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner, Result
+from mkdocs.exceptions import Abort
 
 from conftest import ROOT, Logs, Site
 from duizhao.cli import main
@@ -227,6 +228,13 @@ def test_progress_page_can_be_turned_off(make_site: Callable[..., Site]) -> None
     site = make_site({"a.md": ARTICLE}, plugins=[{"duizhao": {"progress_page": ""}}])
     site.build()
     assert not (site.site_dir / "progress").exists()
+
+
+def test_progress_page_must_be_a_markdown_path(make_site: Callable[..., Site], logs: Logs) -> None:
+    site = make_site({"a.md": ARTICLE}, plugins=[{"duizhao": {"progress_page": "progress"}}])
+    with pytest.raises(Abort):
+        site.build()
+    logs.take(r"progress_page: 'progress' must be a \.md path inside docs_dir", count=1)
 
 
 def test_pre_commit_hook_runs_duizhao_check() -> None:

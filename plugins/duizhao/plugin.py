@@ -60,6 +60,12 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.stale = {}
         if not self.config.enabled:
             return config
+        page = self.config.progress_page
+        if page and (not page.endswith(".md") or page.startswith("/") or ".." in page.split("/")):
+            raise PluginError(
+                f"duizhao: progress_page: {page!r} must be a .md path inside docs_dir, "
+                "such as 'progress.md' (or '' for no page)"
+            )
         self.extension = DuizhaoExtension()
         config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
         if self.config.assets:
