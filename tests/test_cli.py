@@ -128,12 +128,13 @@ def test_linked_articles_are_read_even_when_not_named(
     code, out, _ = run(["check", "docs/a.md"], tmp_path, monkeypatch)
     assert code == 1
     assert out == (
-        "docs/a.md:9: DZ008 link [C](sub/b.md#P003) points to #P003, which is not in "
-        "'sub/b.md'\n"
+        "docs/a.md:9: DZ008 link [C](sub/b.md#P003) points to #P003, which is not in 'sub/b.md'\n"
     )
 
 
-def test_mkdocs_yml_with_python_tags_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mkdocs_yml_with_python_tags_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = (
         "docs_dir: src\nmarkdown_extensions:\n  - pymdownx.emoji:\n"
         "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
