@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,9 @@ def test_bom_and_crlf_keep_line_numbers(tmp_path: Path) -> None:
     (tmp_path / "docs" / "a.md").write_bytes(src.encode("utf-8"))
     report = run_check(tmp_path, [tmp_path / "docs"])
     assert report.startswith("docs/a.md:9: DZ001 malformed paragraph ID 'P1'")
+
+
+def test_readme_lists_every_code_with_its_severity() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (DZ\d{3}) \| (error|warning) \|", readme, re.MULTILINE))
+    assert rows == {code: severity.value for code, (severity, _) in CODES.items()}

@@ -227,8 +227,8 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
             runs.append((n, n))
     for start, end in runs:
         after = next((by_number[n] for n in sorted(present) if n > end), None)
-        before = next((by_number[n] for n in sorted(present, reverse=True) if n < start), None)
-        line = after if after is not None else (before if before is not None else 1)
+        # A trailing gap is reported where the blocks end: that is where they are added.
+        line = after if after is not None else article.paragraphs[-1].line
         ids = _format_run(rng, start, end, width)
         yield _err(
             article,

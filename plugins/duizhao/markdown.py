@@ -23,6 +23,7 @@ from typing import Any
 from markdown import Markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -39,6 +40,7 @@ from .article import (
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
 _MARK_RE = re.compile(r"^\x02duizhao:(open|split|close):([0-9]+)\x03$")
+_ANY_MARK_RE = re.compile(r"\x02duizhao:(?:open|split|close):[0-9]+\x03\n?")
 
 #: Renders a figure placement into ``element`` (a ``<figure>``); set by the figures feature.
 FigureRenderer = Callable[[etree.Element, FigurePlacement, Markdown], None]
@@ -188,6 +190,13 @@ class EmptyLinkText(Treeprocessor):
                 a.text = f"图 {m.group(1)}"
 
 
+class StrayMarkers(Postprocessor):
+    """Drop markers that raw HTML swallowed (``<div>`` left open around a block)."""
+
+    def run(self, text: str) -> str:
+        return _ANY_MARK_RE.sub("", text) if "\x02duizhao:" in text else text
+
+
 class DuizhaoExtension(Extension):
     """Register the block renderer. ``figure_renderer`` fills each ``<figure>`` element."""
 
@@ -214,6 +223,8 @@ class DuizhaoExtension(Extension):
         md.parser.blockprocessors.register(BlockRenderer(md, self), "duizhao_blocks", 105)
         # After the inline processor (20), which creates the <a> elements.
         md.treeprocessors.register(EmptyLinkText(md), "duizhao_empty_links", 15)
+        # After raw HTML is restored (30).
+        md.postprocessors.register(StrayMarkers(md), "duizhao_stray_markers", 5)
 
     def reset(self) -> None:
         self.entries = []

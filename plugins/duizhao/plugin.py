@@ -86,7 +86,19 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                     )
                 )
         for file in files.documentation_pages():
-            self.articles[file.src_uri] = self._read(file, config)
+            article = self._read(file, config)
+            self.articles[file.src_uri] = article
+            if any(d.code == "DZ011" for d in article.diagnostics) and file.abs_src_path:
+                # MkDocs would abort with a traceback on an undecodable page; build it from a
+                # lossy decoding instead, while the DZ011 warning tells the author (and fails
+                # --strict).
+                data = Path(file.abs_src_path).read_bytes()
+                files.remove(file)
+                files.append(
+                    File.generated(
+                        config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
+                    )
+                )
         if self.config.checks:
             corpus = Corpus(Path(config.docs_dir))
             self.diagnostics = check_corpus(self.articles.values(), corpus)
