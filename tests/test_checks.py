@@ -53,7 +53,7 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 def test_bom_and_crlf_keep_line_numbers(tmp_path: Path) -> None:
-    src = "\ufeff---\r\ntitle: T\r\n---\r\n\r\n## 导言\r\n\r\n引言\r\n\r\n/// paragraph | P1\r\n一\r\n///\r\n"  # noqa: E501
+    src = "\ufeff---\r\ntitle: T\r\n---\r\n\r\n## 导言\r\n\r\n引言\r\n\r\n/// paragraph | P1\r\n一\r\n///\r\n"
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_bytes(src.encode("utf-8"))
     report = run_check(tmp_path, [tmp_path / "docs"])
