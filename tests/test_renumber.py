@@ -220,6 +220,15 @@ def test_unlinked_duplicates_are_numbered_apart(tmp_path: Path, run: Callable[..
     assert (tmp_path / "docs/c.md").read_text(encoding="utf-8") == C.replace("一 [](#P002)", "一")
 
 
+def test_without_a_range_numbering_starts_at_the_first_block(
+    tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    text = "/// paragraph | P050\n一\n///\n\n/// paragraph | P052\n二 [](#P052)\n///\n"
+    project(tmp_path, {"docs/part2.md": text})
+    assert run("renumber", "docs/part2.md", "--write").exit_code == 0
+    assert (tmp_path / "docs/part2.md").read_text(encoding="utf-8") == text.replace("P052", "P051")
+
+
 def test_unreadable_file_in_the_tree_is_refused(tmp_path: Path, run: Callable[..., Result]) -> None:
     project(tmp_path, FILES)
     (tmp_path / "docs/latin1.md").write_bytes(b"caf\xe9 [](papers/a.md#P002)\n")

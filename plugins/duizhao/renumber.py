@@ -150,7 +150,10 @@ def plan(
     paragraphs = article.paragraphs
     widths = [len(p.id) - 1 for p in paragraphs if p.is_well_formed]
     width = rng.width if rng else max([3, *widths])
-    start = rng.start if rng else 1
+    # Without a declared range, numbering goes on from the first block (a paper split over
+    # several pages may start its second page at P050).
+    first = paragraphs[0].number if paragraphs else None
+    start = rng.start if rng else (first if first is not None else 1)
     new_ids = [f"P{start + i:0{width}d}" for i in range(len(paragraphs))]
     counts = Counter(p.id for p in paragraphs)
     duplicates = {
