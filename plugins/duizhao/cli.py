@@ -207,7 +207,7 @@ def import_(article: Path, original: Path) -> None:
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
     title = article.stem.replace("-", " ").replace("_", " ")
-    data = article.read_bytes() if article.exists() else new_article(article, title)
+    data = article.read_bytes() if article.exists() else new_article(title)
     try:
         result = import_chunks(data, article, chunks_from_text(text))
     except ImportRefused as exc:

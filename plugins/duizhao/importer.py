@@ -19,6 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from .article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from .diagnostics import Diagnostic
 from .source import SourceFile
@@ -330,11 +332,10 @@ def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefus
     return ImportRefused(Diagnostic(article.path, line, code, message))
 
 
-def new_article(path: Path, title: str) -> bytes:
+def new_article(title: str) -> bytes:
     """The skeleton written when ``duizhao import`` is given an article that does not exist."""
-    return (
-        f"---\ntitle: {title}\nstatus: draft\n---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n"
-    ).encode()
+    meta = yaml.safe_dump({"title": title, "status": "draft"}, allow_unicode=True, sort_keys=False)
+    return f"---\n{meta}---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
 def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
