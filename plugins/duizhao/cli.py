@@ -246,7 +246,8 @@ def renumber(article: Path, write: bool) -> None:
         click.echo(f"{article}: IDs are already sequential; nothing to change", err=True)
         return
     summary = (
-        f"{plan.renumbered} IDs, {plan.references} links, "
+        f"{plan.renumbered} ID{'s' * (plan.renumbered != 1)}, "
+        f"{plan.references} link{'s' * (plan.references != 1)}, "
         f"{len(plan.changes)} file{'s' * (len(plan.changes) != 1)}"
     )
     if not write:
