@@ -39,8 +39,8 @@ check: setup
 	$(BIN)/duizhao check --strict
 
 lint: setup
-	$(BIN)/ruff check plugins tests bench scripts
-	$(BIN)/ruff format --check plugins tests bench scripts
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The whole suite: lint, types, the project's own checks, a strict build, unit and browser tests.

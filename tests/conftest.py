@@ -78,9 +78,15 @@ class Site:
         """The built HTML of ``page`` ("index.html", "a/b/index.html" or "a/b.md")."""
         if page.endswith(".md"):
             stem = page[:-3]
-            page = "index.html" if stem == "index" else (
-                stem[: -len("index")] + "index.html" if stem.endswith("/index") else
-                f"{stem}/index.html")
+            page = (
+                "index.html"
+                if stem == "index"
+                else (
+                    stem[: -len("index")] + "index.html"
+                    if stem.endswith("/index")
+                    else f"{stem}/index.html"
+                )
+            )
         return (self.site_dir / page).read_text(encoding="utf-8")
 
     def write(self, rel: str, content: str | bytes) -> Path:
@@ -92,12 +98,12 @@ class Site:
             path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
         return path
 
-    def build(self, **kwargs: Any) -> None:
+    def build(self, *, strict: bool = False, dirty: bool = False) -> None:
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
-        cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir))
-        build(cfg, **kwargs)
+        cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir), strict=strict)
+        build(cfg, dirty=dirty)
 
 
 BASE_CONFIG: dict[str, Any] = {

@@ -11,6 +11,7 @@ from mkdocs.config.base import Config
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -18,8 +19,10 @@ from mkdocs.structure.pages import Page
 from .article import Article, parse, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
+from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
 from .paragraph_search import add_to_index, paragraph_texts, search_entries
+from .progress import corpus_progress, progress_markdown, stale_ids
 from .reader import (
     MissingVendorFilesError,
     VendorFile,
@@ -35,7 +38,7 @@ log = get_plugin_logger(__name__)
 ASSETS = Path(__file__).parent / "assets"
 #: Where the reader assets land in the site.
 ASSET_PREFIX = "assets/duizhao"
-STYLESHEETS = ("duizhao.css",)
+STYLESHEETS = ("duizhao.css", "progress.css")
 SCRIPTS = ("duizhao.js",)
 
 
@@ -57,6 +60,12 @@ class DuizhaoConfig(Config):
     paragraph_search = c.Type(bool, default=True)
     """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`."""
 
+    lock_file = c.Type(str, default=LOCK_NAME)
+    """The lock of accepted originals (`duizhao status --accept`), relative to mkdocs.yml."""
+
+    progress_page = c.Type(str, default="progress.md")
+    """Where the generated 进度 page goes (a docs-relative `.md` path); empty to leave it out."""
+
 
 class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     """Renders paragraph and figure blocks and reports duizhao's diagnostics during a build."""
@@ -71,6 +80,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.dirty = dirty
+        self.extension: DuizhaoExtension | None = None
+        self.stale: dict[str, frozenset[str]] = {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
@@ -78,9 +89,17 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.vendor = []
         if not self.dirty:
             self.paragraph_entries = {}
+        self.stale = {}
         if not self.config.enabled:
             return config
-        config.markdown_extensions.append(DuizhaoExtension())  # type: ignore[arg-type]
+        page = self.config.progress_page
+        if page and (not page.endswith(".md") or page.startswith("/") or ".." in page.split("/")):
+            raise PluginError(
+                f"duizhao: progress_page: {page!r} must be a .md path inside docs_dir, "
+                "such as 'progress.md' (or '' for no page)"
+            )
+        self.extension = DuizhaoExtension()
+        config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
         if self.config.assets:
             self._add_assets(config)
         return config
@@ -132,13 +151,63 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         pages = {file.src_uri for file in files.documentation_pages()}
         self.paragraph_entries = {k: v for k, v in self.paragraph_entries.items() if k in pages}
         for file in files.documentation_pages():
-            self.articles[file.src_uri] = self._read(file, config)
+            article = self._read(file, config)
+            self.articles[file.src_uri] = article
+            if any(d.code == "DZ011" for d in article.diagnostics) and file.abs_src_path:
+                # MkDocs would abort with a traceback on an undecodable page; build it from a
+                # lossy decoding instead, while the DZ011 warning tells the author (and fails
+                # --strict).
+                data = Path(file.abs_src_path).read_bytes()
+                files.remove(file)
+                files.append(
+                    File.generated(
+                        config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
+                    )
+                )
         if self.config.checks:
             corpus = Corpus(Path(config.docs_dir))
             self.diagnostics = check_corpus(self.articles.values(), corpus)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
+        self._progress(files, config)
         return files
+
+    def _lock_path(self, config: MkDocsConfig) -> Path:
+        return Path(config.config_file_path or ".").parent / self.config.lock_file
+
+    def _progress(self, files: Files, config: MkDocsConfig) -> None:
+        """Find stale paragraphs and add the generated 进度 page."""
+        try:
+            lock = read_lock(self._lock_path(config))
+        except LockError as exc:
+            log.warning(exc.diagnostic.format())
+            lock = Lock()
+        reports = corpus_progress(self.articles, lock)
+        self.stale = stale_ids(reports)
+        uri = self.config.progress_page
+        if not uri or not reports:
+            return
+        if files.get_file_from_path(uri) is not None:
+            raise PluginError(
+                f"duizhao: docs/{uri} exists, but the generated progress page goes there; "
+                "rename the file or set 'progress_page:' of the duizhao plugin"
+            )
+        files.append(File.generated(config, uri, content=progress_markdown(reports, uri)))
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.extension is not None:
+            self.extension.stale = self.stale.get(page.file.src_uri, frozenset())
+        return markdown
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: object
+    ) -> LiveReloadServer | None:
+        lock = self._lock_path(config)
+        if lock.exists():
+            server.watch(str(lock))
+        return server
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
