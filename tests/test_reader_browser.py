@@ -151,8 +151,9 @@ def open_page(browser: Browser, watch: Watch) -> Iterator[Callable[..., Page]]:
 
 
 def wait_ready(page: Page) -> None:
-    """Material has mounted and duizhao.js has run."""
-    page.wait_for_function("document.documentElement.hasAttribute('data-dz-mode')")
+    """Material has mounted and duizhao.js has run (the <head> script alone sets the mode
+    attribute early, so wait for the header control)."""
+    page.wait_for_function("document.querySelector('.md-header .dz-mode') !== null")
 
 
 def mode_radio(page: Page, name: str) -> Any:
