@@ -190,3 +190,20 @@ def test_paragraph_search_can_be_turned_off(make_site: Callable[..., Site]) -> N
     )
     site.build()
     assert not [e for e in search_index(site) if "#P0" in e["location"]]
+
+
+def test_dirty_rebuild_keeps_other_pages_paragraph_entries(make_site: Callable[..., Site]) -> None:
+    """`mkdocs serve --dirty` renders only the changed page; the others' entries must stay."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    site = reader_site(make_site)
+    config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.site_dir))
+    config.plugins.on_startup(command="serve", dirty=True)
+    build(config)
+    b = site.docs / "b.md"
+    b.write_text(b.read_text("utf-8").replace("第二段。", "第二段，改过。"), "utf-8")
+    build(config, dirty=True)
+    entries = {e["location"]: e["text"] for e in search_index(site) if "#P0" in e["location"]}
+    assert len(entries) == 12 + 2
+    assert "改过" in entries["b/#P002"]

@@ -233,6 +233,11 @@ def test_phone_puts_the_original_above_the_translation(open_page: Callable[..., 
     assert en is not None and zh is not None
     assert en["y"] + en["height"] <= zh["y"]
     assert en["x"] == zh["x"]
+    # Short labels on phones; the accessible names stay the full ones.
+    group = page.get_by_role("radiogroup", name="阅读模式")
+    for name in ("中文", "English", "对照"):
+        expect(group.get_by_role("radio", name=name, exact=True)).to_have_count(1)
+    assert group.evaluate("el => el.getBoundingClientRect().width") < 130
 
 
 def test_hover_on_one_side_highlights_its_partner(open_page: Callable[..., Page]) -> None:

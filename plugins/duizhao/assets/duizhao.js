@@ -7,9 +7,9 @@
 
   var KEY = "duizhao.mode"; // also read by the inline <head> script (reader.py)
   var MODES = [
-    { value: "zh", label: "中文", title: "只看中文译文" },
-    { value: "en", label: "English", title: "只看英文原文" },
-    { value: "both", label: "对照", title: "原文与译文对照" }
+    { value: "zh", label: "中文", short: "中", title: "只看中文译文" },
+    { value: "en", label: "English", short: "En", title: "只看英文原文" },
+    { value: "both", label: "对照", short: "对照", title: "原文与译文对照" }
   ];
   var root = document.documentElement;
 
@@ -65,6 +65,7 @@
       text.className = "dz-mode__label";
       text.lang = mode.value === "en" ? "en" : "zh-CN";
       text.textContent = mode.label;
+      text.setAttribute("data-short", mode.short); // shown instead on phones (duizhao.css)
       label.appendChild(input);
       label.appendChild(text);
       group.appendChild(label);
