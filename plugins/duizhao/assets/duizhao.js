@@ -169,6 +169,11 @@
 
   window.addEventListener("hashchange", markTarget);
 
+  // A mode chosen in another tab applies here too.
+  window.addEventListener("storage", function (event) {
+    if (event.key === KEY && isMode(event.newValue)) applyMode(event.newValue);
+  });
+
   function renderMath(body) {
     if (typeof window.renderMathInElement !== "function") return;
     var nodes = body.querySelectorAll(".arithmatex");
