@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from .article import Article, parse, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
+from .figures_plugin import FigureBuild, FiguresConfig
 from .markdown import DuizhaoExtension
 
 log = get_plugin_logger(__name__)
@@ -33,6 +37,9 @@ class DuizhaoConfig(Config):
     assets = c.Type(bool, default=True)
     """Add duizhao's reader stylesheet to the site (turn off to style the blocks yourself)."""
 
+    figures = c.SubConfig(FiguresConfig)
+    """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""
+
 
 class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     """Renders paragraph and figure blocks and reports duizhao's diagnostics during a build."""
@@ -40,13 +47,23 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def __init__(self) -> None:
         self.articles: dict[str, Article] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.figures: FigureBuild | None = None
+        #: figure signature of each page at the previous build (kept across `mkdocs serve`)
+        self.figure_signatures: dict[str, str] = {}
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so that MkDocs keeps this instance across `mkdocs serve` rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
         self.diagnostics = []
+        self.figures = FigureBuild(self.config.figures, config)
         if not self.config.enabled:
             return config
-        config.markdown_extensions.append(DuizhaoExtension())  # type: ignore[arg-type]
+        self.figures.on_config(config)
+        config.markdown_extensions.append(
+            DuizhaoExtension(figure_renderer=self.figures.render)  # type: ignore[arg-type]
+        )
         if self.config.assets:
             for name in STYLESHEETS:
                 uri = f"{ASSET_PREFIX}/{name}"
@@ -66,12 +83,46 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 )
         for file in files.documentation_pages():
             self.articles[file.src_uri] = self._read(file, config)
+        assert self.figures is not None
         if self.config.checks:
-            corpus = Corpus(Path(config.docs_dir))
+            corpus = Corpus(Path(config.docs_dir), figures=self.figures.catalog)
             self.diagnostics = check_corpus(self.articles.values(), corpus)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
+        signatures = self.figures.on_files(files, self.articles, config)
+        for uri, signature in signatures.items():
+            page_file = files.get_file_from_path(uri)
+            if page_file is not None and self.figure_signatures.get(uri, signature) != signature:
+                # Its crops changed: rebuild the page even under --dirty.
+                page_file.content_bytes = page_file.content_bytes
+        self.figure_signatures = signatures
         return files
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.figures is not None:
+            self.figures.page = page  # the figure renderer runs next, for this page
+        return markdown
+
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.figures is None or not self.config.enabled:
+            return html
+        return self.figures.on_page_content(html, page)
+
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        if self.figures is not None:
+            self.figures.on_env(files)
+        return env
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer | None:
+        if self.figures is not None and self.config.enabled:
+            self.figures.on_serve(server, config)
+        return server
 
     @staticmethod
     def _read(file: File, config: MkDocsConfig) -> Article:
