@@ -112,7 +112,7 @@ def test_unclosed_block_is_closed_at_next_block() -> None:
         ///
         """
     )
-    assert html.count('data-dz-id=') == 2
+    assert html.count("data-dz-id=") == 2
     assert "///" not in html
 
 

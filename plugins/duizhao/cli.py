@@ -14,6 +14,8 @@ import yaml
 from .article import read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
+from .figures import Catalog
+from .figures_cli import figures
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
@@ -101,7 +103,7 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     docs_dir = docs_dir_of(config) if config else None
     targets = list(paths) or [_default_docs_dir()]
     files = list(iter_markdown(targets))
-    corpus = Corpus(docs_dir)
+    corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
     diagnostics = check_corpus((read_article(p) for p in files), corpus)
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
@@ -123,6 +125,9 @@ def _report(diagnostics: list[Diagnostic], fmt: str, nfiles: int) -> None:
         f"{warnings} warning{'s' * (warnings != 1)}",
         err=True,
     )
+
+
+main.add_command(figures)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -111,6 +111,8 @@ class Spec:
     #: every id declared (also those of entries with problems), with its line
     declared: dict[int, int] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: False when the file as a whole could not be read (its placements are then not checked)
+    readable: bool = True
 
 
 def spec_path(article_path: Path) -> Path:
@@ -239,9 +241,9 @@ def load_spec(path: Path, root: Path) -> Spec:
     root = Path(os.path.realpath(root))
     spec = Spec(path=path)
 
-    def problem(p: _SpecError) -> None:
-        severity = Severity.ERROR
-        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message, severity))
+    def problem(p: _SpecError, fatal: bool = True) -> None:
+        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message, Severity.ERROR))
+        spec.readable = spec.readable and not fatal
 
     try:
         text = path.read_bytes().decode("utf-8-sig")
@@ -289,13 +291,13 @@ def load_spec(path: Path, root: Path) -> Spec:
         try:
             default = _source(top["source"], path, root)
         except _SpecError as p:
-            problem(p)
+            problem(p, fatal=False)
             default = p
     for entry in entries.value:
         try:
             figure = _figure(entry, spec, default, dpi, root)
         except _SpecError as p:
-            problem(p)
+            problem(p, fatal=False)
             continue
         if figure is not None:
             spec.figures.append(figure)
@@ -305,12 +307,19 @@ def load_spec(path: Path, root: Path) -> Spec:
 def _figure(
     entry: yaml.Node, spec: Spec, default: SourceRef | _SpecError | None, dpi: int, root: Path
 ) -> FigureSpec | None:
+    if isinstance(entry, yaml.MappingNode):
+        # Declare the id before anything else in the entry can fail, so that its placement is
+        # not reported as unknown as well.
+        for key, value in entry.value:
+            fid = _plain(value) if _plain(key) == "id" else None
+            if isinstance(fid, int) and not isinstance(fid, bool) and fid not in spec.declared:
+                spec.declared[fid] = _line(value)
     fields = _mapping(entry, "a figure entry", _FIGURE_KEYS)
     if "id" not in fields:
         raise _SpecError(_line(entry), "DZ105", f"figure entry has no id; write it as {_EXAMPLE}")
     fid = _int(fields["id"], "figure id", "id: 3")
     line = _line(fields["id"])
-    if fid in spec.declared:
+    if spec.declared.get(fid, line) != line:
         raise _SpecError(
             line,
             "DZ112",
@@ -826,6 +835,8 @@ class Catalog:
                 diagnostic = Diagnostic(spec.path, problem.line, problem.code, problem.message)
                 if diagnostic not in found:  # one bad default source, many figures
                     found.append(diagnostic)
+        if not spec.readable:
+            return found
         seen: dict[str, int] = {}
         for p in placements:
             if p.id in seen:
