@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import os
 import re
 import textwrap
@@ -564,6 +565,15 @@ def test_load_spec_keeps_lines_and_defaults(project: Path) -> None:
     assert one.source.path == (project / "papers" / "paper.pdf").resolve()
     assert Encoder().choose(16383, 10) == "webp" and Encoder().choose(16384, 10) == "png"
     assert Encoder("png").choose(10, 10) == "png"
+
+
+def test_encoder_keeps_line_art_lossless_and_photos_lossy() -> None:
+    line_art = Image.new("RGB", (64, 64), "white")
+    photo = Image.frombytes("RGB", (128, 128), random.Random(0).randbytes(128 * 128 * 3))
+    assert Encoder().options(line_art, "webp")["lossless"] is True
+    assert "lossless" not in Encoder().options(photo, "webp")
+    assert Encoder("lossless").options(photo, "webp")["lossless"] is True
+    assert "lossless" not in Encoder("png").options(photo, "png")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,12 +17,15 @@ This module reads and checks those files (:class:`Catalog`), turns each declared
 missing crops (:func:`make_crops`) in worker processes. PDF pages are rasterised with pypdfium2
 (only the box, at the spec's dpi), crops are encoded with Pillow.
 
-Encoding: lossless WebP at a low effort (``method=1, quality=25``). Paper figures are mostly
-line art and text, where lossy WebP rings around glyphs and, on such images, is often *larger*
-than lossless (measured: a 1300×800 diagram is 7.5 KB lossless WebP, 21 KB PNG, 49 KB lossy WebP
-q90). Pillow's default effort (``method=4, quality=80``) took about twice as long for files
-under 5 % smaller. PNG is used where WebP cannot go, a side longer than 16383 px;
-``format: png`` forces PNG.
+Encoding (:class:`Encoder`): WebP, lossless or lossy by the crop's colour count. Figures
+rendered from a vector PDF are line art and text with few colours (250–900 in the demo paper):
+lossless WebP keeps glyphs sharp and is also the smallest (demo figure 1, 1300×693: 16 KB
+lossless, 19 KB lossy q90, 40 KB PNG). Raster content (photos, scans, JPEG-compressed pages;
+over 4096 colours) goes lossy at q90: there lossless was 3× larger and slower (a JPEG-page crop
+of 1300×799: 30 KB and 400 ms lossless, 9 KB and 150 ms lossy, 48 KB PNG). Lossless uses a low
+effort (``method=1, quality=25``): Pillow's default effort took up to 3× as long for files
+under 10 % smaller. PNG is kept only where WebP cannot go (a side longer than 16383 px), or
+everywhere with ``format: png``.
 
 The cache lives in ``<cache_dir>/figures/``: one file per crop named by a SHA-256 digest of
 (source bytes, page, box, dpi, encoder settings, renderer version) and ``manifest.json``, which
@@ -60,7 +63,7 @@ MAX_DPI = 1200
 RENDER_VERSION = 1
 #: WebP cannot hold a side longer than this.
 WEBP_MAX_SIDE = 16383
-FORMATS = ("auto", "webp", "png")
+FORMATS = ("auto", "lossless", "png")
 PDF_MAGIC = b"%PDF-"
 
 _TOP_KEYS = ("source", "dpi", "figures")
@@ -446,19 +449,41 @@ def _open_image(data: bytes) -> Image.Image:
 
 @dataclass(frozen=True)
 class Encoder:
-    """Encoder settings; part of every cache key."""
+    """Encoder settings; part of every cache key.
+
+    ``auto``: lossless WebP for line art and text (at most :attr:`MAX_LOSSLESS_COLORS`
+    colours), lossy WebP for photographs and scanned or JPEG-compressed pages (more colours);
+    ``lossless``: always lossless WebP; ``png``: always PNG. WebP gives way to PNG for a side
+    over 16383 px.
+    """
 
     format: str = "auto"
+    MAX_LOSSLESS_COLORS = 4096
+    LOSSLESS = {"lossless": True, "quality": 25, "method": 1}
+    LOSSY = {"quality": 90, "method": 4}
+    PNG = {"compress_level": 6}
 
     def choose(self, width: int, height: int) -> str:
         if self.format == "png" or max(width, height) > WEBP_MAX_SIDE:
             return "png"
         return "webp"
 
-    def options(self, fmt: str) -> dict[str, Any]:
-        if fmt == "webp":
-            return {"lossless": True, "quality": 25, "method": 1}
-        return {"optimize": False, "compress_level": 6}
+    def settings(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "max_lossless_colors": self.MAX_LOSSLESS_COLORS,
+            "lossless": self.LOSSLESS,
+            "lossy": self.LOSSY,
+            "png": self.PNG,
+        }
+
+    def options(self, im: Image.Image, fmt: str) -> dict[str, Any]:
+        """Pillow save options for ``im`` in ``fmt`` (the colour count picks lossy or not)."""
+        if fmt == "png":
+            return dict(self.PNG)
+        if self.format == "auto" and im.getcolors(self.MAX_LOSSLESS_COLORS) is None:
+            return dict(self.LOSSY)
+        return dict(self.LOSSLESS)
 
 
 @dataclass(frozen=True)
@@ -489,7 +514,7 @@ def crop_key(
     digest: str, page: int | None, box: Sequence[float], dpi: int | None, fmt: str, encoder: Encoder
 ) -> str:
     material = json.dumps(
-        [RENDER_VERSION, digest, page, list(box), dpi, fmt, encoder.options(fmt)], sort_keys=True
+        [RENDER_VERSION, digest, page, list(box), dpi, fmt, encoder.settings()], sort_keys=True
     )
     return hashlib.sha256(material.encode()).hexdigest()
 
@@ -545,7 +570,7 @@ def _crop_image(im: Image.Image, crop: Crop) -> Image.Image:
 
 def _encode(im: Image.Image, crop: Crop, encoder: Encoder, out: Path) -> None:
     buffer = io.BytesIO()
-    im.save(buffer, format=crop.format.upper(), **encoder.options(crop.format))
+    im.save(buffer, format=crop.format.upper(), **encoder.options(im, crop.format))
     _write_atomic(out, buffer.getvalue())
 
 

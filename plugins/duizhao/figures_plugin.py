@@ -56,7 +56,7 @@ class FiguresConfig(Config):
     """Folder (relative to mkdocs.yml) of the crop cache; delete it to start afresh."""
 
     format = c.Choice(FORMATS, default="auto")
-    """`auto`: lossless WebP (PNG for sides over 16383 px); `webp` likewise; `png`: always PNG."""
+    """`auto`: WebP, lossless for line art, lossy for photos; `lossless`: lossless WebP; `png`."""
 
     jobs = c.Type(int, default=0)
     """Worker processes for a cold build (0: one per core; 1: no worker processes)."""
