@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 import os
+import random
 import re
 import textwrap
 from collections.abc import Callable
@@ -635,3 +635,21 @@ def test_cli_preview_without_spec_is_a_usage_error(
     result = CliRunner().invoke(main, ["figures", "preview", "docs/a.md"])
     assert result.exit_code == 2
     assert "no figure spec docs/a.figures.yml" in result.output
+
+
+def test_demo_paper_is_the_generator_output() -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location(
+        "make_demo_paper", root / "scripts/make_demo_paper.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "papers" / "figures-demo.pdf").read_bytes() == module.pdf_bytes()
+    declared = load_spec(root / "docs/ai-systems/figures-demo.figures.yml", root)
+    assert declared.diagnostics == []
+    assert {f.id: (f.page, f.box) for f in declared.figures} == {
+        fid: (page, tuple(float(v) for v in box)) for fid, (page, box) in module.FIGURES.items()
+    }

@@ -69,8 +69,8 @@ class Corpus:
 
     ``docs_dir`` resolves links written from the docs root (``/x/y.md``). Articles may be
     preloaded (the MkDocs plugin passes the pages of the build, including generated ones).
-    ``figures`` reads the articles' .figures.yml specs (default: sources must lie under the
-    current directory).
+    ``figures`` reads the articles' .figures.yml specs (default: sources must lie in the folder
+    above ``docs_dir``, else under the current directory).
     """
 
     def __init__(
@@ -80,7 +80,9 @@ class Corpus:
         figures: Catalog | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
-        self.figures = figures if figures is not None else Catalog(Path.cwd())
+        if figures is None:
+            figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
+        self.figures = figures
         self._loader = loader
         self._cache: dict[Path, Article | None] = {}
 

@@ -43,12 +43,13 @@ import os
 import posixpath
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import yaml
 from PIL import Image, ImageDraw, ImageFont
@@ -458,10 +459,12 @@ class Encoder:
     """
 
     format: str = "auto"
-    MAX_LOSSLESS_COLORS = 4096
-    LOSSLESS = {"lossless": True, "quality": 25, "method": 1}
-    LOSSY = {"quality": 90, "method": 4}
-    PNG = {"compress_level": 6}
+    MAX_LOSSLESS_COLORS: ClassVar[int] = 4096
+    LOSSLESS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {"lossless": True, "quality": 25, "method": 1}
+    )
+    LOSSY: ClassVar[Mapping[str, Any]] = MappingProxyType({"quality": 90, "method": 4})
+    PNG: ClassVar[Mapping[str, Any]] = MappingProxyType({"compress_level": 6})
 
     def choose(self, width: int, height: int) -> str:
         if self.format == "png" or max(width, height) > WEBP_MAX_SIDE:
@@ -472,9 +475,9 @@ class Encoder:
         return {
             "format": self.format,
             "max_lossless_colors": self.MAX_LOSSLESS_COLORS,
-            "lossless": self.LOSSLESS,
-            "lossy": self.LOSSY,
-            "png": self.PNG,
+            "lossless": dict(self.LOSSLESS),
+            "lossy": dict(self.LOSSY),
+            "png": dict(self.PNG),
         }
 
     def options(self, im: Image.Image, fmt: str) -> dict[str, Any]:
