@@ -102,6 +102,17 @@ def served(make_site: Callable[..., Any], tmp_path: Path) -> Iterator[str]:
         server.wait(10)
 
 
+def close_lightbox(page: Any) -> None:
+    """Close it; PhotoSwipe ignores a close while its opening animation still runs."""
+    for _ in range(40):
+        if page.locator(".pswp").count() == 0:
+            return
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(250)
+    state = page.evaluate("[...document.querySelectorAll('.pswp')].map(e => e.className)")
+    raise AssertionError(f"the lightbox does not close: {state}")
+
+
 def test_lightbox_opens_and_survives_instant_navigation(served: str, page: Any) -> None:
     requests: list[str] = []
     errors: list[str] = []
@@ -120,8 +131,7 @@ def test_lightbox_opens_and_survives_instant_navigation(served: str, page: Any) 
     expect(caption).to_contain_text("Figure 1: Page one.")
     page.click(".pswp__button--arrow--next")
     expect(caption).to_contain_text("图 2：第二页的图。")
-    page.keyboard.press("Escape")
-    page.wait_for_selector(".pswp", state="detached")
+    close_lightbox(page)
 
     # Instant navigation swaps the page in place: the lightbox must follow it.
     page.click("text=下一篇")
@@ -131,9 +141,8 @@ def test_lightbox_opens_and_survives_instant_navigation(served: str, page: Any) 
     page.click("#fig-2 a.dz-figure-zoom")
     page.wait_for_selector(".pswp--open .pswp__img")
     assert "图 2：第二页的图。" in page.locator(".pswp__dz-caption").inner_text()
-    src = page.locator(".pswp__img").first.get_attribute("src") or ""
-    assert src.endswith(".webp") and "/assets/figures/b/fig-2." in src
-    page.keyboard.press("Escape")
+    page.wait_for_selector('.pswp__img[src*="/assets/figures/b/fig-2."][src$=".webp"]')
+    close_lightbox(page)
 
     assert errors == []
     assert requests and all(r.startswith(served) for r in requests), requests

@@ -5,9 +5,13 @@ import PhotoSwipeLightbox from "./photoswipe/photoswipe-lightbox.esm.min.js";
 
 let lightbox = null;
 
-function captionOf(slide) {
-  const figure = slide && slide.data.element && slide.data.element.closest("figure");
-  const caption = figure && figure.querySelector("figcaption");
+const GALLERY = ".md-content";
+const CHILDREN = "a.dz-figure-zoom";
+
+// The caption of the figure shown at `index` (slides follow the links' order in the page).
+function captionOf(index) {
+  const link = document.querySelectorAll(`${GALLERY} ${CHILDREN}`)[index];
+  const caption = link && link.closest("figure")?.querySelector("figcaption");
   return caption ? caption.innerHTML : "";
 }
 
@@ -16,10 +20,10 @@ function setup() {
     lightbox.destroy();
     lightbox = null;
   }
-  if (!document.querySelector("a.dz-figure-zoom")) return;
+  if (!document.querySelector(`${GALLERY} ${CHILDREN}`)) return;
   lightbox = new PhotoSwipeLightbox({
-    gallery: ".md-content",
-    children: "a.dz-figure-zoom",
+    gallery: GALLERY,
+    children: CHILDREN,
     pswpModule: () => import("./photoswipe/photoswipe.esm.min.js"),
     bgOpacity: 0.92,
     closeTitle: "关闭",
@@ -35,10 +39,14 @@ function setup() {
       isButton: false,
       appendTo: "root",
       onInit: (el, pswp) => {
-        el.className = "pswp__dz-caption";
-        pswp.on("change", () => {
-          el.innerHTML = captionOf(pswp.currSlide);
-        });
+        el.classList.add("pswp__dz-caption");
+        // The first slide may be set before this element exists: fill it now and on changes.
+        const update = () => {
+          el.innerHTML = captionOf(pswp.currIndex);
+        };
+        pswp.on("change", update);
+        pswp.on("afterInit", update);
+        update();
       },
     });
   });
