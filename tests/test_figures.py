@@ -653,3 +653,15 @@ def test_demo_paper_is_the_generator_output() -> None:
     assert {f.id: (f.page, f.box) for f in declared.figures} == {
         fid: (page, tuple(float(v) for v in box)) for fid, (page, box) in module.FIGURES.items()
     }
+
+
+def test_dirty_rebuild_updates_pages_whose_crops_changed(make_site: Callable[..., Site]) -> None:
+    site = figure_site(make_site)
+    site.build()
+    before = crop_file(site, site.html("a.md"), 2).name
+    page = site.site_dir / "a" / "index.html"
+    os.utime(page, (page.stat().st_atime, page.stat().st_mtime + 60))  # newer than a.md
+    site.write("a.figures.yml", SPEC.replace("[100.5, 120, 300, 250]", "[100, 120, 300, 250]"))
+    site.build(dirty=True)  # as `mkdocs serve --dirty` does after the spec is saved
+    after = crop_file(site, site.html("a.md"), 2)
+    assert after.name != before and after.is_file()

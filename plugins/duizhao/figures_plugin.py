@@ -107,12 +107,17 @@ class FigureBuild:
             config.extra_css.append(uri)
 
     def on_files(
-        self, files: Files, articles: dict[str, Article], config: MkDocsConfig
+        self,
+        files: Files,
+        articles: dict[str, Article],
+        config: MkDocsConfig,
+        previous: dict[str, str],
     ) -> dict[str, str]:
         """Plan and start the crops; add them, the index page and the assets to ``files``.
 
-        Returns a signature per article page (its crops' keys), so the caller can rebuild
-        pages whose figures changed under ``mkdocs serve --dirty``.
+        Returns a signature (its crops' keys) per article source path. A page whose signature
+        differs from ``previous`` (the last build's) is rebuilt even under ``--dirty``: its
+        source did not change, but the crops it shows did.
         """
         for file in list(files):
             if file.src_uri.endswith(SPEC_SUFFIX):
@@ -137,7 +142,11 @@ class FigureBuild:
                 )
                 files.append(file)
                 self.files[(uri, spec.id)] = file
-            signatures[uri] = " ".join(sorted(c.key for c in figures.crops.values()))
+            key = str(article.path.resolve())
+            signatures[key] = " ".join(sorted(c.key for c in figures.crops.values()))
+            page_file = files.get_file_from_path(uri)
+            if page_file is not None and previous.get(key, signatures[key]) != signatures[key]:
+                page_file.content_bytes = page_file.content_bytes  # marks it modified
         self.batch = make_crops(crops, self.cache, self.encoder, self.options.jobs)
         if self.files:
             self._add_index(files, config)
@@ -231,6 +240,12 @@ class FigureBuild:
             return html
         cards = self._cards(figures, page.url, "")
         return f"{html}\n{gallery_html(cards)}" if cards else html
+
+    def abort(self) -> None:
+        """The build failed: stop the crop workers (what they finished stays cached)."""
+        if self.batch is not None and self.batch.executor is not None:
+            self.batch.executor.shutdown(cancel_futures=True)
+            self.batch = None
 
     def on_env(self, files: Files) -> None:
         """Wait for the crops; report those that failed and leave them out of the site."""

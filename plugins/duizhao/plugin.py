@@ -89,13 +89,9 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             self.diagnostics = check_corpus(self.articles.values(), corpus)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
-        signatures = self.figures.on_files(files, self.articles, config)
-        for uri, signature in signatures.items():
-            page_file = files.get_file_from_path(uri)
-            if page_file is not None and self.figure_signatures.get(uri, signature) != signature:
-                # Its crops changed: rebuild the page even under --dirty.
-                page_file.content_bytes = page_file.content_bytes
-        self.figure_signatures = signatures
+        self.figure_signatures = self.figures.on_files(
+            files, self.articles, config, self.figure_signatures
+        )
         return files
 
     def on_page_markdown(
@@ -116,6 +112,10 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         if self.figures is not None:
             self.figures.on_env(files)
         return env
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.figures is not None:
+            self.figures.abort()
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
