@@ -9,8 +9,9 @@ Three projects from :mod:`bench.corpus`:
   every source is hashed, as with real papers);
 - ``plain``: the same articles with each ``/// figure | N`` block replaced by a Markdown image of
   the crop, already present in docs/ (no figure work at all): the baseline of the warm target;
-- ``bare``: no MkDocs. One process renders every box with pypdfium2 and encodes it with Pillow
-  using duizhao's encoder settings: the baseline of the cold target.
+- ``bare``: no MkDocs, no cache, no workers. One process renders every box with pypdfium2
+  (``render_box``: the PDFium calls alone) and encodes it with Pillow using duizhao's encoder
+  settings: the baseline of the cold target.
 
 Targets (issue 3): warm ≤ 1.05 × plain; cold figure work (cold − warm) ≤ 1.3 × bare.
 Every build is a fresh ``mkdocs build`` process; warm and plain are the median of ``--repeat``.
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import re
 import shutil
@@ -96,9 +96,8 @@ def _plain_copy(figures_project: Path, plain: Path) -> None:
 def _bare(project: Path) -> tuple[float, int]:
     """Render + crop + encode every figure in one process, with no cache and no MkDocs."""
     import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
 
-    from duizhao.figures import Encoder
+    from duizhao.figures import Encoder, render_box
 
     encoder = Encoder()
     count = 0
@@ -111,22 +110,8 @@ def _bare(project: Path) -> tuple[float, int]:
             page = pdf[entry["page"] - 1]
             x0, y0, x1, y1 = entry["box"]
             w, h = round((x1 - x0) * scale), round((y1 - y0) * scale)
-            bitmap = pdfium.PdfBitmap.new_native(
-                w, h, format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True
-            )
-            bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
-            pdfium_c.FPDF_RenderPageBitmap(
-                bitmap,
-                page,
-                -round(x0 * scale),
-                -round(y0 * scale),
-                math.ceil(page.get_width() * scale),
-                math.ceil(page.get_height() * scale),
-                0,
-                pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER,
-            )
+            image = render_box(page, entry["box"], spec.get("dpi", 200), w, h)
             buffer = io.BytesIO()
-            image = bitmap.to_pil()
             image.save(buffer, "WEBP", **encoder.options(image, "webp"))
             page.close()
             count += 1

@@ -530,34 +530,38 @@ class CropResult:
     code: str = "DZ110"
 
 
-def _render_pdf(pdf: Any, crop: Crop) -> Image.Image:
+def render_box(page: Any, box: Sequence[float], dpi: int, width: int, height: int) -> Image.Image:
+    """Rasterise only ``box`` (points from the top-left) of a pypdfium2 page at ``dpi``."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
+    scale = dpi / 72
+    bitmap = pdfium.PdfBitmap.new_native(
+        width, height, format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True
+    )
+    bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
+    # Device coordinates start at the top-left, as boxes do: shift the page so the box's
+    # corner lands on the bitmap's origin and let PDFium clip the rest.
+    pdfium_c.FPDF_RenderPageBitmap(
+        bitmap,
+        page,
+        -round(box[0] * scale),
+        -round(box[1] * scale),
+        math.ceil(page.get_width() * scale),
+        math.ceil(page.get_height() * scale),
+        0,
+        pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER,
+    )
+    image: Image.Image = bitmap.to_pil()
+    return image
+
+
+def _render_pdf(pdf: Any, crop: Crop) -> Image.Image:
     figure = crop.figure
     assert figure.page is not None
     page = pdf[figure.page - 1]
     try:
-        scale = figure.dpi / 72
-        x0, y0, _x1, _y1 = figure.box
-        bitmap = pdfium.PdfBitmap.new_native(
-            crop.width, crop.height, format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True
-        )
-        bitmap.fill_rect((255, 255, 255, 255), 0, 0, crop.width, crop.height)
-        # Device coordinates start at the top-left, as boxes do: shift the page so the box's
-        # corner lands on the bitmap's origin and let PDFium clip the rest.
-        pdfium_c.FPDF_RenderPageBitmap(
-            bitmap,
-            page,
-            -round(x0 * scale),
-            -round(y0 * scale),
-            math.ceil(page.get_width() * scale),
-            math.ceil(page.get_height() * scale),
-            0,
-            pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER,
-        )
-        image: Image.Image = bitmap.to_pil()
-        return image
+        return render_box(page, figure.box, figure.dpi, crop.width, crop.height)
     finally:
         page.close()
 
