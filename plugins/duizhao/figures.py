@@ -43,7 +43,7 @@ import os
 import posixpath
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -1041,8 +1041,6 @@ def preview(
     out_dir: Path,
     page: int | None = None,
     dpi: int = 100,
-    catalog: Catalog | None = None,
-    on_write: Callable[[Path], None] | None = None,
 ) -> list[Path]:
     """Write a PNG per source page (or only ``page``) with every declared box drawn, labelled."""
     import pypdfium2 as pdfium
@@ -1051,7 +1049,7 @@ def preview(
     for figure in spec.figures:
         by_page.setdefault((figure.source.path, figure.page or 1), []).append(figure)
     if page is not None:
-        sources = {f.source.path for f in spec.figures} or set()
+        sources = {f.source.path for f in spec.figures}
         by_page = {
             (s, page): [f for f in spec.figures if f.source.path == s and (f.page or 1) == page]
             for s in sources
@@ -1073,10 +1071,12 @@ def preview(
             finally:
                 pdf.close()
             scale = dpi / 72
-        else:
+        elif number == 1:  # an image is a source of one page
             with _open_image(data) as im:
                 image = im.convert("RGB")
             scale = 1.0
+        else:
+            continue
         draw = ImageDraw.Draw(image)
         for figure in figures:
             x0, y0, x1, y1 = (v * scale for v in figure.box)
@@ -1092,6 +1092,4 @@ def preview(
         image.save(buffer, format="PNG")
         _write_atomic(target, buffer.getvalue())
         written.append(target)
-        if on_write is not None:
-            on_write(target)
     return written

@@ -55,7 +55,7 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
     spec.figures = usable
     if not usable:
         raise click.ClickException("no figure with a usable source to draw")
-    written = preview(spec, out, page=page, dpi=dpi, catalog=catalog)
+    written = preview(spec, out, page=page, dpi=dpi)
     if not written:
         raise click.ClickException(f"page {page} is in none of the sources")
     for path in written:

@@ -169,7 +169,7 @@ class FigureBuild:
             if page_file is None:
                 continue
             href = get_relative_url(page_file.url, index.url)
-            cards = self._cards(figures, index.url, href)
+            cards = self._cards(src_uri, figures, index.url, href)
             if cards:
                 link = posixpath.relpath(src_uri, posixpath.dirname(uri) or ".")
                 title = figures.article.title or src_uri
@@ -177,9 +177,11 @@ class FigureBuild:
         index.content_string = index_markdown(sections)
         files.append(index)
 
-    def _cards(self, figures: ArticleFigures, from_url: str, page_href: str) -> list[Card]:
+    def _cards(
+        self, uri: str, figures: ArticleFigures, from_url: str, page_href: str
+    ) -> list[Card]:
+        """Thumbnails of the placed figures of page ``uri``, with URLs relative to from_url."""
         cards = []
-        uri = next(k for k, v in self.pages.items() if v is figures)
         for _placement, spec, crop in figures.placed():
             file = self.files.get((uri, spec.id))
             if crop is None or file is None:
@@ -238,7 +240,7 @@ class FigureBuild:
         figures = self.pages.get(page.file.src_uri)
         if not self.options.gallery or figures is None:
             return html
-        cards = self._cards(figures, page.url, "")
+        cards = self._cards(page.file.src_uri, figures, page.url, "")
         return f"{html}\n{gallery_html(cards)}" if cards else html
 
     def abort(self) -> None:
