@@ -119,13 +119,60 @@ def _bare(project: Path) -> tuple[float, int]:
     return time.perf_counter() - start, count
 
 
+def _pool(project: Path, articles: int) -> dict[str, float]:
+    """Crop work alone on the first ``articles`` articles: duizhao with 1 and 2 processes."""
+    from duizhao.article import read_article
+    from duizhao.figures import Cache, Catalog, Encoder, make_crops
+
+    found = sorted((project / "docs").rglob("*.figures.yml"))[:articles]
+    result = {}
+    for jobs in (1, 2):
+        cache_dir = project.parent / f"pool-cache-{jobs}"
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        cache = Cache(cache_dir)
+        catalog = Catalog(project, cache)
+        crops = [
+            crop
+            for spec in found
+            for crop in catalog.figures(
+                read_article(spec.with_name(spec.name[:-12] + ".md"))
+            ).crops.values()
+        ]
+        start = time.perf_counter()
+        make_crops(crops, cache, Encoder(), jobs).wait()
+        result[f"duizhao_jobs{jobs}_s"] = round(time.perf_counter() - start, 2)
+    return result
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--articles", type=int, default=100)
     parser.add_argument("--figures", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "figures")
+    parser.add_argument(
+        "--pool",
+        type=int,
+        metavar="K",
+        help="only time the crop work of the first K articles (1 and 2 processes, and bare)",
+    )
     args = parser.parse_args(argv)
+    if args.pool:
+        project = args.out / "project"
+        if not project.is_dir():
+            generate(project, args.articles, figures=args.figures)
+            _distinct_papers(project)
+        result = _pool(project, args.pool)
+        subset = args.out / "subset"
+        shutil.rmtree(subset, ignore_errors=True)
+        for spec in sorted((project / "docs").rglob("*.figures.yml"))[: args.pool]:
+            target = subset / spec.relative_to(project)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(spec, target)
+        shutil.copytree(project / "papers", subset / "papers")
+        result["bare_serial_s"] = round(_bare(subset)[0], 2)
+        print(json.dumps(result, indent=1))
+        return
 
     project = args.out / "project"
     plain = args.out / "plain"

@@ -45,6 +45,7 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -965,20 +966,29 @@ class Batch:
 
     cache: Cache
     crops: dict[str, Crop]
+    encoder: Encoder = field(default_factory=Encoder)
     futures: list[Future[list[CropResult]]] = field(default_factory=list)
+    #: (source, crops) of each future
+    chunks: list[tuple[Path, list[Crop]]] = field(default_factory=list)
     results: list[CropResult] = field(default_factory=list)
     executor: Executor | None = None
 
     def wait(self) -> list[tuple[Crop, CropResult]]:
         """Block until done; record successes in the manifest; return the failures."""
         try:
-            for future in self.futures:
-                self.results.extend(future.result())
+            for future, (source, chunk) in zip(self.futures, self.chunks, strict=True):
+                try:
+                    self.results.extend(future.result())
+                except BrokenProcessPool:
+                    # A worker could not start or died (e.g. a host script without a
+                    # `__main__` guard): do its share here rather than fail the build.
+                    self.results.extend(run_crops(source, chunk, self.encoder, self.cache.dir))
         finally:
             if self.executor is not None:
                 self.executor.shutdown()
                 self.executor = None
         self.futures = []
+        self.chunks = []
         failures = []
         for result in self.results:
             crop = self.crops[result.key]
@@ -1001,7 +1011,7 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
     for crop in crops:
         if not cache.has(crop):
             missing.setdefault(crop.key, crop)
-    batch = Batch(cache, missing)
+    batch = Batch(cache, missing, encoder)
     if not missing:
         return batch
     cache.dir.mkdir(parents=True, exist_ok=True)
@@ -1023,6 +1033,7 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
         for start in range(0, len(group), size):
             chunk = group[start : start + size]
             batch.futures.append(executor.submit(run_crops, source, chunk, encoder, cache.dir))
+            batch.chunks.append((source, chunk))
     return batch
 
 
