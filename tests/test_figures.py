@@ -217,7 +217,11 @@ def test_lightbox_assets_are_self_hosted(make_site: Callable[..., Site]) -> None
 def test_site_without_figures_loads_no_lightbox(make_site: Callable[..., Site]) -> None:
     site = make_site({"index.md": "# 首页\n"})
     site.build()
-    assert "figures.js" not in site.html("index.md")
+    html = site.html("index.md")
+    assert "figures.js" not in html and "photoswipe" not in html
+    # Every stylesheet the page links exists (figures.css styles placeholders too).
+    for href in re.findall(r'<link rel="stylesheet" href="([^"]+)"', html):
+        assert (site.site_dir / href).is_file(), href
     assert not (site.site_dir / "assets" / "figures").exists()
     assert not (site.site_dir / "figures").exists()
 

@@ -148,9 +148,15 @@ class FigureBuild:
             if page_file is not None and previous.get(key, signatures[key]) != signatures[key]:
                 page_file.content_bytes = page_file.content_bytes  # marks it modified
         self.batch = make_crops(crops, self.cache, self.encoder, self.options.jobs)
+        # figures.css is listed in extra_css by on_config: it must exist on every site.
+        files.append(
+            File.generated(
+                config, f"{ASSET_PREFIX}/figures.css", abs_src_path=str(ASSETS / "figures.css")
+            )
+        )
         if self.files:
             self._add_index(files, config)
-            self._add_assets(files, config)
+            self._add_lightbox(files, config)
         return signatures
 
     def _add_index(self, files: Files, config: MkDocsConfig) -> None:
@@ -190,12 +196,7 @@ class FigureBuild:
             cards.append(Card(spec, crop, src, f"{page_href}#fig-{spec.id}"))
         return cards
 
-    def _add_assets(self, files: Files, config: MkDocsConfig) -> None:
-        files.append(
-            File.generated(
-                config, f"{ASSET_PREFIX}/figures.css", abs_src_path=str(ASSETS / "figures.css")
-            )
-        )
+    def _add_lightbox(self, files: Files, config: MkDocsConfig) -> None:
         if not self.options.lightbox:
             return
         modules = _node_modules(config)
