@@ -123,6 +123,16 @@ BASE_CONFIG: dict[str, Any] = {
 }
 
 
+def _with_vendor_dir(plugin: Any) -> Any:
+    """Point duizhao at this checkout's node_modules unless a test says otherwise."""
+    if plugin == "duizhao":
+        plugin = {"duizhao": {}}
+    if isinstance(plugin, dict) and isinstance(plugin.get("duizhao"), dict):
+        options = plugin["duizhao"]
+        return {"duizhao": {"vendor_dir": str(ROOT / "node_modules"), **options}}
+    return plugin
+
+
 @pytest.fixture
 def make_site(tmp_path: Path) -> Callable[..., Site]:
     """``make_site({"a.md": "..."}, plugins=[...])`` writes a project; ``.build()`` builds it."""
@@ -131,6 +141,7 @@ def make_site(tmp_path: Path) -> Callable[..., Site]:
         root = tmp_path / "project"
         root.mkdir(exist_ok=True)
         merged = {**BASE_CONFIG, **config}
+        merged["plugins"] = [_with_vendor_dir(p) for p in merged.get("plugins", [])]
         (root / "mkdocs.yml").write_text(yaml.safe_dump(merged, allow_unicode=True), "utf-8")
         site = Site(root, tmp_path / "site", merged)
         site.docs.mkdir(exist_ok=True)

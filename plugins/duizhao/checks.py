@@ -25,6 +25,7 @@ from .article import (
     read_article,
 )
 from .diagnostics import Diagnostic, Severity
+from .figures import Catalog
 
 #: Every code with its default severity and a one-line summary (the README table is checked
 #: against this in the tests).
@@ -46,6 +47,18 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    "DZ101": (Severity.ERROR, "figure placed that the .figures.yml does not declare"),
+    "DZ102": (Severity.ERROR, "figure placed twice"),
+    "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
+    "DZ104": (Severity.ERROR, "'figures: N' disagrees with the .figures.yml"),
+    "DZ105": (Severity.ERROR, "figure spec unreadable, or a field missing or of the wrong type"),
+    "DZ106": (Severity.ERROR, "figure source missing"),
+    "DZ107": (Severity.ERROR, "figure source outside the project root"),
+    "DZ108": (Severity.ERROR, "figure page out of range (or a page for an image source)"),
+    "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
+    "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
+    "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
+    "DZ112": (Severity.ERROR, "figure declared twice in the .figures.yml"),
     # Translator's workflow (duizhao status / renumber)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
@@ -60,10 +73,20 @@ class Corpus:
 
     ``docs_dir`` resolves links written from the docs root (``/x/y.md``). Articles may be
     preloaded (the MkDocs plugin passes the pages of the build, including generated ones).
+    ``figures`` reads the articles' .figures.yml specs (default: sources must lie in the folder
+    above ``docs_dir``, else under the current directory).
     """
 
-    def __init__(self, docs_dir: Path | None = None, loader: Loader = read_article) -> None:
+    def __init__(
+        self,
+        docs_dir: Path | None = None,
+        loader: Loader = read_article,
+        figures: Catalog | None = None,
+    ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        if figures is None:
+            figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
+        self.figures = figures
         self._loader = loader
         self._cache: dict[Path, Article | None] = {}
 
@@ -311,6 +334,7 @@ def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
         found.extend(check_front_matter(article))
         found.extend(check_paragraphs(article))
         found.extend(check_intro(article))
+    found.extend(corpus.figures.check(article))
     found.extend(check_links(article, corpus))
     found.sort(key=lambda d: (d.line, d.code))
     return found

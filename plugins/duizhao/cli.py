@@ -16,6 +16,8 @@ from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
+from .figures import Catalog
+from .figures_cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress import corpus_progress, format_table, stale_diagnostics, to_json
@@ -110,7 +112,7 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     docs_dir = docs_dir_of(config) if config else None
     targets = list(paths) or [_default_docs_dir()]
     files = list(iter_markdown(targets))
-    corpus = Corpus(docs_dir)
+    corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
     diagnostics = check_corpus((read_article(p) for p in files), corpus)
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
@@ -305,6 +307,9 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     click.echo(format_table(reports), nl=False)
     for diagnostic in stale_diagnostics(articles, reports):
         click.echo(diagnostic.format(), err=True)
+
+
+main.add_command(figures)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -202,7 +202,8 @@ class DuizhaoExtension(Extension):
 
     def __init__(self, **kwargs: Any) -> None:
         self.config = {
-            "figure_renderer": [None, "callable(element, FigurePlacement, md) filling a figure"],
+            # Not None: Python-Markdown turns a value whose default is None into a bool.
+            "figure_renderer": ["", "callable(element, FigurePlacement, md) filling a figure"],
         }
         super().__init__(**kwargs)
         self.entries: list[_Entry] = []

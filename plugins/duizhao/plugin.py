@@ -19,6 +19,7 @@ from mkdocs.structure.pages import Page
 from .article import Article, parse, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
+from .figures_plugin import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
 from .paragraph_search import add_to_index, paragraph_texts, search_entries
@@ -66,6 +67,9 @@ class DuizhaoConfig(Config):
     progress_page = c.Type(str, default="progress.md")
     """Where the generated 进度 page goes (a docs-relative `.md` path); empty to leave it out."""
 
+    figures = c.SubConfig(FiguresConfig)
+    """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""
+
 
 class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     """Renders paragraph and figure blocks and reports duizhao's diagnostics during a build."""
@@ -77,11 +81,15 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         # Kept across `mkdocs serve --dirty` rebuilds, which render only the changed pages.
         self.paragraph_entries: dict[str, list[dict[str, str]]] = {}
         self.dirty = False
-
-    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
-        self.dirty = dirty
         self.extension: DuizhaoExtension | None = None
         self.stale: dict[str, frozenset[str]] = {}
+        self.figures: FigureBuild | None = None
+        #: figure signature of each page at the previous build (kept across `mkdocs serve`)
+        self.figure_signatures: dict[str, str] = {}
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        """Defined so that MkDocs keeps this instance across `mkdocs serve` rebuilds."""
+        self.dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
@@ -90,6 +98,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         if not self.dirty:
             self.paragraph_entries = {}
         self.stale = {}
+        project = Path(config.config_file_path).parent
+        self.figures = FigureBuild(self.config.figures, config, project / self.config.vendor_dir)
         if not self.config.enabled:
             return config
         page = self.config.progress_page
@@ -98,7 +108,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 f"duizhao: progress_page: {page!r} must be a .md path inside docs_dir, "
                 "such as 'progress.md' (or '' for no page)"
             )
-        self.extension = DuizhaoExtension()
+        self.figures.on_config(config)
+        self.extension = DuizhaoExtension(figure_renderer=self.figures.render)
         config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
         if self.config.assets:
             self._add_assets(config)
@@ -164,11 +175,15 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                         config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
                     )
                 )
+        assert self.figures is not None
         if self.config.checks:
-            corpus = Corpus(Path(config.docs_dir))
+            corpus = Corpus(Path(config.docs_dir), figures=self.figures.catalog)
             self.diagnostics = check_corpus(self.articles.values(), corpus)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
+        self.figure_signatures = self.figures.on_files(
+            files, self.articles, config, self.figure_signatures
+        )
         self._progress(files, config)
         return files
 
@@ -199,6 +214,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     ) -> str | None:
         if self.extension is not None:
             self.extension.stale = self.stale.get(page.file.src_uri, frozenset())
+        if self.figures is not None:
+            self.figures.page = page  # the figure renderer runs next, for this page
         return markdown
 
     def on_serve(
@@ -207,17 +224,32 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         lock = self._lock_path(config)
         if lock.exists():
             server.watch(str(lock))
+        if self.figures is not None and self.config.enabled:
+            self.figures.on_serve(server, config)
         return server
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        if self.config.enabled and self.config.paragraph_search:
+        if not self.config.enabled:
+            return html
+        if self.figures is not None:
+            html = self.figures.on_page_content(html, page)
+        if self.config.paragraph_search:
             title = str(page.meta.get("title") or page.title or "")
             self.paragraph_entries[page.file.src_uri] = search_entries(
                 page.url, title, paragraph_texts(html), _cut
             )
         return html
+
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        if self.figures is not None:
+            self.figures.on_env(files)
+        return env
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.figures is not None:
+            self.figures.abort()
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled and self.config.assets:
