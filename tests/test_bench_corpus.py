@@ -98,3 +98,24 @@ def test_figures_follow_the_figure_contract(tmp_path: Path) -> None:
         assert tuple(entry["box"]) in FIGURE_SLOTS
         assert pdf[entry["page"] - 1].get_size() == (PAGE_W, PAGE_H)
     pdf.close()
+
+
+def test_defects_added_to_a_generated_article_are_reported(tmp_path: Path) -> None:
+    root = generate(tmp_path / "dz", 2, paragraphs=12)
+    path = root / "docs/articles/a001.md"
+    text = path.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    path.write_text(
+        text + "\n见 [](#P013)、[](a002.md#P099) 与 [ok](a002.md#P012)。\n"
+        "[ref]: a002.md#P100\n/// paragraph | P012\n重复\n///\n",
+        encoding="utf-8",
+    )
+    assert _check(root) == [
+        f"{path}:{lines + 2}: DZ008 link [](#P013) points to #P013, which is not in this article",
+        f"{path}:{lines + 2}: DZ008 link [](a002.md#P099) points to #P099, which is not in "
+        "'a002.md'",
+        f"{path}:{lines + 3}: DZ008 link [ref](a002.md#P100) points to #P100, which is not in "
+        "'a002.md'",
+        f"{path}:{lines + 4}: DZ002 duplicate paragraph ID P012 (first used at line "
+        f"{text.splitlines().index('/// paragraph | P012') + 1}); renumber with 'duizhao renumber'",
+    ]
