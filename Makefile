@@ -55,8 +55,9 @@ test: setup system-deps lint
 test-fast: setup
 	$(BIN)/pytest -m "not browser"
 
+# Benchmarks (bench/README.md); e.g. make bench BENCH_ARGS="--articles 20 --repeat 1"
 bench: setup
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 # Refresh constraints.txt from the current virtualenv (commit the result).
 lock:
