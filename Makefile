@@ -8,9 +8,6 @@ BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-# The Python source folders that exist (ruff fails on a missing path).
-LINTED := $(wildcard plugins tests bench scripts)
-
 .PHONY: setup serve build check lint test test-fast bench system-deps lock clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -42,8 +39,8 @@ check: setup
 	$(BIN)/duizhao check --strict
 
 lint: setup
-	$(BIN)/ruff check $(LINTED)
-	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The whole suite: lint, types, the project's own checks, a strict build, unit and browser tests.
