@@ -540,11 +540,14 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         body_index = end + 1
         source = "\n".join(lines[start:end]) + "\n"
         # What yaml.safe_load does, keeping the node for the key lines (one parse, not two).
-        loader = yaml.SafeLoader(source)
         node: yaml.Node | None = None
         try:
-            node = loader.get_single_node()
-            meta = loader.construct_document(node) if node is not None else None
+            loader = yaml.SafeLoader(source)  # its reader already rejects control characters
+            try:
+                node = loader.get_single_node()
+                meta = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
             line = start + 1 + (mark.line if mark is not None else 0)
@@ -560,8 +563,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 )
             )
             meta = {}
-        finally:
-            loader.dispose()
         if meta is None:
             meta = {}
         if not isinstance(meta, dict):
