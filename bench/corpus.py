@@ -214,7 +214,7 @@ def _pid(number: int) -> str:
 
 
 def _translation(
-    rng: random.Random, index: int, number: int, n_articles: int, paragraphs: int, figures: int
+    rng: random.Random, index: int, n_articles: int, paragraphs: int, figures: int
 ) -> str:
     parts = [_chinese(rng)]
     r = rng.random()
@@ -302,7 +302,7 @@ def article_text(
         out.append(f"/// paragraph | {_pid(number)}")
         if rng.random() < 0.97:
             out += [_english(rng), ""]
-        out += [_translation(rng, index, number, n_articles, paragraphs, figures), "///", ""]
+        out += [_translation(rng, index, n_articles, paragraphs, figures), "///", ""]
         for fig in placements.get(number, ()):
             out.append(f"/// figure | {fig}")
             if rng.random() < 0.3:

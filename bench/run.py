@@ -114,6 +114,7 @@ def _machine() -> dict[str, object]:
 
 
 def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
+    machine = _machine()  # the load average before this run adds its own
     t0 = time.perf_counter()
     dz = generate(work / "duizhao", args.articles, args.paragraphs, args.figures, args.seed)
     plain = generate(
@@ -153,7 +154,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
             "seed": args.seed,
             "markdown_bytes": sum(p.stat().st_size for p in (dz / "docs").rglob("*.md")),
         },
-        "machine": _machine(),
+        "machine": machine,
         "repeat": args.repeat,
         "series": {
             s.label: {
