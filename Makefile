@@ -57,8 +57,9 @@ readme-shots: setup system-deps
 	mkdir -p readme
 	DUIZHAO_README_SHOTS=readme $(BIN)/pytest tests/test_reader_browser.py -k screenshots
 
+# Benchmarks (bench/README.md); e.g. make bench BENCH_ARGS="--articles 20 --repeat 1"
 bench: setup
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 # Refresh constraints.txt from the current virtualenv (commit the result).
 lock:

@@ -22,6 +22,7 @@ Command line::
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -214,7 +215,7 @@ def _pid(number: int) -> str:
 
 
 def _translation(
-    rng: random.Random, index: int, number: int, n_articles: int, paragraphs: int, figures: int
+    rng: random.Random, index: int, n_articles: int, paragraphs: int, figures: int
 ) -> str:
     parts = [_chinese(rng)]
     r = rng.random()
@@ -302,7 +303,7 @@ def article_text(
         out.append(f"/// paragraph | {_pid(number)}")
         if rng.random() < 0.97:
             out += [_english(rng), ""]
-        out += [_translation(rng, index, number, n_articles, paragraphs, figures), "///", ""]
+        out += [_translation(rng, index, n_articles, paragraphs, figures), "///", ""]
         for fig in placements.get(number, ()):
             out.append(f"/// figure | {fig}")
             if rng.random() < 0.3:
@@ -383,7 +384,10 @@ def _real_section(key: str) -> str:
 
 
 def config_text(n_articles: int, duizhao: bool) -> str:
-    plugins = "  - search:\n      lang: zh\n" + ("  - duizhao\n" if duizhao else "")
+    # The real site's mermaid fence and math need the npm assets of this checkout.
+    vendor = REAL_CONFIG.parent / "node_modules"
+    plugin = f"  - duizhao:\n      vendor_dir: {json.dumps(str(vendor))}\n"
+    plugins = "  - search:\n      lang: zh\n" + (plugin if duizhao else "")
     return (
         f"site_name: duizhao bench ({n_articles} articles, "
         f"{'duizhao' if duizhao else 'plain Material'})\n"

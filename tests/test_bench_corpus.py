@@ -13,6 +13,7 @@ from mkdocs.config import load_config
 
 from duizhao.article import read_article
 from duizhao.checks import Corpus, check_corpus
+from duizhao.cli import read_config
 
 
 def _check(root: Path) -> list[str]:
@@ -56,7 +57,7 @@ def test_plain_corpus_is_the_same_text_without_the_plugin(tmp_path: Path) -> Non
     plain = generate(tmp_path / "plain", 2, paragraphs=12, duizhao=False)
     for rel in ("docs/articles/a001.md", "docs/articles/a002.md", "docs/index.md"):
         assert (dz / rel).read_bytes() == (plain / rel).read_bytes()
-    config = yaml.safe_load((plain / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = read_config(plain / "mkdocs.yml")
     assert config["plugins"] == [{"search": {"lang": "zh"}}]
     assert config["theme"] == {"name": "material", "language": "zh", "font": False}
     build(load_config(str(plain / "mkdocs.yml"), site_dir=str(plain / "site")))
@@ -98,3 +99,24 @@ def test_figures_follow_the_figure_contract(tmp_path: Path) -> None:
         assert tuple(entry["box"]) in FIGURE_SLOTS
         assert pdf[entry["page"] - 1].get_size() == (PAGE_W, PAGE_H)
     pdf.close()
+
+
+def test_defects_added_to_a_generated_article_are_reported(tmp_path: Path) -> None:
+    root = generate(tmp_path / "dz", 2, paragraphs=12)
+    path = root / "docs/articles/a001.md"
+    text = path.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    path.write_text(
+        text + "\n见 [](#P013)、[](a002.md#P099) 与 [ok](a002.md#P012)。\n"
+        "[ref]: a002.md#P100\n/// paragraph | P012\n重复\n///\n",
+        encoding="utf-8",
+    )
+    assert _check(root) == [
+        f"{path}:{lines + 2}: DZ008 link [](#P013) points to #P013, which is not in this article",
+        f"{path}:{lines + 2}: DZ008 link [](a002.md#P099) points to #P099, which is not in "
+        "'a002.md'",
+        f"{path}:{lines + 3}: DZ008 link [ref](a002.md#P100) points to #P100, which is not in "
+        "'a002.md'",
+        f"{path}:{lines + 4}: DZ002 duplicate paragraph ID P012 (first used at line "
+        f"{text.splitlines().index('/// paragraph | P012') + 1}); renumber with 'duizhao renumber'",
+    ]

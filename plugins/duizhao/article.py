@@ -372,16 +372,20 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
             if "-->" in line:
                 in_comment = False
             continue
-        m = _FENCE_OPEN_RE.match(line)
+        # Each syntax below starts with a known character after the indent; testing it first
+        # skips the regexes on the prose lines that make up most of an article.
+        first = line.lstrip(" \t")[:1]
+        m = _FENCE_OPEN_RE.match(line) if first in ("`", "~") else None
         if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
             fence = (m.group("fence"), index)
             continue
-        stripped = line.lstrip(" ")
-        if stripped.startswith("<!--") and len(line) - len(stripped) <= 3:
-            if "-->" not in stripped[4:]:
-                in_comment = True
-            continue
-        m = _BLOCK_OPEN_RE.match(line)
+        if first == "<":
+            stripped = line.lstrip(" ")
+            if stripped.startswith("<!--") and len(line) - len(stripped) <= 3:
+                if "-->" not in stripped[4:]:
+                    in_comment = True
+                continue
+        m = _BLOCK_OPEN_RE.match(line) if first == "/" else None
         if m:
             name = m.group("name")
             if name in BLOCK_KINDS:
@@ -395,7 +399,7 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
                 _Open(name, (m.group("arg") or "").strip(), len(m.group("slashes")), index)
             )
             continue
-        m = _BLOCK_CLOSE_RE.match(line)
+        m = _BLOCK_CLOSE_RE.match(line) if first == "/" else None
         if m:
             slashes = len(m.group("slashes"))
             for pos in range(len(stack) - 1, -1, -1):
@@ -408,16 +412,22 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
             else:
                 problems.append((first_line + index, "stray-close", line.strip()))
             continue
-        m = _ATX_RE.match(line)
+        m = _ATX_RE.match(line) if first == "#" else None
         if m:
             text = _ATTR_LIST_RE.sub("", m.group("text") or "").strip()
             headings.append(Heading(first_line + index, len(m.group("hashes")), text))
+        # Scrubbing only blanks characters out, so a link or reference definition in the
+        # scrubbed line needs "](" or a leading "[" and "]:" in the line itself.
+        is_inline = "](" in line
+        is_ref_def = first == "[" and "]:" in line
+        if not (is_inline or is_ref_def):
+            continue
         scrubbed = _strip_code_spans(line)
-        if "](" in scrubbed:
+        if is_inline and "](" in scrubbed:
             for lm in _INLINE_LINK_RE.finditer(scrubbed):
                 url, column = _unbracket(lm.group("url"), lm.start("url"))
                 links.append(Link(first_line + index, lm.group("text"), url, column))
-        rm = _REF_DEF_RE.match(scrubbed)
+        rm = _REF_DEF_RE.match(scrubbed) if is_ref_def else None
         if rm:
             url, column = _unbracket(rm.group("url"), rm.start("url"))
             links.append(Link(first_line + index, rm.group("label"), url, column))
@@ -463,7 +473,8 @@ def split_paragraph(block: Block) -> Paragraph:
         original_line = block.body_start + i
         j = i
         while j < len(body) and body[j].strip():
-            original_lines.append(_BLOCKQUOTE_RE.sub("", body[j], count=1))
+            quote = _BLOCKQUOTE_RE.match(body[j])  # (a lazy continuation line has no '>')
+            original_lines.append(body[j][quote.end() :] if quote else body[j])
             j += 1
         split = j
     rest = body[split:]
@@ -495,11 +506,7 @@ def _front_matter(lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _key_lines(source: str, first_line: int) -> dict[str, int]:
-    try:
-        node = yaml.compose(source, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
+def _key_lines(node: yaml.Node | None, first_line: int) -> dict[str, int]:
     if not isinstance(node, yaml.MappingNode):
         return {}
     lines: dict[str, int] = {}
@@ -532,8 +539,15 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         article.has_front_matter = True
         body_index = end + 1
         source = "\n".join(lines[start:end]) + "\n"
+        # What yaml.safe_load does, keeping the node for the key lines (one parse, not two).
+        node: yaml.Node | None = None
         try:
-            meta = yaml.safe_load(source)
+            loader = yaml.SafeLoader(source)  # its reader already rejects control characters
+            try:
+                node = loader.get_single_node()
+                meta = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
             line = start + 1 + (mark.line if mark is not None else 0)
@@ -563,7 +577,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
             )
             meta = {}
         article.meta = {str(k): v for k, v in meta.items()}
-        article.meta_lines = _key_lines(source, start + 1)
+        article.meta_lines = _key_lines(node, start + 1)
     article.body_line = body_index + 1
     body_lines = lines[body_index:]
     article.body = "\n".join(body_lines)

@@ -283,6 +283,8 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
 
 
 def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
+    # Article.anchors builds a set of every ID; compute it once per target, not once per link.
+    anchors: dict[int, set[str]] = {}
     for link in article.links:
         if link.is_external:
             continue
@@ -311,7 +313,9 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         fragment = unquote(fragment)
         if not (PARAGRAPH_REF_RE.fullmatch(fragment) or FIGURE_ANCHOR_RE.fullmatch(fragment)):
             continue  # headings and other anchors are MkDocs' to validate
-        if fragment in target.anchors:
+        if id(target) not in anchors:
+            anchors[id(target)] = target.anchors
+        if fragment in anchors[id(target)]:
             continue
         where = "this article" if target is article else repr(target_path)
         hint = ""
