@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -242,9 +242,11 @@ class Article:
 
     @property
     def is_article(self) -> bool:
-        """A translation (not a plain page): it numbers paragraphs or names a paper."""
+        """A translation (not a plain page): numbered paragraphs, a paper or a status."""
         return bool(
-            self.paragraphs or self.figures or "paragraphs" in self.meta or "paper" in self.meta
+            self.paragraphs
+            or self.figures
+            or any(key in self.meta for key in ("paragraphs", "paper", "status"))
         )
 
     @property
@@ -619,3 +621,41 @@ def read_article(path: str | Path) -> Article:
         article.diagnostics.append(problem)
         return article
     return parse(text, path)
+
+
+_LINK_OR_IMAGE_RE = re.compile(_INLINE_LINK_RE.pattern.removeprefix("(?<!!)"))
+
+
+def rewrite_urls(text: str, rewrite: Callable[[str], str]) -> str:
+    """``text`` with ``rewrite(url)`` applied to every inline link, image and reference definition.
+
+    Fenced code and code spans are left alone, as :func:`scan` leaves them. Used to move a piece
+    of Markdown (an article's 导言) to a page in another folder.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in split_lines(text):
+        if fence is not None:
+            if line.strip() == fence:
+                fence = None
+            out.append(line)
+            continue
+        m = _FENCE_OPEN_RE.match(line)
+        if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+            fence = m.group("fence")
+            out.append(line)
+            continue
+        scrubbed = _strip_code_spans(line)
+        spans: list[tuple[int, int]] = []
+        if "](" in scrubbed:
+            spans += [lm.span("url") for lm in _LINK_OR_IMAGE_RE.finditer(scrubbed)]
+        rm = _REF_DEF_RE.match(scrubbed)
+        if rm:
+            spans.append(rm.span("url"))
+        for start, end in sorted(spans, reverse=True):
+            url = line[start:end]
+            bracketed = url.startswith("<") and url.endswith(">")
+            new = rewrite(url[1:-1] if bracketed else url)
+            line = line[:start] + (f"<{new}>" if bracketed else new) + line[end:]
+        out.append(line)
+    return "\n".join(out)

@@ -24,7 +24,9 @@ from .article import (
     parse_range,
     read_article,
 )
+from .attribution import check_attribution
 from .diagnostics import Diagnostic, Severity
+from .digest import check_featured, check_listing
 
 #: Every code with its default severity and a one-line summary (the README table is checked
 #: against this in the tests).
@@ -46,6 +48,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    # site and attribution (attribution.py, digest.py)
+    "DZ201": (Severity.WARNING, "paragraph or figure blocks but no licence under 'paper:'"),
+    "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
+    "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
+    "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
+    "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
+    "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
 }
 
 Loader = Callable[[Path], Article]
@@ -297,6 +306,8 @@ def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
         found.extend(check_front_matter(article))
         found.extend(check_paragraphs(article))
         found.extend(check_intro(article))
+        found.extend(check_attribution(article))
+        found.extend(check_listing(article))
     found.extend(check_links(article, corpus))
     found.sort(key=lambda d: (d.line, d.code))
     return found
@@ -310,4 +321,5 @@ def check_corpus(articles: Iterable[Article], corpus: Corpus) -> list[Diagnostic
     found: list[Diagnostic] = []
     for article in articles:
         found.extend(check_article(article, corpus))
+    found.extend(check_featured(a for a in articles if a.is_article))
     return found
