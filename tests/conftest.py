@@ -78,9 +78,15 @@ class Site:
         """The built HTML of ``page`` ("index.html", "a/b/index.html" or "a/b.md")."""
         if page.endswith(".md"):
             stem = page[:-3]
-            page = "index.html" if stem == "index" else (
-                stem[: -len("index")] + "index.html" if stem.endswith("/index") else
-                f"{stem}/index.html")
+            page = (
+                "index.html"
+                if stem == "index"
+                else (
+                    stem[: -len("index")] + "index.html"
+                    if stem.endswith("/index")
+                    else f"{stem}/index.html"
+                )
+            )
         return (self.site_dir / page).read_text(encoding="utf-8")
 
     def write(self, rel: str, content: str | bytes) -> Path:

@@ -42,7 +42,7 @@ def test_paragraph_block_renders_ids_languages_and_permalink() -> None:
         <li>列表</li>
         </ul>
         </div>
-        </div>"""
+        </div>"""  # noqa: E501
     )
 
 
@@ -112,7 +112,7 @@ def test_unclosed_block_is_closed_at_next_block() -> None:
         ///
         """
     )
-    assert html.count('data-dz-id=') == 2
+    assert html.count("data-dz-id=") == 2
     assert "///" not in html
 
 

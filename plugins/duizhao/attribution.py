@@ -210,7 +210,7 @@ def _warn(article: Article, code: str, message: str) -> Diagnostic:
 
 def check_attribution(article: Article) -> Iterator[Diagnostic]:
     """DZ201 no licence, DZ202 unknown licence, DZ203 no adaptations allowed, DZ204 bad field."""
-    example = "paper:\n  title: ...\n  license: CC-BY-4.0"
+    example = "paper: {title: ..., license: CC-BY-4.0}"
     raw = article.meta.get("paper")
     if raw is not None and not isinstance(raw, dict):
         yield _warn(

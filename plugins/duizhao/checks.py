@@ -307,7 +307,7 @@ def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
         found.extend(check_paragraphs(article))
         found.extend(check_intro(article))
         found.extend(check_attribution(article))
-        found.extend(check_listing(article))
+    found.extend(check_listing(article))
     found.extend(check_links(article, corpus))
     found.sort(key=lambda d: (d.line, d.code))
     return found
@@ -321,5 +321,5 @@ def check_corpus(articles: Iterable[Article], corpus: Corpus) -> list[Diagnostic
     found: list[Diagnostic] = []
     for article in articles:
         found.extend(check_article(article, corpus))
-    found.extend(check_featured(a for a in articles if a.is_article))
+    found.extend(check_featured(articles))
     return found

@@ -67,8 +67,9 @@ class Section:
 
 
 def is_listed(article: Article) -> bool:
-    """An article the indexes show: a translation not opted out with ``digest: false``."""
-    return article.is_article and article.meta.get(LISTED_KEY, True) is not False
+    """A page the indexes show: a translation or a page with a 导言, unless ``digest: false``."""
+    wanted = article.is_article or article.intro is not None
+    return wanted and article.meta.get(LISTED_KEY, True) is not False
 
 
 def entry_of(src_uri: str, article: Article) -> Entry:

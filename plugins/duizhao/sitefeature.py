@@ -12,6 +12,7 @@ reason.
 
 from __future__ import annotations
 
+import html
 import posixpath
 from collections.abc import Iterable, MutableMapping
 from pathlib import Path
@@ -110,7 +111,7 @@ class SiteFeature:
         for section in _sections(nav.items):
             folder = _folder_of(section)
             if folder is not None and folder in self.config.sections:
-                section.title = self.config.sections[folder]
+                section.title = html.escape(self.config.sections[folder], quote=False)
         self.nav_order = [page.file.src_uri for page in nav.pages]
 
     def _sort(self, items: list[Any]) -> None:
@@ -158,6 +159,10 @@ class SiteFeature:
 
     def on_page_markdown(self, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
+        title = page.meta.get("title")
+        if isinstance(title, str):
+            # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
+            page.meta["title"] = html.escape(title, quote=False)
         if self.config.digest and digest.has_marker(markdown):
             markdown = digest.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
@@ -165,19 +170,20 @@ class SiteFeature:
             page.meta["description"] = social.plain_text(article.intro)
         return markdown
 
-    def on_page_content(self, html: str, page: Page) -> str:
+    def on_page_content(self, content: str, page: Page) -> str:
         article = self.articles.get(page.file.src_uri)
         if not self.config.attribution or article is None or "paper" not in article.meta:
-            return html
-        return attribution.insert_box(html, attribution.source_box(article))
+            return content
+        return attribution.insert_box(content, attribution.source_box(article))
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         if not self.config.social:
             return output
         article = self.articles.get(page.file.src_uri)
         description = page.meta.get("description") or config.site_description
+        title = article.title if article is not None else None
         tags = social.meta_tags(
-            title=config.site_name if page.is_homepage else (page.title or config.site_name),
+            title=config.site_name if page.is_homepage else (title or config.site_name),
             description=str(description) if description else None,
             url=page.canonical_url,
             site_name=config.site_name,
