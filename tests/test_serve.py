@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Site
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, Site
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics"}}}}
 #: Generous: this is a deadline for a correct result, not a speed test (that is bench/).
@@ -101,6 +102,20 @@ def test_serve_updates_the_index_after_an_edit(tiny: Site, flags: tuple[str, ...
             assert "旧的导言" not in (fetch(url + page) or "")
     log = (tiny.root / "serve.log").read_text(encoding="utf-8")
     assert ("A 'dirty' build is being performed" in log) == bool(flags), log
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A headless Chromium page (driven directly: pytest-playwright's session fixtures trip
+    pytest's deprecation of instance-method fixtures, which this suite turns into errors)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
 
 
 @pytest.mark.browser
