@@ -1,0 +1,1 @@
+"""Benchmarks of duizhao (not timed tests): corpus generator and runner."""
