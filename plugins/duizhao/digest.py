@@ -232,22 +232,18 @@ def _warn(article: Article, line: int, code: str, message: str) -> Diagnostic:
 def check_listing(article: Article) -> Iterator[Diagnostic]:
     """``weight``, ``date``, ``featured`` and ``digest`` must be what the indexes can use."""
     meta, line = article.meta, article.meta_lines.get
-    if WEIGHT_KEY in meta and _number(meta[WEIGHT_KEY]) is None:
-        yield _warn(
-            article,
-            line(WEIGHT_KEY, 1),
-            "DZ206",
-            f"'weight: {meta[WEIGHT_KEY]}' is not a number, so the indexes ignore it; "
-            "write 'weight: 20' (smaller comes first)",
-        )
-    if DATE_KEY in meta and _date(meta[DATE_KEY]) is None:
-        yield _warn(
-            article,
-            line(DATE_KEY, 1),
-            "DZ206",
-            f"'date: {meta[DATE_KEY]}' is not a date, so the indexes ignore it; "
-            "write 'date: 2026-07-07'",
-        )
+    readers = (
+        (WEIGHT_KEY, _number, "a number", "'weight: 20' (smaller comes first)"),
+        (DATE_KEY, _date, "a date", "'date: 2026-07-07'"),
+    )
+    for key, read, kind, example in readers:
+        if key in meta and read(meta[key]) is None:
+            yield _warn(
+                article,
+                line(key, 1),
+                "DZ206",
+                f"'{key}: {meta[key]}' is not {kind}, so the indexes ignore it; write {example}",
+            )
     for key in (FEATURED_KEY, LISTED_KEY):
         if key in meta and not isinstance(meta[key], bool):
             yield _warn(
