@@ -56,6 +56,8 @@ class SiteFeature:
 
     def __init__(self, config: SiteConfig) -> None:
         self.config = config
+        #: configured section titles, folders written without surrounding slashes
+        self.sections: dict[str, str] = {}
         self.articles: MutableMapping[str, Article] = {}
         self.titles: dict[str, str] = {}
         self.nav_order: list[str] = []
@@ -67,6 +69,7 @@ class SiteFeature:
         self, files: Files, config: MkDocsConfig, articles: MutableMapping[str, Article]
     ) -> None:
         self.articles = articles
+        self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
         self.nav_order = []
         self.titles = {}
         listed = [
@@ -74,7 +77,7 @@ class SiteFeature:
         ]
         folders = {digest.folder_of(uri) for uri in listed}
         for folder in folders - {""}:
-            self.titles[folder] = self.config.sections.get(folder) or dirname_to_title(
+            self.titles[folder] = self.sections.get(folder) or dirname_to_title(
                 posixpath.basename(folder)
             )
         if not self.config.digest or not listed:
@@ -110,8 +113,8 @@ class SiteFeature:
                 page.previous_page, page.next_page = before, after
         for section in _sections(nav.items):
             folder = _folder_of(section)
-            if folder is not None and folder in self.config.sections:
-                section.title = html.escape(self.config.sections[folder], quote=False)
+            if folder is not None and folder in self.sections:
+                section.title = html.escape(self.sections[folder], quote=False)
         self.nav_order = [page.file.src_uri for page in nav.pages]
 
     def _sort(self, items: list[Any]) -> None:
