@@ -35,6 +35,7 @@ from bench.corpus import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILT_RE = re.compile(r"Documentation built in ([0-9.]+) seconds")
+SERVING_RE = re.compile(r"Serving on (http://\S+/)")
 INTRO = "## 导言\n\n"
 
 
@@ -82,10 +83,21 @@ def _serve(project: Path, dirty: bool) -> Iterator[tuple[str, queue.Queue[tuple[
     threading.Thread(target=pump, daemon=True).start()
     try:
         _wait_built(lines, timeout=300)
-        yield f"http://127.0.0.1:{port}/", lines
+        # serve mounts the site at site_url's path: take the address it announces
+        yield _wait_line(lines, SERVING_RE, timeout=60).group(1), lines
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def _wait_line(
+    lines: queue.Queue[tuple[float, str]], pattern: re.Pattern[str], timeout: float
+) -> re.Match[str]:
+    end = time.monotonic() + timeout
+    while True:
+        _stamp, line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        if match := pattern.search(line):
+            return match
 
 
 def _wait_built(lines: queue.Queue[tuple[float, str]], timeout: float) -> float:

@@ -294,3 +294,18 @@ def test_escape_and_move_links_unit() -> None:
     assert moved == "[x](a/b.md#P1) [y](a/c.md) [z](https://e.org) ![i](i.png)"
     same = digest.move_links("[x](#P1) [y](c.md)", "a/b.md", "a/index.md")
     assert same == "[x](b.md#P1) [y](c.md)"
+
+
+def test_parse_cache_reparses_only_changed_files(tmp_path: Path) -> None:
+    from duizhao.cache import ParseCache
+
+    source = tmp_path / "a.md"
+    source.write_text(article("A", "一。"), encoding="utf-8")
+    cache = ParseCache()
+    first = cache.read(source)
+    assert cache.read(source) is first
+    source.write_text(article("A", "二，更长。"), encoding="utf-8")
+    second = cache.read(source)
+    assert second is not first and second.intro == "二，更长。"
+    source.unlink()
+    assert cache.read(source).diagnostics[0].code == "DZ011"

@@ -12,7 +12,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from .article import Article, parse, read_article
+from .article import Article, parse
+from .cache import ParseCache
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
 from .markdown import DuizhaoExtension
@@ -47,6 +48,12 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.articles: dict[str, Article] = {}
         self.diagnostics: list[Diagnostic] = []
         self.site = SiteFeature(SiteConfig())
+        self.parsed = ParseCache()
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # Defining on_startup keeps this instance across `mkdocs serve` rebuilds, and with it
+        # the parse cache: a rebuild re-parses only the sources that changed.
+        self.parsed = ParseCache()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
@@ -99,9 +106,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         return self.site.on_post_page(output, page, config) if self.config.enabled else output
 
-    @staticmethod
-    def _read(file: File, config: MkDocsConfig) -> Article:
+    def _read(self, file: File, config: MkDocsConfig) -> Article:
         """Parse a page as the author wrote it (with its front matter, for true line numbers)."""
         if file.abs_src_path and not file.generated_by:
-            return read_article(file.abs_src_path)
+            return self.parsed.read(file.abs_src_path)
         return parse(file.content_string, Path(config.docs_dir) / file.src_uri)
