@@ -36,6 +36,7 @@ from bench.corpus import generate
 ROOT = Path(__file__).resolve().parent.parent
 BUILT_RE = re.compile(r"Documentation built in ([0-9.]+) seconds")
 SERVING_RE = re.compile(r"Serving on (http://\S+/)")
+DETECTED_RE = re.compile(r"Detected file changes")
 INTRO = "## 导言\n\n"
 
 
@@ -114,21 +115,36 @@ def _edit(path: Path, token: str) -> None:
     path.write_text(text.replace(INTRO, f"{INTRO}基准标记 {token}。", 1), encoding="utf-8")
 
 
+def _shows(url: str, pages: tuple[str, ...], token: str) -> bool:
+    return all(f"基准标记 {token}" in _fetch(url + page) for page in pages)
+
+
 def measure(case: Case, dirty: bool, reps: int) -> list[float]:
+    """Seconds from each save to the end of the first rebuild whose pages all show the edit.
+
+    A save can reach the watcher as two events (truncate, write), so a rebuild may start on a
+    half-written file; then the next rebuild is the one that counts.
+    """
     times: list[float] = []
     with _serve(case.project, dirty) as (url, lines):
         time.sleep(1.0)  # let the file watcher settle after the first build
         for rep in range(reps):
+            token = f"r{rep}{'d' if dirty else 'p'}{int(time.time() * 1000) % 100000}"
             while not lines.empty():
                 lines.get_nowait()
-            token = f"r{rep}{'d' if dirty else 'p'}{int(time.time() * 1000) % 100000}"
             start = time.monotonic()
             _edit(case.project / "docs" / case.article, token)
-            finished = _wait_built(lines, timeout=120)
-            times.append(finished - start)
-            for page in case.pages:
-                assert f"基准标记 {token}" in _fetch(url + page), (case.name, page, token)
-            time.sleep(0.5)
+            _wait_line(lines, DETECTED_RE, timeout=60)
+            for _attempt in range(5):
+                finished = _wait_built(lines, timeout=600)
+                if _shows(url, case.pages, token):
+                    times.append(finished - start)
+                    break
+            else:
+                raise AssertionError(f"{case.name}: the edit {token} never showed")
+            time.sleep(2.0)  # let a trailing rebuild (second watcher event) finish
+            while not lines.empty():
+                lines.get_nowait()
     return times
 
 
@@ -147,7 +163,8 @@ def corpus(work: Path, n: int) -> Case:
     project = generate(work / f"corpus{n}", n)
     article = f"articles/a{n // 2:03d}.md"
     assert (project / "docs" / article).is_file(), article
-    return Case(f"corpus N={n}", project, article, ("articles/", "", article[:-3] + "/"))
+    # the corpus's home page is author-written without the digest marker: not checked
+    return Case(f"corpus N={n}", project, article, ("articles/", article[:-3] + "/"))
 
 
 def _row(name: str, mode: str, times: list[float]) -> str:
@@ -171,9 +188,10 @@ def main(argv: list[str] | None = None) -> None:
         work = Path(tmp)
         for case in (real_site(work), corpus(work, args.articles)):
             rows.append(_row(case.name, "--dirty", measure(case, True, args.reps)))
+            print(rows[-1], flush=True)
             if args.plain_reps:
                 rows.append(_row(case.name, "(plain)", measure(case, False, args.plain_reps)))
-            print(rows[-1], flush=True)
+                print(rows[-1], flush=True)
     print("\n".join(rows))
 
 
