@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build check lint test test-fast bench system-deps lock clean
+.PHONY: setup serve build check lint test test-fast bench system-deps lock clean readme-shots
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,8 @@ check: setup
 	$(BIN)/duizhao check --strict
 
 lint: setup
-	$(BIN)/ruff check plugins tests bench scripts
-	$(BIN)/ruff format --check plugins tests bench scripts
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The whole suite: lint, types, the project's own checks, a strict build, unit and browser tests.
@@ -51,6 +51,11 @@ test: setup system-deps lint
 
 test-fast: setup
 	$(BIN)/pytest -m "not browser"
+
+# Refresh the README's screenshots of the three reading modes (docs/ai-systems/example.md).
+readme-shots: setup system-deps
+	mkdir -p readme
+	DUIZHAO_README_SHOTS=readme $(BIN)/pytest tests/test_reader_browser.py -k screenshots
 
 bench: setup
 	$(BIN)/python bench/run.py

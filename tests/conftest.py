@@ -98,12 +98,12 @@ class Site:
             path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
         return path
 
-    def build(self, **kwargs: Any) -> None:
+    def build(self, *, strict: bool = False, dirty: bool = False) -> None:
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
-        cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir))
-        build(cfg, **kwargs)
+        cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir), strict=strict)
+        build(cfg, dirty=dirty)
 
 
 BASE_CONFIG: dict[str, Any] = {

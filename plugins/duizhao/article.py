@@ -79,6 +79,8 @@ class Link:
     line: int
     text: str
     url: str
+    #: 0-based offset of ``url`` in its source line (for tools that rewrite links in place)
+    column: int | None = field(default=None, compare=False)
 
     @property
     def path(self) -> str:
@@ -276,6 +278,26 @@ def parse_range(value: object) -> ParagraphRange | None:
     return ParagraphRange(int(start[1:]), int(end[1:]), len(start) - 1)
 
 
+_RANGE_IN_LINE_RE = re.compile(r"(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})")
+
+
+def replace_range(line: str, rng: ParagraphRange) -> str | None:
+    """The front matter ``line`` holding ``paragraphs: P001-P129`` with ``rng`` in its place.
+
+    Quotes, dash, spacing and a trailing comment are kept; None when the line has no range.
+    """
+    m = _RANGE_IN_LINE_RE.search(line)
+    if m is None:
+        return None
+    return (
+        line[: m.start(1)]
+        + rng.format_id(rng.start)
+        + line[m.end(1) : m.start(2)]
+        + rng.format_id(rng.end)
+        + line[m.end(2) :]
+    )
+
+
 def normalize_id(raw: str) -> str:
     """What a malformed ID probably meant (``Ｐ００１`` → ``P001``, ``p1`` → ``P001``)."""
     text = unicodedata.normalize("NFKC", raw).strip()
@@ -395,11 +417,12 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
         scrubbed = _strip_code_spans(line)
         if "](" in scrubbed:
             for lm in _INLINE_LINK_RE.finditer(scrubbed):
-                url = lm.group("url").strip("<>")
-                links.append(Link(first_line + index, lm.group("text"), url))
+                url, column = _unbracket(lm.group("url"), lm.start("url"))
+                links.append(Link(first_line + index, lm.group("text"), url, column))
         rm = _REF_DEF_RE.match(scrubbed)
         if rm:
-            links.append(Link(first_line + index, rm.group("label"), rm.group("url").strip("<>")))
+            url, column = _unbracket(rm.group("url"), rm.start("url"))
+            links.append(Link(first_line + index, rm.group("label"), url, column))
 
     if fence is not None:
         problems.append((first_line + fence[1], "unclosed-fence", fence[0]))
@@ -407,6 +430,26 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
         close(entry, None, len(lines))
     blocks.sort(key=lambda b: b.open_index)
     return Scan(tuple(blocks), tuple(links), tuple(headings), tuple(problems))
+
+
+def _unbracket(url: str, column: int) -> tuple[str, int]:
+    stripped = url.lstrip("<")
+    return stripped.rstrip(">"), column + len(url) - len(stripped)
+
+
+def replace_block_argument(line: str, argument: str) -> str:
+    """The opening fence ``line`` of a block with its argument set to ``argument``.
+
+    Everything else on the line (indent, number of slashes, spacing) is kept:
+    ``replace_block_argument("/// paragraph | P003", "P004") == "/// paragraph | P004"``.
+    """
+    m = _BLOCK_OPEN_RE.match(line)
+    if m is None:
+        raise ValueError(f"not a block opener: {line!r}")
+    if m.group("arg"):
+        start, end = m.span("arg")
+        return line[:start] + argument + line[end:]
+    return f"{line[: m.end('name')]} | {argument}"
 
 
 def split_paragraph(block: Block) -> Paragraph:

@@ -55,6 +55,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
     "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
     "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
+    # Translator's workflow (duizhao status / renumber)
+    "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
+    "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
+    "DZ303": (Severity.ERROR, "unreadable duizhao.lock"),
 }
 
 Loader = Callable[[Path], Article]
@@ -201,7 +205,15 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
             highest = (number, p.id, p.line)
         numbered.append((number, p.line))
         if p.is_todo and (TODO_MARKER not in p.translation or not article.is_draft):
-            what = "is still marked to do" if TODO_MARKER in p.translation else "has no translation"
+            if TODO_MARKER in p.translation:
+                what = "is still marked to do"
+            elif p.original and not p.block.body[p.split - 1].lstrip(" ").startswith(">"):
+                what = (
+                    "has no translation (the line right after the quoted original continues "
+                    "the quote; leave a blank line before the translation)"
+                )
+            else:
+                what = "has no translation"
             yield _err(
                 article,
                 p.translation_line or p.line,
@@ -224,8 +236,8 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
             runs.append((n, n))
     for start, end in runs:
         after = next((by_number[n] for n in sorted(present) if n > end), None)
-        before = next((by_number[n] for n in sorted(present, reverse=True) if n < start), None)
-        line = after if after is not None else (before if before is not None else 1)
+        # A trailing gap is reported where the blocks end: that is where they are added.
+        line = after if after is not None else article.paragraphs[-1].line
         ids = _format_run(rng, start, end, width)
         yield _err(
             article,
@@ -238,9 +250,11 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
 
 def check_intro(article: Article) -> Iterator[Diagnostic]:
     if article.intro is None:
+        body = article.body.split("\n")
+        first = next((i for i, text in enumerate(body) if text.strip()), 0)
         yield _err(
             article,
-            article.body_line,
+            article.body_line + first,
             "DZ009",
             f"article has no '## {INTRO_HEADING}' section; add the translator's "
             f"introduction under a heading '## {INTRO_HEADING}'",

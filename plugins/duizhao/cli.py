@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import yaml
 
-from .article import read_article
+from . import renumber as renumbering
+from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
+from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
+from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
+from .progress import corpus_progress, format_table, stale_diagnostics, to_json
+from .source import write_atomically
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -81,10 +87,7 @@ def main() -> None:
     """duizhao: bilingual, paragraph-numbered paper translations on MkDocs + Material."""
 
 
-@main.command()
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1 on any).")
-@click.option(
+_format_option = click.option(
     "--format",
     "fmt",
     type=click.Choice(["text", "json"]),
@@ -92,6 +95,12 @@ def main() -> None:
     show_default=True,
     help="Output format.",
 )
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1 on any).")
+@_format_option
 def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     """Check articles for numbering, block and link problems.
 
@@ -184,6 +193,179 @@ def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
             if isinstance(sections, dict):
                 return {str(k): str(v) for k, v in sections.items()}
     return {}
+
+
+# --------------------------------------------------------------------------------------------
+# The translator's workflow: import, renumber, status (logic in importer/renumber/lock/progress)
+
+
+def _project() -> tuple[Path, Path]:
+    """(docs_dir, lock file) of the project in the current directory."""
+    config = find_config()
+    if config is None:
+        raise click.UsageError("no mkdocs.yml in the current directory; run this next to it")
+    plugins = read_config(config).get("plugins") or []
+    options: Any = next(
+        (p["duizhao"] for p in plugins if isinstance(p, dict) and "duizhao" in p), None
+    )
+    lock_name = options.get("lock_file", LOCK_NAME) if isinstance(options, dict) else LOCK_NAME
+    return docs_dir_of(config), config.parent / str(lock_name)
+
+
+def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
+    for d in diagnostics:
+        click.echo(d.format(), err=True)
+    click.echo(f"{what}; nothing written", err=True)
+    sys.exit(1)
+
+
+def _write(files: dict[Path, bytes], what: str) -> None:
+    """Write atomically; if that stops part-way, say which files hold their new content."""
+    try:
+        write_atomically(files)
+    except OSError as exc:
+        done = [p for p, data in files.items() if p.is_file() and p.read_bytes() == data]
+        click.echo(f"{what} stopped: {exc}", err=True)
+        click.echo(
+            "every file is complete, either unchanged or fully rewritten; rewritten: "
+            + (", ".join(os.path.relpath(p) for p in done) or "none"),
+            err=True,
+        )
+        sys.exit(1)
+
+
+def _read_lock(path: Path) -> Lock:
+    try:
+        return read_lock(path)
+    except LockError as exc:
+        _fail([exc.diagnostic], "the lock file must be fixed first")
+
+
+@main.command("import")
+@click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--from",
+    "original",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The English original: plain text, Markdown or a PDF with a text layer.",
+)
+def import_(article: Path, original: Path) -> None:
+    """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
+
+    IDs continue from the article's last one; each block quotes the original and holds a to-do
+    marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
+    ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
+    """
+    if original.suffix.lower() == ".pdf":
+        try:
+            text = pdf_text(original)
+        except (OSError, ValueError) as exc:
+            raise click.UsageError(f"cannot read {original}: {exc}") from exc
+    else:
+        try:
+            text = original.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
+    title = article.stem.replace("-", " ").replace("_", " ")
+    data = article.read_bytes() if article.exists() else new_article(title)
+    try:
+        result = import_chunks(data, article, chunks_from_text(text))
+    except ImportRefused as exc:
+        _fail([exc.diagnostic], f"cannot import into {article}")
+    if result.paragraphs == 0:
+        raise click.UsageError(f"{original} holds no paragraph to import")
+    _write({article: result.data}, "import")
+    click.echo(
+        f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
+        f"and {result.headings} heading{'s' * (result.headings != 1)}; "
+        f"paragraphs: {result.range}"
+    )
+
+
+@main.command("renumber")
+@click.argument("article", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--write", is_flag=True, help="Apply the changes (default: print a diff).")
+def renumber(article: Path, write: bool) -> None:
+    """Make ARTICLE's paragraph IDs sequential from its range start, with every reference.
+
+    Links to its paragraphs anywhere in the docs tree, its 'paragraphs:' range and its entries
+    in duizhao.lock follow. Without --write, prints a unified diff. Exit status 1 (nothing
+    written) when a file cannot be read or a link points at a duplicated ID.
+    """
+    docs_dir, lock_path = _project()
+    key = article_key(article, docs_dir)
+    if key is None:
+        raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
+    lock = _read_lock(lock_path)
+    plan = renumbering.plan(
+        article, docs_dir, list(iter_markdown([docs_dir])), lock, lock_path, key
+    )
+    if plan.refusals:
+        _fail(plan.refusals, f"cannot renumber {article}")
+    if not plan.changes:
+        click.echo(f"{article}: IDs are already sequential; nothing to change", err=True)
+        return
+    summary = (
+        f"{plan.renumbered} ID{'s' * (plan.renumbered != 1)}, "
+        f"{plan.references} link{'s' * (plan.references != 1)}, "
+        f"{len(plan.changes)} file{'s' * (len(plan.changes) != 1)}"
+    )
+    if not write:
+        click.echo(plan.diff(), nl=False)
+        click.echo(f"dry run: would change {summary}; apply with --write", err=True)
+        return
+    _write({path: new for path, (_old, new) in plan.changes.items()}, "renumber")
+    click.echo(f"{article}: renumbered {summary}", err=True)
+
+
+@main.command("status")
+@_format_option
+@click.option(
+    "--accept",
+    "accept",
+    multiple=True,
+    metavar="ARTICLE[#P042]",
+    help="Mark the translation of an article (or one paragraph) current in duizhao.lock.",
+)
+def status(fmt: str, accept: tuple[str, ...]) -> None:
+    """Per article: declared, translated, stale and missing paragraphs, figures, progress.
+
+    A translation is stale when its original changed after it was accepted with --accept.
+    """
+    docs_dir, lock_path = _project()
+    lock = _read_lock(lock_path)
+    if accept:
+        for target in accept:
+            name, _, pid = target.partition("#")
+            path = Path(name)
+            key = article_key(path, docs_dir)
+            if key is None or not path.is_file():
+                raise click.UsageError(f"{name} is not an article in {docs_dir}")
+            article = read_article(path)
+            if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
+                _fail(article.diagnostics, f"cannot accept {target}")
+            try:
+                ids = lock.accept(key, article, pid or None)
+            except KeyError:
+                raise click.UsageError(f"{name} has no paragraph {pid}") from None
+            except ValueError:
+                raise click.UsageError(f"{pid} in {name} has no translation yet") from None
+            click.echo(f"{target}: accepted {len(ids)} paragraph{'s' * (len(ids) != 1)}")
+        _write({lock_path: lock.to_bytes()}, "accept")
+        return
+    articles: dict[str, Article] = {}
+    for path in iter_markdown([docs_dir]):
+        key = article_key(path, docs_dir)
+        if key is not None:
+            articles[key] = read_article(path)
+    reports = corpus_progress(articles, lock)
+    if fmt == "json":
+        click.echo(json.dumps(to_json(reports), ensure_ascii=False, indent=2))
+        return
+    click.echo(format_table(reports), nl=False)
+    for diagnostic in stale_diagnostics(articles, reports):
+        click.echo(diagnostic.format(), err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -23,6 +23,7 @@ from typing import Any
 from markdown import Markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -39,6 +40,7 @@ from .article import (
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
 _MARK_RE = re.compile(r"^\x02duizhao:(open|split|close):([0-9]+)\x03$")
+_ANY_MARK_RE = re.compile(r"\x02duizhao:(?:open|split|close):[0-9]+\x03\n?")
 
 #: Renders a figure placement into ``element`` (a ``<figure>``); set by the figures feature.
 FigureRenderer = Callable[[etree.Element, FigurePlacement, Markdown], None]
@@ -134,6 +136,11 @@ class BlockRenderer(BlockProcessor):
                 el, "a", {"class": "dz-pid", "href": f"#{pid}", "title": f"段落 {pid} 的链接"}
             )
             link.text = pid
+            if pid in self.ext.stale:
+                el.set("class", "dz-para dz-para--stale")
+                note = "英文原文在译文确认之后有改动，译文待复核"
+                badge = etree.SubElement(el, "span", {"class": "dz-stale", "title": note})
+                badge.text = "原文已更新"
         else:
             el.set("class", "dz-para dz-para--invalid")
             label = etree.SubElement(el, "span", {"class": "dz-pid"})
@@ -183,6 +190,13 @@ class EmptyLinkText(Treeprocessor):
                 a.text = f"图 {m.group(1)}"
 
 
+class StrayMarkers(Postprocessor):
+    """Drop markers that raw HTML swallowed (``<div>`` left open around a block)."""
+
+    def run(self, text: str) -> str:
+        return _ANY_MARK_RE.sub("", text) if "\x02duizhao:" in text else text
+
+
 class DuizhaoExtension(Extension):
     """Register the block renderer. ``figure_renderer`` fills each ``<figure>`` element."""
 
@@ -193,6 +207,9 @@ class DuizhaoExtension(Extension):
         super().__init__(**kwargs)
         self.entries: list[_Entry] = []
         self.ids: set[str] = set()
+        #: IDs of the page being converted whose original changed since the translation was
+        #: accepted; set by the MkDocs plugin per page (conversion does not reset it)
+        self.stale: frozenset[str] = frozenset()
 
     @property
     def figure_renderer(self) -> FigureRenderer | None:
@@ -206,6 +223,8 @@ class DuizhaoExtension(Extension):
         md.parser.blockprocessors.register(BlockRenderer(md, self), "duizhao_blocks", 105)
         # After the inline processor (20), which creates the <a> elements.
         md.treeprocessors.register(EmptyLinkText(md), "duizhao_empty_links", 15)
+        # After raw HTML is restored (30).
+        md.postprocessors.register(StrayMarkers(md), "duizhao_stray_markers", 5)
 
     def reset(self) -> None:
         self.entries = []

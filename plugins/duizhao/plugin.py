@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal
 
+import jieba
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -16,7 +21,19 @@ from .article import Article, parse
 from .cache import ParseCache
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
+from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
+from .paragraph_search import add_to_index, paragraph_texts, search_entries
+from .progress import corpus_progress, progress_markdown, stale_ids
+from .reader import (
+    MissingVendorFilesError,
+    VendorFile,
+    inject_head,
+    math_is_generic,
+    needs_math,
+    needs_mermaid,
+    vendor_files,
+)
 from .sitefeature import SiteConfig, SiteFeature
 
 log = get_plugin_logger(__name__)
@@ -24,7 +41,8 @@ log = get_plugin_logger(__name__)
 ASSETS = Path(__file__).parent / "assets"
 #: Where the reader assets land in the site.
 ASSET_PREFIX = "assets/duizhao"
-STYLESHEETS = ("duizhao.css", "site.css")
+STYLESHEETS = ("duizhao.css", "progress.css", "site.css")
+SCRIPTS = ("duizhao.js",)
 
 
 class DuizhaoConfig(Config):
@@ -35,7 +53,21 @@ class DuizhaoConfig(Config):
     """Log every diagnostic of `duizhao check` as a warning, so `mkdocs build --strict` fails."""
 
     assets = c.Type(bool, default=True)
-    """Add duizhao's reader stylesheet to the site (turn off to style the blocks yourself)."""
+    """Add duizhao's reader stylesheet and script (modes, permalinks) to the site."""
+
+    vendor_dir = c.Type(str, default="node_modules")
+    """Folder of the npm packages mermaid and katex (`make setup` runs `npm ci`), relative to
+    mkdocs.yml. Their files are copied into the site when the config uses mermaid fences or
+    pymdownx.arithmatex, so no page asks a CDN for them."""
+
+    paragraph_search = c.Type(bool, default=True)
+    """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`."""
+
+    lock_file = c.Type(str, default=LOCK_NAME)
+    """The lock of accepted originals (`duizhao status --accept`), relative to mkdocs.yml."""
+
+    progress_page = c.Type(str, default="progress.md")
+    """Where the generated 进度 page goes (a docs-relative `.md` path); empty to leave it out."""
 
     site = c.SubConfig(SiteConfig)
     """The study site: generated 导言 indexes, page order, source boxes, social preview tags."""
@@ -49,45 +81,130 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.diagnostics: list[Diagnostic] = []
         self.site = SiteFeature(SiteConfig())
         self.parsed = ParseCache()
+        self.vendor: list[VendorFile] = []
+        # Kept across `mkdocs serve --dirty` rebuilds, which render only the changed pages.
+        self.paragraph_entries: dict[str, list[dict[str, str]]] = {}
+        self.dirty = False
 
-    def on_startup(self, *, command: str, dirty: bool) -> None:
-        # Defining on_startup keeps this instance across `mkdocs serve` rebuilds, and with it
-        # the parse cache: a rebuild re-parses only the sources that changed.
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.dirty = dirty
+        self.extension: DuizhaoExtension | None = None
+        self.stale: dict[str, frozenset[str]] = {}
+        # Kept across `mkdocs serve` rebuilds: a rebuild re-parses only the changed sources.
         self.parsed = ParseCache()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
         self.diagnostics = []
         self.site = SiteFeature(self.config.site)
+        self.vendor = []
+        if not self.dirty:
+            self.paragraph_entries = {}
+        self.stale = {}
         if not self.config.enabled:
             return config
-        config.markdown_extensions.append(DuizhaoExtension())  # type: ignore[arg-type]
+        page = self.config.progress_page
+        if page and (not page.endswith(".md") or page.startswith("/") or ".." in page.split("/")):
+            raise PluginError(
+                f"duizhao: progress_page: {page!r} must be a .md path inside docs_dir, "
+                "such as 'progress.md' (or '' for no page)"
+            )
+        self.extension = DuizhaoExtension()
+        config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
         if self.config.assets:
-            for name in STYLESHEETS:
-                uri = f"{ASSET_PREFIX}/{name}"
-                if uri not in config.extra_css:
-                    config.extra_css.insert(0, uri)
+            self._add_assets(config)
         return config
+
+    def _add_assets(self, config: MkDocsConfig) -> None:
+        mermaid = needs_mermaid(config.mdx_configs)
+        math = needs_math(config.markdown_extensions)
+        if math and not math_is_generic(config.mdx_configs):
+            raise PluginError(
+                "duizhao renders math with KaTeX, which needs arithmatex's generic output; "
+                "in mkdocs.yml write:\n  markdown_extensions:\n    - pymdownx.arithmatex:\n"
+                "        generic: true"
+            )
+        vendor_dir = Path(config.config_file_path).parent / self.config.vendor_dir
+        try:
+            self.vendor = list(vendor_files(vendor_dir, mermaid=mermaid, math=math))
+        except MissingVendorFilesError as error:
+            raise PluginError(
+                f"duizhao: {error.feature} is configured but {error.missing[0]} does not exist. "
+                f"Run `make setup` (or `npm ci`) in {Path(config.config_file_path).parent}, "
+                f"or point the plugin's `vendor_dir` option at the folder holding node packages."
+            ) from None
+        css = [f"{ASSET_PREFIX}/{name}" for name in STYLESHEETS]
+        css += [f"{ASSET_PREFIX}/{f.uri}" for f in self.vendor if f.uri.endswith(".css")]
+        for uri in reversed(css):
+            if uri not in config.extra_css:
+                config.extra_css.insert(0, uri)
+        # Deferred scripts run before DOMContentLoaded, hence before Material's `document$`
+        # fires: `window.mermaid` exists when Material looks for it, so it never fetches unpkg.
+        scripts = [f"{ASSET_PREFIX}/{f.uri}" for f in self.vendor if f.uri.endswith(".js")]
+        scripts += [f"{ASSET_PREFIX}/{name}" for name in SCRIPTS]
+        present = {str(script) for script in config.extra_javascript}
+        for uri in scripts:
+            if uri not in present:
+                script = ExtraScriptValue(uri)
+                script.defer = True
+                config.extra_javascript.append(script)
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
         if self.config.assets:
-            for name in STYLESHEETS:
+            sources = [(name, ASSETS / name) for name in (*STYLESHEETS, *SCRIPTS)]
+            sources += [(f.uri, f.source) for f in self.vendor]
+            for uri, source in sources:
+                files.append(
+                    File.generated(config, f"{ASSET_PREFIX}/{uri}", abs_src_path=str(source))
+                )
+        pages = {file.src_uri for file in files.documentation_pages()}
+        self.paragraph_entries = {k: v for k, v in self.paragraph_entries.items() if k in pages}
+        for file in files.documentation_pages():
+            article = self._read(file, config)
+            self.articles[file.src_uri] = article
+            if any(d.code == "DZ011" for d in article.diagnostics) and file.abs_src_path:
+                # MkDocs would abort with a traceback on an undecodable page; build it from a
+                # lossy decoding instead, while the DZ011 warning tells the author (and fails
+                # --strict).
+                data = Path(file.abs_src_path).read_bytes()
+                files.remove(file)
                 files.append(
                     File.generated(
-                        config, f"{ASSET_PREFIX}/{name}", abs_src_path=str(ASSETS / name)
+                        config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
                     )
                 )
-        for file in files.documentation_pages():
-            self.articles[file.src_uri] = self._read(file, config)
         self.site.on_files(files, config, self.articles)
         if self.config.checks:
             corpus = Corpus(Path(config.docs_dir))
             self.diagnostics = check_corpus(self.articles.values(), corpus)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
+        self._progress(files, config)
         return files
+
+    def _lock_path(self, config: MkDocsConfig) -> Path:
+        return Path(config.config_file_path or ".").parent / self.config.lock_file
+
+    def _progress(self, files: Files, config: MkDocsConfig) -> None:
+        """Find stale paragraphs and add the generated 进度 page."""
+        try:
+            lock = read_lock(self._lock_path(config))
+        except LockError as exc:
+            log.warning(exc.diagnostic.format())
+            lock = Lock()
+        reports = corpus_progress(self.articles, lock)
+        self.stale = stale_ids(reports)
+        uri = self.config.progress_page
+        if not uri or not reports:
+            return
+        if files.get_file_from_path(uri) is not None:
+            raise PluginError(
+                f"duizhao: docs/{uri} exists, but the generated progress page goes there; "
+                "rename the file or set 'progress_page:' of the duizhao plugin"
+            )
+        files.append(File.generated(config, uri, content=progress_markdown(reports, uri)))
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         if self.config.enabled:
@@ -95,19 +212,53 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
-    ) -> str:
+    ) -> str | None:
+        if self.extension is not None:
+            self.extension.stale = self.stale.get(page.file.src_uri, frozenset())
         return self.site.on_page_markdown(markdown, page) if self.config.enabled else markdown
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: object
+    ) -> LiveReloadServer | None:
+        lock = self._lock_path(config)
+        if lock.exists():
+            server.watch(str(lock))
+        return server
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
-    ) -> str:
-        return self.site.on_page_content(html, page) if self.config.enabled else html
+    ) -> str | None:
+        if self.config.enabled:
+            html = self.site.on_page_content(html, page)
+        if self.config.enabled and self.config.paragraph_search:
+            title = str(page.meta.get("title") or page.title or "")
+            self.paragraph_entries[page.file.src_uri] = search_entries(
+                page.url, title, paragraph_texts(html), _cut
+            )
+        return html
 
-    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        return self.site.on_post_page(output, page, config) if self.config.enabled else output
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled:
+            output = self.site.on_post_page(output, page, config)
+        if self.config.enabled and self.config.assets:
+            return inject_head(output)
+        return output
+
+    @event_priority(-100)  # after the search plugin has written its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        index = Path(config.site_dir) / "search" / "search_index.json"
+        if not (self.config.enabled and self.config.paragraph_search and index.is_file()):
+            return
+        count = add_to_index(index, (e for v in self.paragraph_entries.values() for e in v))
+        log.debug(f"Added {count} paragraph entries to {index}")
 
     def _read(self, file: File, config: MkDocsConfig) -> Article:
         """Parse a page as the author wrote it (with its front matter, for true line numbers)."""
         if file.abs_src_path and not file.generated_by:
             return self.parsed.read(file.abs_src_path)
         return parse(file.content_string, Path(config.docs_dir) / file.src_uri)
+
+
+def _cut(text: str) -> Any:
+    """jieba with the user dictionary the search plugin loaded (`search.jieba_dict_user`)."""
+    return jieba.cut(text)

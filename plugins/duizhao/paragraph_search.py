@@ -1,0 +1,164 @@
+"""Search entries for numbered paragraphs, so that a query for ``P042`` lands on ``#P042``.
+
+Material's search plugin indexes a page by headings, so a paragraph's ID would only lead to the
+section around it. This module reads the rendered paragraph blocks of a page (the HTML that
+:mod:`duizhao.markdown` produced; the block syntax itself is never parsed here) and turns each
+into one entry of ``search/search_index.json``: location ``page/#P042``, title
+``P042 · <article title>``, text original + translation. Chinese text is segmented with jieba
+exactly as Material segments its own entries (words joined by U+200B), so the same queries
+match.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+_HAN_RE = re.compile(
+    "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+"
+)
+_SPACE_RE = re.compile(r"\s+")
+_SIDES = {"dz-en": "original", "dz-zh": "translation"}
+
+
+@dataclass
+class ParagraphText:
+    """Plain text of one rendered paragraph block."""
+
+    id: str
+    original: str = ""
+    translation: str = ""
+
+
+@dataclass
+class _Open:
+    tag: str
+    para: ParagraphText | None = None
+    side: str | None = None
+    skip: bool = False
+
+
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
+)
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[ParagraphText] = []
+        self.stack: list[_Open] = []
+        self.parts: dict[tuple[int, str], list[str]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID:
+            return
+        values = dict(attrs)
+        classes = (values.get("class") or "").split()
+        opened = _Open(tag)
+        if "dz-para" in classes and values.get("data-dz-id"):
+            opened.para = ParagraphText(str(values["data-dz-id"]))
+            self.paragraphs.append(opened.para)
+        for cls, side in _SIDES.items():
+            if cls in classes:
+                opened.side = side
+        # The permalink label and scripts/styles are not content.
+        opened.skip = "dz-pid" in classes or tag in ("script", "style")
+        self.stack.append(opened)
+
+    def handle_endtag(self, tag: str) -> None:
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index].tag == tag:
+                del self.stack[index:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        para = side = None
+        for opened in self.stack:
+            if opened.skip:
+                return
+            if opened.para is not None:
+                para, side = opened.para, None
+            if opened.side is not None and para is not None:
+                side = opened.side
+        if para is not None and side is not None:
+            self.parts.setdefault((id(para), side), []).append(data)
+
+    def result(self) -> list[ParagraphText]:
+        for para in self.paragraphs:
+            for side in _SIDES.values():
+                text = _SPACE_RE.sub(" ", "".join(self.parts.get((id(para), side), []))).strip()
+                setattr(para, side, text)
+        return self.paragraphs
+
+
+def paragraph_texts(html: str) -> list[ParagraphText]:
+    """The numbered paragraphs of a rendered page, in order, with their plain text."""
+    collector = _Collector()
+    collector.feed(html)
+    collector.close()
+    return collector.result()
+
+
+def segment_chinese(text: str, cut: Callable[[str], Iterable[str]]) -> str:
+    """Join the words of each Han run with U+200B, as Material's search plugin does."""
+
+    def replace(match: re.Match[str]) -> str:
+        return "\u200b" + "\u200b".join(cut(match.group(0))) + "\u200b"
+
+    return _HAN_RE.sub(replace, text).strip("\u200b")
+
+
+def search_entries(
+    url: str,
+    title: str,
+    paragraphs: Iterable[ParagraphText],
+    cut: Callable[[str], Iterable[str]],
+) -> list[dict[str, str]]:
+    """One search entry per paragraph: ``page/#P042``, ``P042 · title``, both languages."""
+    entries = []
+    for para in paragraphs:
+        text = "".join(
+            f"<p>{escape(part, quote=False)}</p>"
+            for part in (para.original, para.translation)
+            if part
+        )
+        entries.append(
+            {
+                "location": f"{url}#{para.id}",
+                "title": segment_chinese(f"{para.id} · {escape(title, quote=False)}", cut),
+                "text": segment_chinese(text, cut),
+            }
+        )
+    return entries
+
+
+def add_to_index(index_path: Path, entries: Iterable[dict[str, str]]) -> int:
+    """Append ``entries`` to a search index written by Material (atomically); return the count.
+
+    Entries already present (same location) are replaced, so running twice changes nothing.
+    """
+    data: dict[str, Any] = json.loads(index_path.read_text(encoding="utf-8"))
+    new = list(entries)
+    locations = {entry["location"] for entry in new}
+    docs = [doc for doc in data.get("docs", []) if doc.get("location") not in locations]
+    data["docs"] = docs + new
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    fd, tmp = tempfile.mkstemp(prefix=".search_index.", dir=index_path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(payload)
+        os.replace(tmp, index_path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(new)

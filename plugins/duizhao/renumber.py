@@ -1,0 +1,271 @@
+"""``duizhao renumber``: make an article's IDs sequential and follow every reference to them.
+
+:func:`plan` reads the whole docs tree and returns the new bytes of every file that changes: the
+article's block openers, its ``paragraphs:`` range, links to its paragraphs (``#P042`` in the
+article itself, ``article.md#P042`` from anywhere, resolved like ``duizhao check`` resolves
+them) and its entries in ``duizhao.lock``. Nothing is written here; the CLI shows a diff or
+hands the plan to :func:`duizhao.source.write_atomically`. When a reference cannot be mapped
+unambiguously, or a file cannot be read, the plan carries diagnostics and no changes.
+
+Lines are located by :mod:`duizhao.article` (block lines, link columns); the edits touch only
+those characters, so BOMs, CRLF line ends and front matter comments survive.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .article import (
+    PARAGRAPH_ID_RE,
+    Article,
+    ParagraphRange,
+    decode,
+    parse,
+    replace_block_argument,
+    replace_range,
+)
+from .checks import Corpus
+from .diagnostics import Diagnostic
+from .lock import Lock, digest
+from .source import SourceFile
+
+#: Problems in the article that make block positions or its range uncertain.
+_BLOCKING = ("DZ007", "DZ010", "DZ011")
+
+
+@dataclass
+class Plan:
+    """What renumbering would do. Empty ``changes`` and no ``refusals``: already sequential."""
+
+    mapping: dict[str, str] = field(default_factory=dict)
+    #: path → (old bytes, new bytes) for each file that changes
+    changes: dict[Path, tuple[bytes, bytes]] = field(default_factory=dict)
+    refusals: list[Diagnostic] = field(default_factory=list)
+    #: blocks whose ID changes (placeholders such as ``P???`` included)
+    renumbered: int = 0
+    references: int = 0
+
+    def diff(self, base: str | os.PathLike[str] | None = None) -> str:
+        """A unified diff of every change, paths relative to ``base`` (default: cwd)."""
+        out: list[str] = []
+        for path, (old, new) in sorted(self.changes.items()):
+            name = Diagnostic(path, 0, "", "").display_path(base)
+            out.extend(
+                difflib.unified_diff(
+                    old.decode("utf-8-sig").splitlines(keepends=True),
+                    new.decode("utf-8-sig").splitlines(keepends=True),
+                    f"a/{name}",
+                    f"b/{name}",
+                )
+            )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+@dataclass
+class _Doc:
+    path: Path
+    data: bytes
+    source: SourceFile
+    article: Article
+
+
+def _load(path: Path, refusals: list[Diagnostic]) -> _Doc | None:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        refusals.append(
+            Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}; fix access")
+        )
+        return None
+    text, problem = decode(data, path)
+    if text is None:
+        assert problem is not None
+        refusals.append(problem)
+        return None
+    source = SourceFile.from_bytes(data)
+    return _Doc(path, data, source, parse(source.text, path))
+
+
+def _text_end(line: str, url_column: int) -> int | None:
+    """Where the text of the inline link whose URL starts at ``url_column`` ends (``]``)."""
+    head = line[:url_column].rstrip("<").rstrip()
+    return len(head) - 2 if head.endswith("](") else None
+
+
+def _new_range(article: Article, count: int, start: int, width: int) -> ParagraphRange | None:
+    rng = article.paragraph_range
+    if rng is None or count == 0:
+        return None
+    end = start + count - 1
+    highest = max((p.number for p in article.paragraphs if p.number is not None), default=0)
+    # A draft may declare the whole paper while holding its first paragraphs only: its range
+    # follows the blocks when they reach (or pass) its end.
+    if highest < rng.end and end <= rng.end:
+        end = rng.end
+    return ParagraphRange(start, end, width)
+
+
+def plan(
+    article_path: Path,
+    docs_dir: Path,
+    files: list[Path],
+    lock: Lock | None = None,
+    lock_path: Path | None = None,
+    lock_key: str | None = None,
+) -> Plan:
+    """Plan the renumbering of ``article_path``; ``files`` are every Markdown file that may link
+    to it (normally the whole docs tree). ``lock`` entries under ``lock_key`` follow the IDs."""
+    result = Plan()
+    target = article_path.resolve()
+    docs: dict[Path, _Doc] = {}
+    for path in dict.fromkeys([article_path, *files]):
+        doc = _load(path, result.refusals)
+        if doc is not None:
+            docs[path.resolve()] = doc
+    if result.refusals:
+        return result
+    main = docs[target]
+    article = main.article
+    blocking = [d for d in article.diagnostics if d.code in _BLOCKING]
+    rng = article.paragraph_range
+    range_line = article.meta_lines.get("paragraphs")
+    if range_line is not None and (rng is None or rng.start > rng.end):
+        blocking.append(
+            Diagnostic(
+                article.path,
+                range_line,
+                "DZ013",
+                f"malformed range {main.source.line(range_line).strip()!r}; renumber needs its "
+                "start: write it as 'paragraphs: P001-P129'",
+            )
+        )
+    if blocking:
+        result.refusals.extend(blocking)
+        return result
+
+    paragraphs = article.paragraphs
+    widths = [len(p.id) - 1 for p in paragraphs if p.is_well_formed]
+    width = rng.width if rng else max([3, *widths])
+    # Without a declared range, numbering goes on from the first block (a paper split over
+    # several pages may start its second page at P050).
+    first = paragraphs[0].number if paragraphs else None
+    start = rng.start if rng else (first if first is not None else 1)
+    new_ids = [f"P{start + i:0{width}d}" for i in range(len(paragraphs))]
+    counts = Counter(p.id for p in paragraphs)
+    duplicates = {
+        pid: [p.line for p in paragraphs if p.id == pid] for pid, n in counts.items() if n > 1
+    }
+    mapping = {
+        p.id: new
+        for p, new in zip(paragraphs, new_ids, strict=True)
+        if p.is_well_formed and p.id not in duplicates and p.id != new
+    }
+    result.mapping = mapping
+
+    # References to the article's paragraphs, in every file.
+    corpus = Corpus(docs_dir)
+    edits: dict[Path, dict[int, list[tuple[int, int, str]]]] = {}
+    for key, doc in docs.items():
+        for link in doc.article.links:
+            if link.is_external or link.fragment is None or link.column is None:
+                continue
+            if link.path:
+                resolved = corpus.resolve_link(doc.article, link.path)
+                if resolved is None or resolved.resolve() != target:
+                    continue
+            elif key != target:
+                continue
+            fragment = link.fragment
+            if not PARAGRAPH_ID_RE.fullmatch(fragment):
+                continue
+            if fragment in duplicates:
+                lines = ", ".join(str(n) for n in duplicates[fragment])
+                where = Diagnostic(article.path, 0, "", "").display_path()
+                result.refusals.append(
+                    Diagnostic(
+                        doc.path,
+                        link.line,
+                        "DZ302",
+                        f"link [{link.text}]({link.url}) is ambiguous: {fragment} is the ID of "
+                        f"the blocks at lines {lines} of {where}; give the inserted block a "
+                        "placeholder ID such as "
+                        "'/// paragraph | P???' so that renumber can tell them apart",
+                    )
+                )
+                continue
+            if fragment not in mapping:
+                continue
+            begin = link.column + len(link.url) - len(fragment)
+            line_text = doc.source.line(link.line)
+            if line_text[begin : begin + len(fragment)] != fragment:
+                continue  # an escaped URL whose text differs from its value: left to the author
+            spans = edits.setdefault(key, {}).setdefault(link.line, [])
+            spans.append((begin, begin + len(fragment), mapping[fragment]))
+            if link.text == fragment:  # [P042](#P042) keeps reading as its target
+                text_end = _text_end(line_text, link.column)
+                if text_end is not None and line_text[text_end - len(fragment) : text_end] == (
+                    fragment
+                ):
+                    spans.append((text_end - len(fragment), text_end, mapping[fragment]))
+            result.references += 1
+    if result.refusals:
+        result.refusals.sort(key=lambda d: (str(d.path), d.line))
+        return result
+
+    for key, by_line in edits.items():
+        source = docs[key].source
+        for number, spans in by_line.items():
+            text = source.line(number)
+            for begin, end, new in sorted(set(spans), reverse=True):
+                text = text[:begin] + new + text[end:]
+            source.set_line(number, text)
+
+    source = main.source
+    for p, new in zip(paragraphs, new_ids, strict=True):
+        if p.id != new:
+            source.set_line(p.line, replace_block_argument(source.line(p.line), new))
+            result.renumbered += 1
+    new_range = _new_range(article, len(paragraphs), start, width)
+    if new_range is not None and range_line is not None and str(new_range) != str(rng):
+        replaced = replace_range(source.line(range_line), new_range)
+        if replaced is not None:
+            source.set_line(range_line, replaced)
+
+    for doc in docs.values():
+        if doc.source.changed:
+            result.changes[doc.path] = (doc.data, doc.source.to_bytes())
+
+    if lock is not None and lock_path is not None and lock_key is not None:
+        _follow_lock(result, lock, lock_path, lock_key, article, new_ids)
+    return result
+
+
+def _follow_lock(
+    result: Plan, lock: Lock, path: Path, key: str, article: Article, new_ids: list[str]
+) -> None:
+    """Move the article's accepted digests to the new IDs (duplicates: by matching digest)."""
+    old = lock.articles.get(key)
+    if not old:
+        return
+    moved: dict[str, str] = {}
+    claimed: set[str] = set()
+    for p, new in zip(article.paragraphs, new_ids, strict=True):
+        accepted = old.get(p.id)
+        if accepted is None or p.id in claimed:
+            continue
+        if sum(q.id == p.id for q in article.paragraphs) > 1 and accepted != digest(p.original):
+            continue
+        claimed.add(p.id)
+        moved[new] = accepted
+    if moved == old:
+        return
+    try:
+        before = path.read_bytes()
+    except FileNotFoundError:
+        before = b""
+    lock.articles[key] = moved
+    result.changes[path] = (before, lock.to_bytes())

@@ -1,0 +1,114 @@
+"""Byte-faithful edits of source files and atomic multi-file writes. Pure: no MkDocs import.
+
+Authors' files carry things a parser forgets: a BOM, CRLF line ends, comments and formatting in
+the front matter. :class:`SourceFile` edits whole lines by their 1-based number (the numbers
+:mod:`duizhao.article` reports) and keeps every other byte as it was, line terminators included.
+
+:func:`write_atomically` writes several files so that a crash leaves each one either old or new:
+every new content goes to a temporary file in the target's folder first, and only when all of
+them are on disk are they moved over the originals with :func:`os.replace`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BOM = "\ufeff"
+# The line ends article.split_lines accepts, so line N here is line N there.
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_END_RE = re.compile(r"(\r\n|\r|\n)\Z")
+
+
+@dataclass
+class SourceFile:
+    """A decoded file as a list of lines that keep their own terminators."""
+
+    lines: list[str]
+    bom: bool = False
+    #: the file's dominant line end, used for lines this module adds
+    newline: str = "\n"
+    original: bytes = field(default=b"", repr=False)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SourceFile:
+        """Decode UTF-8 (``UnicodeDecodeError`` for anything else: callers report DZ011)."""
+        text = data.decode("utf-8")
+        bom = text.startswith(BOM)
+        if bom:
+            text = text[1:]
+        lines = _LINE_RE.findall(text)
+        ends = [m.group(1) for line in lines if (m := _END_RE.search(line))]
+        newline = max(("\r\n", "\n", "\r"), key=ends.count) if ends else "\n"
+        return cls(lines, bom, newline, data)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def to_bytes(self) -> bytes:
+        return ((BOM if self.bom else "") + self.text).encode("utf-8")
+
+    @property
+    def changed(self) -> bool:
+        return self.to_bytes() != self.original
+
+    def line(self, number: int) -> str:
+        """Line ``number`` (1-based) without its terminator."""
+        return _END_RE.sub("", self.lines[number - 1])
+
+    def set_line(self, number: int, content: str) -> None:
+        """Replace the content of line ``number`` (1-based), keeping its terminator."""
+        old = self.lines[number - 1]
+        end = _END_RE.search(old)
+        self.lines[number - 1] = content + (end.group(1) if end else "")
+
+    def insert(self, number: int, contents: list[str]) -> None:
+        """Insert lines before line ``number`` (1-based; ``len + 1`` appends)."""
+        index = number - 1
+        if index > 0 and not _END_RE.search(self.lines[index - 1]):
+            self.lines[index - 1] += self.newline
+        self.lines[index:index] = [c + self.newline for c in contents]
+
+    def append(self, contents: list[str]) -> None:
+        self.insert(len(self.lines) + 1, contents)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(files: Mapping[Path, bytes]) -> None:
+    """Write every file or, if anything fails first, none; each file is always old or new.
+
+    All contents go to temporary files next to their targets (same filesystem, so the final
+    rename is atomic) before the first :func:`os.replace`. If a replace fails part-way, the
+    files already replaced hold their complete new content and the others their complete old
+    content; the leftover temporary files are removed and the error propagates.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files.items():
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            # mkstemp makes 0600 files; keep the target's mode (or the umask's default).
+            os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
+        while staged:
+            tmp, path = staged[0]
+            os.replace(tmp, path)
+            staged.pop(0)
+    finally:
+        for tmp, _path in staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)

@@ -1,0 +1,172 @@
+"""`duizhao check`: exit codes, formats, default paths; it never builds the site."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from duizhao.cli import main
+
+GOOD = """\
+---
+title: Good
+paragraphs: P001-P002
+status: complete
+---
+
+## 导言
+
+引言。
+
+/// paragraph | P001
+> One.
+
+一。
+///
+
+/// paragraph | P002
+二。
+///
+"""
+
+NO_INTRO = """\
+---
+title: No intro
+paragraphs: P001-P001
+---
+
+/// paragraph | P001
+一。
+///
+"""
+
+DUPLICATE = GOOD.replace("| P002", "| P001").replace("status: complete", "status: draft")
+
+
+def project(tmp_path: Path, files: dict[str, str], config: str | None = "docs_dir: docs\n") -> Path:
+    if config is not None:
+        (tmp_path / "mkdocs.yml").write_text("site_name: t\n" + config, encoding="utf-8")
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def run(args: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(main, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_clean_project_exits_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project(tmp_path, {"docs/a.md": GOOD})
+    code, out, err = run(["check"], tmp_path, monkeypatch)
+    assert (code, out) == (0, "")
+    assert err == "1 file checked: 0 errors, 0 warnings\n"
+
+
+def test_errors_exit_one_with_path_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project(tmp_path, {"docs/a.md": DUPLICATE})
+    code, out, _ = run(["check"], tmp_path, monkeypatch)
+    assert code == 1
+    assert out == (
+        "docs/a.md:17: DZ002 duplicate paragraph ID P001 (first used at line 11); "
+        "renumber with 'duizhao renumber'\n"
+    )
+
+
+def test_warnings_pass_unless_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project(tmp_path, {"docs/a.md": NO_INTRO})
+    assert run(["check"], tmp_path, monkeypatch)[0] == 0
+    code, out, err = run(["check", "--strict"], tmp_path, monkeypatch)
+    assert code == 1
+    assert out.startswith("docs/a.md:6: DZ009 article has no '## 导言' section")
+    assert err == "1 file checked: 0 errors, 1 warning\n"
+
+
+def test_json_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project(tmp_path, {"docs/a.md": DUPLICATE, "docs/b.md": NO_INTRO})
+    code, out, _ = run(["check", "--format", "json"], tmp_path, monkeypatch)
+    assert code == 1
+    assert json.loads(out) == [
+        {
+            "path": "docs/a.md",
+            "line": 17,
+            "code": "DZ002",
+            "severity": "error",
+            "message": "duplicate paragraph ID P001 (first used at line 11); "
+            "renumber with 'duizhao renumber'",
+        },
+        {
+            "path": "docs/b.md",
+            "line": 6,
+            "code": "DZ009",
+            "severity": "warning",
+            "message": "article has no '## 导言' section; add the translator's introduction "
+            "under a heading '## 导言'",
+        },
+    ]
+
+
+def test_explicit_files_and_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project(tmp_path, {"docs/a.md": DUPLICATE, "other/b.md": GOOD}, config=None)
+    assert run(["check", "other"], tmp_path, monkeypatch)[0] == 0
+    assert run(["check", "other/b.md", "docs/a.md"], tmp_path, monkeypatch)[0] == 1
+
+
+def test_linked_articles_are_read_even_when_not_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    link = GOOD.replace("引言。", "见 [B](sub/b.md#P002) 与 [C](sub/b.md#P003)。")
+    project(tmp_path, {"docs/a.md": link, "docs/sub/b.md": GOOD})
+    code, out, _ = run(["check", "docs/a.md"], tmp_path, monkeypatch)
+    assert code == 1
+    assert out == (
+        "docs/a.md:9: DZ008 link [C](sub/b.md#P003) points to #P003, which is not in 'sub/b.md'\n"
+    )
+
+
+def test_mkdocs_yml_with_python_tags_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = (
+        "docs_dir: src\nmarkdown_extensions:\n  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "extra:\n  key: !ENV [HOME, x]\n"
+    )
+    project(tmp_path, {"src/a.md": DUPLICATE}, config=config)
+    code, out, _ = run(["check"], tmp_path, monkeypatch)
+    assert code == 1 and out.startswith("src/a.md:17: DZ002")
+
+
+@pytest.mark.parametrize(
+    "args", [["check", "missing.md"], ["check", "--format", "xml"], ["nonsense"]]
+)
+def test_usage_problems_exit_two(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project(tmp_path, {"docs/a.md": GOOD})
+    assert run(args, tmp_path, monkeypatch)[0] == 2
+
+
+def test_no_config_and_no_path_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(["check"], tmp_path, monkeypatch)
+    assert code == 2
+    assert "no mkdocs.yml in the current directory" in err
+
+
+def test_console_script_runs(tmp_path: Path) -> None:
+    project(tmp_path, {"docs/a.md": DUPLICATE})
+    exe = Path(sys.executable).with_name("duizhao")
+    proc = subprocess.run([str(exe), "check"], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("docs/a.md:17: DZ002")
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,209 @@
+"""The reader's build side: assets copied from node_modules, the early mode script, and one
+search entry per numbered paragraph."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import markdown
+import pytest
+from mkdocs.exceptions import Abort
+
+from conftest import Logs, Site
+from duizhao.markdown import DuizhaoExtension
+from duizhao.paragraph_search import (
+    ParagraphText,
+    add_to_index,
+    paragraph_texts,
+    search_entries,
+    segment_chinese,
+)
+from duizhao.reader import HEAD_SCRIPT, MissingVendorFilesError, inject_head, vendor_files
+from reader_site import FILES, VENDOR, fix_tags, reader_config
+
+
+def reader_site(make_site: Callable[..., Site], **extra: object) -> Site:
+    site = make_site(FILES, **reader_config(**extra))
+    fix_tags(site.root / "mkdocs.yml")
+    return site
+
+
+def search_index(site: Site) -> list[dict[str, str]]:
+    data = json.loads((site.site_dir / "search/search_index.json").read_text("utf-8"))
+    docs: list[dict[str, str]] = data["docs"]
+    return docs
+
+
+def test_paragraph_texts_read_both_sides_without_the_permalink() -> None:
+    md = markdown.Markdown(extensions=[DuizhaoExtension(), "tables"])
+    html = md.convert(
+        "/// paragraph | P007\n> The **MoE** layer &amp; XCCL.\n\n专家层 <b>与</b> XCCL。\n///\n\n"
+        "/// paragraph | P008\n只有译文。\n///\n"
+    )
+    assert paragraph_texts(html) == [
+        ParagraphText("P007", "The MoE layer & XCCL.", "专家层 与 XCCL。"),
+        ParagraphText("P008", "", "只有译文。"),
+    ]
+
+
+def test_segment_chinese_joins_words_with_zero_width_space() -> None:
+    def cut(text: str) -> list[str]:
+        return {"的通信契约与显存": ["的", "通信契约", "与", "显存"], "段": ["段"]}[text]
+
+    assert segment_chinese("XCCL 的通信契约与显存, P042 段", cut) == (
+        "XCCL \u200b的\u200b通信契约\u200b与\u200b显存\u200b, P042 \u200b段"
+    )
+
+
+def test_segment_chinese_matches_material_with_jieba() -> None:
+    import jieba
+    from material.plugins.search.plugin import SearchIndex
+
+    text = "FlowServe 在超节点内调度请求，遵守通信契约（显存 42 GB）。"
+    assert segment_chinese(text, jieba.cut) == SearchIndex()._segment_chinese(text)
+
+
+def test_search_entries_link_to_the_paragraph() -> None:
+    entries = search_entries(
+        "a/", "显存 <调优>", [ParagraphText("P042", "Memory <peak>", "峰值")], lambda s: [s]
+    )
+    assert entries == [
+        {
+            "location": "a/#P042",
+            "title": "P042 · \u200b显存\u200b &lt;\u200b调优\u200b&gt;",
+            "text": "<p>Memory &lt;peak&gt;</p><p>\u200b峰值\u200b</p>",
+        }
+    ]
+
+
+def test_add_to_index_is_idempotent(tmp_path: Path) -> None:
+    index = tmp_path / "search_index.json"
+    index.write_text(json.dumps({"config": {"lang": ["zh"]}, "docs": [{"location": "a/"}]}))
+    entry = {"location": "a/#P001", "title": "P001", "text": "x"}
+    assert add_to_index(index, [entry]) == 1
+    assert add_to_index(index, [entry]) == 1
+    assert json.loads(index.read_text()) == {
+        "config": {"lang": ["zh"]},
+        "docs": [{"location": "a/"}, entry],
+    }
+    assert [p.name for p in tmp_path.iterdir()] == ["search_index.json"]
+
+
+def test_inject_head_once() -> None:
+    page = "<html><head><title>t</title></head><body></body></html>"
+    once = inject_head(page)
+    assert once == page.replace("</head>", HEAD_SCRIPT + "</head>")
+    assert inject_head(once) == once
+    assert inject_head("<p>fragment</p>") == "<p>fragment</p>"
+
+
+def test_vendor_files_name_what_is_missing(tmp_path: Path) -> None:
+    assert list(vendor_files(tmp_path, mermaid=False, math=False)) == []
+    with pytest.raises(MissingVendorFilesError) as error:
+        list(vendor_files(tmp_path, mermaid=True, math=False))
+    assert error.value.missing == [tmp_path / "mermaid/dist/mermaid.min.js"]
+    assert error.value.feature == "mermaid diagrams (npm package mermaid@11)"
+
+
+def test_build_copies_vendor_assets_and_orders_scripts(make_site: Callable[..., Site]) -> None:
+    site = reader_site(make_site)
+    site.build()
+    html = site.html("a.md")
+    scripts = re.findall(r'<script src="([^"]+)"( defer)?>', html)
+    assert scripts == [
+        ("../assets/javascripts/bundle.a5f9d56c.min.js", ""),
+        ("../assets/duizhao/vendor/mermaid/mermaid.min.js", " defer"),
+        ("../assets/duizhao/vendor/katex/katex.min.js", " defer"),
+        ("../assets/duizhao/vendor/katex/contrib/auto-render.min.js", " defer"),
+        ("../assets/duizhao/duizhao.js", " defer"),
+    ]
+    assert '<link rel="stylesheet" href="../assets/duizhao/vendor/katex/katex.min.css">' in html
+    assert html.index(HEAD_SCRIPT) < html.index("</head>")
+    vendor = site.site_dir / "assets/duizhao/vendor"
+    assert (vendor / "mermaid/mermaid.min.js").stat().st_size > 1_000_000
+    assert (vendor / "katex/fonts/KaTeX_Main-Regular.woff2").is_file()
+    assert "unpkg" not in html and "googleapis" not in html and "cdn" not in html.lower()
+
+
+def test_site_without_diagrams_or_math_needs_no_node_modules(
+    make_site: Callable[..., Site], tmp_path: Path
+) -> None:
+    site = make_site(
+        {"a.md": "# A\n\n/// paragraph | P001\n> Text.\n\n文字。\n///\n"},
+        plugins=[{"duizhao": {"vendor_dir": str(tmp_path / "nowhere")}}],
+    )
+    site.build()
+    assert not (site.site_dir / "assets/duizhao/vendor").exists()
+    assert (site.site_dir / "assets/duizhao/duizhao.js").is_file()
+
+
+def test_missing_node_modules_is_a_plugin_error(make_site: Callable[..., Site], logs: Logs) -> None:
+    site = reader_site(make_site)
+    config = (site.root / "mkdocs.yml").read_text("utf-8")
+    (site.root / "mkdocs.yml").write_text(config.replace(str(VENDOR), "vendor"), "utf-8")
+    with pytest.raises(Abort):
+        site.build()
+    [message] = logs.take("duizhao: mermaid", count=1)
+    assert message == (
+        "duizhao: mermaid diagrams (npm package mermaid@11) is configured but "
+        f"{site.root / 'vendor/mermaid/dist/mermaid.min.js'} does not exist. "
+        f"Run `make setup` (or `npm ci`) in {site.root}, or point the plugin's `vendor_dir` "
+        "option at the folder holding node packages."
+    )
+
+
+def test_math_needs_generic_arithmatex(make_site: Callable[..., Site], logs: Logs) -> None:
+    site = make_site(
+        {"a.md": "# A\n"},
+        plugins=["duizhao"],
+        markdown_extensions=["pymdownx.arithmatex"],
+    )
+    with pytest.raises(Abort):
+        site.build()
+    logs.take(r"(?s)arithmatex's generic output.*- pymdownx.arithmatex:\n *generic: true", 1)
+
+
+def test_search_index_has_one_entry_per_paragraph(make_site: Callable[..., Site]) -> None:
+    site = reader_site(make_site)
+    site.build()
+    entries = {e["location"]: e for e in search_index(site) if "#P0" in e["location"]}
+    assert len(entries) == 12 + 2
+    p003 = entries["a/#P003"]
+    assert p003["title"] == "P003 · \u200b显存\u200b与\u200b XCCL"
+    assert p003["text"] == (
+        "<p>FlowServe schedules requests across the supernode.</p>"
+        "<p>FlowServe \u200b在\u200b超节点\u200b内\u200b调度\u200b请求\u200b，"
+        "\u200b遵守\u200b通信契约\u200b。</p>"
+    )
+    # Headings stay Material's own entries.
+    assert any(e["location"] == "a/#1" for e in search_index(site))
+
+
+def test_paragraph_search_can_be_turned_off(make_site: Callable[..., Site]) -> None:
+    site = reader_site(make_site)
+    config = (site.root / "mkdocs.yml").read_text("utf-8")
+    (site.root / "mkdocs.yml").write_text(
+        config.replace("vendor_dir:", "paragraph_search: false\n    vendor_dir:"), "utf-8"
+    )
+    site.build()
+    assert not [e for e in search_index(site) if "#P0" in e["location"]]
+
+
+def test_dirty_rebuild_keeps_other_pages_paragraph_entries(make_site: Callable[..., Site]) -> None:
+    """`mkdocs serve --dirty` renders only the changed page; the others' entries must stay."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    site = reader_site(make_site)
+    config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.site_dir))
+    config.plugins.on_startup(command="serve", dirty=True)
+    build(config)
+    b = site.docs / "b.md"
+    b.write_text(b.read_text("utf-8").replace("第二段。", "第二段，改过。"), "utf-8")
+    build(config, dirty=True)
+    entries = {e["location"]: e["text"] for e in search_index(site) if "#P0" in e["location"]}
+    assert len(entries) == 12 + 2
+    assert "改过" in entries["b/#P002"]
