@@ -42,7 +42,7 @@ def test_paragraph_block_renders_ids_languages_and_permalink() -> None:
         <li>列表</li>
         </ul>
         </div>
-        </div>"""  # noqa: E501
+        </div>"""
     )
 
 

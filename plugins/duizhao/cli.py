@@ -19,8 +19,8 @@ from .diagnostics import Diagnostic, Severity
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress import corpus_progress, format_table, stale_diagnostics, to_json
-from .source import write_atomically
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+from .source import write_atomically
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
