@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILT_RE = re.compile(r"Documentation built in ([0-9.]+) seconds")
 SERVING_RE = re.compile(r"Serving on (http://\S+/)")
 DETECTED_RE = re.compile(r"Detected file changes")
+#: what the output pump sends when mkdocs serve has exited
+EXITED = "\0exited"
 INTRO = "## 导言\n\n"
 
 
@@ -80,6 +82,7 @@ def _serve(project: Path, dirty: bool) -> Iterator[tuple[str, queue.Queue[tuple[
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.put((time.monotonic(), line))
+        lines.put((time.monotonic(), EXITED))
 
     threading.Thread(target=pump, daemon=True).start()
     try:
@@ -97,6 +100,8 @@ def _wait_line(
     end = time.monotonic() + timeout
     while True:
         _stamp, line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        if line == EXITED:
+            raise RuntimeError("mkdocs serve exited")
         if match := pattern.search(line):
             return match
 
@@ -105,6 +110,8 @@ def _wait_built(lines: queue.Queue[tuple[float, str]], timeout: float) -> float:
     end = time.monotonic() + timeout
     while True:
         stamp, line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        if line == EXITED:
+            raise RuntimeError("mkdocs serve exited")
         if BUILT_RE.search(line):
             return stamp
 
@@ -151,8 +158,11 @@ def measure(case: Case, dirty: bool, reps: int) -> list[float]:
 def real_site(work: Path) -> Case:
     project = work / "real"
     project.mkdir()
-    shutil.copy2(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", project / "docs")
+    for name in ("mkdocs.yml", "jieba_userdict.txt", "duizhao.lock"):
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, project / name)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")  # mermaid, KaTeX
     article = "ai-systems/xdeepserve-cloudmatrix384.md"
     return Case(
         "real site (13 articles)", project, article, ("ai-systems/", "", article[:-3] + "/")
@@ -161,6 +171,8 @@ def real_site(work: Path) -> Case:
 
 def corpus(work: Path, n: int) -> Case:
     project = generate(work / f"corpus{n}", n)
+    if not (project / "node_modules").exists():  # its markdown_extensions use mermaid and math
+        (project / "node_modules").symlink_to(ROOT / "node_modules")
     article = f"articles/a{n // 2:03d}.md"
     assert (project / "docs" / article).is_file(), article
     # the corpus's home page is author-written without the digest marker: not checked

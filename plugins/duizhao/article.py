@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -255,12 +256,13 @@ class Article:
     def paragraph_range(self) -> ParagraphRange | None:
         return parse_range(self.meta.get("paragraphs"))
 
-    @property
-    def anchors(self) -> set[str]:
-        """The anchors duizhao itself emits on this page."""
+    @cached_property
+    def anchors(self) -> frozenset[str]:
+        """The anchors duizhao itself emits on this page (computed once: every link to the
+        page asks, and a parsed Article is not changed afterwards)."""
         ids = {p.id for p in self.paragraphs if p.is_well_formed}
         ids.update(f"fig-{f.id}" for f in self.figures if f.id.isdigit())
-        return ids
+        return frozenset(ids)
 
 
 # --------------------------------------------------------------------------------------------
