@@ -383,7 +383,10 @@ def _real_section(key: str) -> str:
 
 
 def config_text(n_articles: int, duizhao: bool) -> str:
-    plugins = "  - search:\n      lang: zh\n" + ("  - duizhao\n" if duizhao else "")
+    # The real markdown_extensions use mermaid and math: duizhao serves them from the
+    # project's node_modules (make setup), wherever the corpus is written.
+    vendor = f"  - duizhao:\n      vendor_dir: {ROOT / 'node_modules'}\n"
+    plugins = "  - search:\n      lang: zh\n" + (vendor if duizhao else "")
     return (
         f"site_name: duizhao bench ({n_articles} articles, "
         f"{'duizhao' if duizhao else 'plain Material'})\n"

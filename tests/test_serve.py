@@ -105,7 +105,7 @@ def test_serve_updates_the_index_after_an_edit(tiny: Site, flags: tuple[str, ...
 
 
 @pytest.fixture
-def page() -> Iterator[Any]:
+def chromium_page() -> Iterator[Any]:
     """A headless Chromium page (driven directly: pytest-playwright's session fixtures trip
     pytest's deprecation of instance-method fixtures, which this suite turns into errors)."""
     from playwright.sync_api import sync_playwright
@@ -119,7 +119,8 @@ def page() -> Iterator[Any]:
 
 
 @pytest.mark.browser
-def test_browser_reloads_by_itself_after_an_edit(tiny: Site, page: Any) -> None:
+def test_browser_reloads_by_itself_after_an_edit(tiny: Site, chromium_page: Any) -> None:
+    page = chromium_page
     with serve(tiny, "--dirty") as url:
         for target, source in (("topics/a/", "topics/a.md"), ("topics/", "topics/a.md")):
             page.goto(url + target)

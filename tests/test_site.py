@@ -109,7 +109,7 @@ def test_home_shows_featured_article_then_each_section(topics: Site) -> None:
     order = re.findall(r"<h([23])[^>]*>(?:<a href=\"([^\"]*)\">)?(.*?)(?:</a>|<a class)", body)
     assert [(level, href, title) for level, href, title in order if title != "导言"] == [
         ("2", "topics/a/", "Alpha"),
-        ("2", "other/", "Other"),
+        ("2", "", "Other"),  # not a configured section: no index
         ("3", "other/d/", "Delta"),
         ("2", "topics/", "1-Topics &lt;b&gt;"),
         ("3", "topics/c/", "&lt;script&gt;alert(1)&lt;/script&gt; &amp; C"),
@@ -234,7 +234,7 @@ def test_licence_checks_warn_in_the_build(make_site: Callable[..., Site], logs: 
     block = "\n/// paragraph | P001\n译文。\n///\n"
     site = make_site(
         {
-            "none.md": article("N", "导。", status="draft") + block,
+            "none.md": article("N", "导。", paper="{title: X}") + block,
             "odd.md": article("O", "导。", paper="{license: cc by 4.0}"),
             "nd.md": article("D", "导。", paper="{license: CC-BY-ND-4.0}"),
             "url.md": article("U", "导。", paper="{url: arxiv.org/abs/1}"),
@@ -244,7 +244,7 @@ def test_licence_checks_warn_in_the_build(make_site: Callable[..., Site], logs: 
         }
     )
     site.build()
-    logs.take(r"none\.md:1: DZ201 article republishes paragraphs .* 'paper:'", count=1)
+    logs.take(r"none\.md:3: DZ201 article republishes paragraphs .* 'paper:'", count=1)
     logs.take(
         r"odd\.md:3: DZ202 unknown licence 'license: cc by 4.0'; write 'license: CC-BY-4.0'", 1
     )

@@ -49,7 +49,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
     # site and attribution (attribution.py, digest.py)
-    "DZ201": (Severity.WARNING, "paragraph or figure blocks but no licence under 'paper:'"),
+    "DZ201": (Severity.WARNING, "paragraph or figure blocks and a 'paper:' without a licence"),
     "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
     "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
     "DZ204": (Severity.WARNING, "malformed 'paper:' field"),

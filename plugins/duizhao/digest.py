@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -190,16 +190,22 @@ def render_section(section: Section, page_uri: str, level: int = 2) -> str:
 
 
 def render_home(
-    feature: Entry | None, groups: Iterable[Section], page_uri: str = "index.md"
+    feature: Entry | None,
+    groups: Iterable[Section],
+    page_uri: str = "index.md",
+    indexes: Collection[str] = (),
 ) -> str:
-    """The featured article, then each section (its title linked to its index) and articles."""
+    """The featured article, then each section (its title linked to its index page when
+    ``indexes`` has one) and its articles."""
     parts: list[str] = []
     if feature is not None:
         parts.append(render_entry(feature, page_uri, 2))
     for section in groups:
         if section.folder:
-            link = relative_url(section.index_uri, page_uri)
-            parts.append(f"## [{escape_inline(section.title)}](<{link}>)\n")
+            title = escape_inline(section.title)
+            if section.index_uri in indexes:
+                title = f"[{title}](<{relative_url(section.index_uri, page_uri)}>)"
+            parts.append(f"## {title}\n")
             parts.append(render_section(section, page_uri, 3))
         else:  # articles at the docs root have no section heading
             parts.append(render_section(section, page_uri, 2))

@@ -61,6 +61,8 @@ class SiteFeature:
         self.articles: MutableMapping[str, Article] = {}
         self.titles: dict[str, str] = {}
         self.nav_order: list[str] = []
+        #: index pages of the build (docs-relative), so the home page links only those
+        self.indexes: set[str] = set()
 
     # ----------------------------------------------------------------------------------------
     # Files: which indexes exist
@@ -83,17 +85,22 @@ class SiteFeature:
         if not self.config.digest or not listed:
             return
         docs = Path(config.docs_dir)
-        for folder in sorted(folders | {""}):
-            uri = posixpath.join(folder, "index.md") if folder else "index.md"
-            readme = posixpath.join(folder, "README.md") if folder else "README.md"
+        # Only configured sections get a generated index: their title is written down, and
+        # other folders keep MkDocs' behaviour (an author-written index.md may use the marker).
+        for folder in sorted(folders & set(self.sections)):
+            uri = posixpath.join(folder, "index.md")
+            readme = posixpath.join(folder, "README.md")
             if files.get_file_from_path(uri) or files.get_file_from_path(readme):
                 continue
-            content = digest.generated_index(self.titles[folder] if folder else config.site_name)
+            content = digest.generated_index(self.titles[folder])
             inclusion = InclusionLevel.UNDEFINED
             if config.nav is not None and not _mentions(config.nav, uri):
                 inclusion = InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, uri, content=content, inclusion=inclusion))
             articles[uri] = parse(content, docs / uri)
+        self.indexes = {
+            file.src_uri for file in files.documentation_pages() if digest.is_index(file.src_uri)
+        }
         for file in files.documentation_pages():
             article = articles.get(file.src_uri)
             if file.generated_by is None and article and digest.has_marker(article.text):
@@ -158,7 +165,8 @@ class SiteFeature:
             return digest.render_section(groups[0], page_uri) if groups else ""
         feature = digest.featured(ordered)
         rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
-        return digest.render_home(feature, digest.sections(rest, self.titles), page_uri)
+        groups = digest.sections(rest, self.titles)
+        return digest.render_home(feature, groups, page_uri, self.indexes)
 
     def on_page_markdown(self, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
