@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, Site
+from conftest import Site
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics"}}}}
 #: Generous: this is a deadline for a correct result, not a speed test (that is bench/).
@@ -105,17 +105,13 @@ def test_serve_updates_the_index_after_an_edit(tiny: Site, flags: tuple[str, ...
 
 
 @pytest.fixture
-def chromium_page() -> Iterator[Any]:
-    """A headless Chromium page (driven directly: pytest-playwright's session fixtures trip
-    pytest's deprecation of instance-method fixtures, which this suite turns into errors)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
+def chromium_page(browser: Any) -> Iterator[Any]:
+    """A fresh page of pytest-playwright's headless Chromium (conftest's launch args)."""
+    page = browser.new_page()
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 @pytest.mark.browser
