@@ -171,6 +171,13 @@ def real_site(work: Path) -> Case:
 
 def corpus(work: Path, n: int) -> Case:
     project = generate(work / f"corpus{n}", n)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    plugin = "  - duizhao:\n"
+    assert plugin in text, "the corpus config should list the duizhao plugin with options"
+    # make articles/ a configured section, so it gets the generated 导言 index
+    sections = "      site:\n        sections:\n          articles: Articles\n"
+    config.write_text(text.replace(plugin, plugin + sections, 1), encoding="utf-8")
     if not (project / "node_modules").exists():  # its markdown_extensions use mermaid and math
         (project / "node_modules").symlink_to(ROOT / "node_modules")
     article = f"articles/a{n // 2:03d}.md"
