@@ -30,7 +30,7 @@ system-deps:
 	fi
 
 serve: setup
-	$(BIN)/mkdocs serve --dirty
+	$(BIN)/mkdocs serve --dirty --livereload
 
 build: setup
 	$(BIN)/mkdocs build --strict

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -244,21 +245,24 @@ class Article:
 
     @property
     def is_article(self) -> bool:
-        """A translation (not a plain page): it numbers paragraphs or names a paper."""
+        """A translation (not a plain page): numbered paragraphs, a paper or a status."""
         return bool(
-            self.paragraphs or self.figures or "paragraphs" in self.meta or "paper" in self.meta
+            self.paragraphs
+            or self.figures
+            or any(key in self.meta for key in ("paragraphs", "paper", "status"))
         )
 
     @property
     def paragraph_range(self) -> ParagraphRange | None:
         return parse_range(self.meta.get("paragraphs"))
 
-    @property
-    def anchors(self) -> set[str]:
-        """The anchors duizhao itself emits on this page."""
+    @cached_property
+    def anchors(self) -> frozenset[str]:
+        """The anchors duizhao itself emits on this page (computed once: every link to the
+        page asks, and a parsed Article is not changed afterwards)."""
         ids = {p.id for p in self.paragraphs if p.is_well_formed}
         ids.update(f"fig-{f.id}" for f in self.figures if f.id.isdigit())
-        return ids
+        return frozenset(ids)
 
 
 # --------------------------------------------------------------------------------------------
@@ -368,16 +372,18 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
             if line.strip() == fence[0]:
                 fence = None
             continue
-        if in_comment:
-            if "-->" in line:
-                in_comment = False
-            continue
         # Each syntax below starts with a known character after the indent; testing it first
         # skips the regexes on the prose lines that make up most of an article.
         first = line.lstrip(" \t")[:1]
+        # Fences come before HTML comments, as in Python-Markdown, whose fenced-code
+        # preprocessors run before raw HTML is recognised: a fence inside a comment is a fence.
         m = _FENCE_OPEN_RE.match(line) if first in ("`", "~") else None
         if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
             fence = (m.group("fence"), index)
+            continue
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
             continue
         if first == "<":
             stripped = line.lstrip(" ")
@@ -676,3 +682,41 @@ def read_article(path: str | Path) -> Article:
         article.diagnostics.append(problem)
         return article
     return parse(text, path)
+
+
+_LINK_OR_IMAGE_RE = re.compile(_INLINE_LINK_RE.pattern.removeprefix("(?<!!)"))
+
+
+def rewrite_urls(text: str, rewrite: Callable[[str], str]) -> str:
+    """``text`` with ``rewrite(url)`` applied to every inline link, image and reference definition.
+
+    Fenced code and code spans are left alone, as :func:`scan` leaves them. Used to move a piece
+    of Markdown (an article's 导言) to a page in another folder.
+    """
+    out: list[str] = []
+    fence: str | None = None
+    for line in split_lines(text):
+        if fence is not None:
+            if line.strip() == fence:
+                fence = None
+            out.append(line)
+            continue
+        m = _FENCE_OPEN_RE.match(line)
+        if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+            fence = m.group("fence")
+            out.append(line)
+            continue
+        scrubbed = _strip_code_spans(line)
+        spans: list[tuple[int, int]] = []
+        if "](" in scrubbed:
+            spans += [lm.span("url") for lm in _LINK_OR_IMAGE_RE.finditer(scrubbed)]
+        rm = _REF_DEF_RE.match(scrubbed)
+        if rm:
+            spans.append(rm.span("url"))
+        for start, end in sorted(spans, reverse=True):
+            url = line[start:end]
+            bracketed = url.startswith("<") and url.endswith(">")
+            new = rewrite(url[1:-1] if bracketed else url)
+            line = line[:start] + (f"<{new}>" if bracketed else new) + line[end:]
+        out.append(line)
+    return "\n".join(out)

@@ -24,7 +24,9 @@ from .article import (
     parse_range,
     read_article,
 )
+from .attribution import check_attribution
 from .diagnostics import Diagnostic, Severity
+from .digest import check_featured, check_listing
 from .figures import Catalog
 
 #: Every code with its default severity and a one-line summary (the README table is checked
@@ -50,7 +52,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ101": (Severity.ERROR, "figure placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
-    "DZ104": (Severity.ERROR, "'figures: N' disagrees with the .figures.yml"),
+    "DZ104": (
+        Severity.ERROR,
+        "'figures: N' disagrees with the .figures.yml (a draft may declare fewer)",
+    ),
     "DZ105": (Severity.ERROR, "figure spec unreadable, or a field missing or of the wrong type"),
     "DZ106": (Severity.ERROR, "figure source missing"),
     "DZ107": (Severity.ERROR, "figure source outside the project root"),
@@ -59,6 +64,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
     "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
     "DZ112": (Severity.ERROR, "figure declared twice in the .figures.yml"),
+    # site and attribution (attribution.py, digest.py)
+    "DZ201": (Severity.WARNING, "paragraph or figure blocks and a 'paper:' without a licence"),
+    "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
+    "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
+    "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
+    "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
+    "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
     # Translator's workflow (duizhao status / renumber)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
@@ -283,8 +295,6 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
 
 
 def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
-    # Article.anchors builds a set of every ID; compute it once per target, not once per link.
-    anchors: dict[int, set[str]] = {}
     for link in article.links:
         if link.is_external:
             continue
@@ -313,9 +323,7 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         fragment = unquote(fragment)
         if not (PARAGRAPH_REF_RE.fullmatch(fragment) or FIGURE_ANCHOR_RE.fullmatch(fragment)):
             continue  # headings and other anchors are MkDocs' to validate
-        if id(target) not in anchors:
-            anchors[id(target)] = target.anchors
-        if fragment in anchors[id(target)]:
+        if fragment in target.anchors:
             continue
         where = "this article" if target is article else repr(target_path)
         hint = ""
@@ -338,7 +346,9 @@ def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
         found.extend(check_front_matter(article))
         found.extend(check_paragraphs(article))
         found.extend(check_intro(article))
+        found.extend(check_attribution(article))
     found.extend(corpus.figures.check(article))
+    found.extend(check_listing(article))
     found.extend(check_links(article, corpus))
     found.sort(key=lambda d: (d.line, d.code))
     return found
@@ -352,4 +362,5 @@ def check_corpus(articles: Iterable[Article], corpus: Corpus) -> list[Diagnostic
     found: list[Diagnostic] = []
     for article in articles:
         found.extend(check_article(article, corpus))
+    found.extend(check_featured(articles))
     return found

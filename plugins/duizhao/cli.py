@@ -21,6 +21,7 @@ from .figures_cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress import corpus_progress, format_table, stale_diagnostics, to_json
+from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import write_atomically
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -134,6 +135,66 @@ def _report(diagnostics: list[Diagnostic], fmt: str, nfiles: int) -> None:
         f"{warnings} warning{'s' * (warnings != 1)}",
         err=True,
     )
+
+
+@main.command()
+@click.option(
+    "--from-seed",
+    "seed_paths",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    multiple=True,
+    required=True,
+    help="A seed record (seeds/<slug>.yml).",
+)
+@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
+    """Write new article skeletons into their section folders; never overwrites.
+
+    \b
+    duizhao new --from-seed seeds/ub-mesh-architecture.yml
+    duizhao new --from-seed seeds/*.yml
+
+    The section folder is the one mkdocs.yml names for the seed's section
+    (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
+    """
+    config = find_config()
+    if config is None:
+        raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
+    docs_dir = docs_dir_of(config)
+    sections = site_sections(read_config(config))
+    refused = 0
+    for seed_path in (*seed_paths, *more):
+        try:
+            seed = load_seed(seed_path)
+        except SeedError as exc:
+            raise click.ClickException(str(exc)) from exc
+        folder = section_folder(sections, seed.section)
+        if folder is None:
+            raise click.ClickException(
+                f"{seed_path}: section {seed.section!r} is not in {config.name}; add it as "
+                f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
+            )
+        target = docs_dir / folder / f"{seed.slug}.md"
+        shown = Diagnostic(target, 1, "", "").display_path()
+        try:
+            write_new(target, render_article(seed))
+        except FileExistsError:
+            refused += 1
+            click.echo(f"{shown} exists already; not overwritten (edit it instead)", err=True)
+            continue
+        click.echo(f"wrote {shown}")
+    sys.exit(1 if refused else 0)
+
+
+def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
+    """``{folder: title}`` from the duizhao plugin's ``site: sections:`` in mkdocs.yml."""
+    for entry in mkdocs_config.get("plugins") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("duizhao"), dict):
+            site = entry["duizhao"].get("site") or {}
+            sections = site.get("sections") if isinstance(site, dict) else None
+            if isinstance(sections, dict):
+                return {str(k): str(v) for k, v in sections.items()}
+    return {}
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,9 +14,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from .article import Article, parse, read_article
+from .article import Article, parse
+from .cache import ParseCache
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic
 from .figures_plugin import FigureBuild, FiguresConfig
@@ -33,13 +35,14 @@ from .reader import (
     needs_mermaid,
     vendor_files,
 )
+from .sitefeature import SiteConfig, SiteFeature
 
 log = get_plugin_logger(__name__)
 
 ASSETS = Path(__file__).parent / "assets"
 #: Where the reader assets land in the site.
 ASSET_PREFIX = "assets/duizhao"
-STYLESHEETS = ("duizhao.css", "progress.css")
+STYLESHEETS = ("duizhao.css", "progress.css", "site.css")
 SCRIPTS = ("duizhao.js",)
 
 
@@ -70,6 +73,9 @@ class DuizhaoConfig(Config):
     figures = c.SubConfig(FiguresConfig)
     """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""
 
+    site = c.SubConfig(SiteConfig)
+    """The study site: generated 导言 indexes, page order, source boxes, social preview tags."""
+
 
 class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     """Renders paragraph and figure blocks and reports duizhao's diagnostics during a build."""
@@ -77,6 +83,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def __init__(self) -> None:
         self.articles: dict[str, Article] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.site = SiteFeature(SiteConfig())
+        self.parsed = ParseCache()
         self.vendor: list[VendorFile] = []
         # Kept across `mkdocs serve --dirty` rebuilds, which render only the changed pages.
         self.paragraph_entries: dict[str, list[dict[str, str]]] = {}
@@ -94,6 +102,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
         self.diagnostics = []
+        self.site = SiteFeature(self.config.site)
         self.vendor = []
         if not self.dirty:
             self.paragraph_entries = {}
@@ -175,6 +184,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                         config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
                     )
                 )
+        self.site.on_files(files, config, self.articles)
         assert self.figures is not None
         if self.config.checks:
             corpus = Corpus(Path(config.docs_dir), figures=self.figures.catalog)
@@ -209,6 +219,10 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             )
         files.append(File.generated(config, uri, content=progress_markdown(reports, uri)))
 
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
+        if self.config.enabled:
+            self.site.on_nav(nav, config)
+
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
@@ -216,7 +230,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             self.extension.stale = self.stale.get(page.file.src_uri, frozenset())
         if self.figures is not None:
             self.figures.page = page  # the figure renderer runs next, for this page
-        return markdown
+        return self.site.on_page_markdown(markdown, page) if self.config.enabled else markdown
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: object
@@ -233,6 +247,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     ) -> str | None:
         if not self.config.enabled:
             return html
+        html = self.site.on_page_content(html, page)
         if self.figures is not None:
             html = self.figures.on_page_content(html, page)
         if self.config.paragraph_search:
@@ -252,6 +267,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             self.figures.abort()
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled:
+            output = self.site.on_post_page(output, page, config)
         if self.config.enabled and self.config.assets:
             return inject_head(output)
         return output
@@ -264,11 +281,10 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         count = add_to_index(index, (e for v in self.paragraph_entries.values() for e in v))
         log.debug(f"Added {count} paragraph entries to {index}")
 
-    @staticmethod
-    def _read(file: File, config: MkDocsConfig) -> Article:
+    def _read(self, file: File, config: MkDocsConfig) -> Article:
         """Parse a page as the author wrote it (with its front matter, for true line numbers)."""
         if file.abs_src_path and not file.generated_by:
-            return read_article(file.abs_src_path)
+            return self.parsed.read(file.abs_src_path)
         return parse(file.content_string, Path(config.docs_dir) / file.src_uri)
 
 

@@ -1,0 +1,218 @@
+"""Save → rebuild finished under ``mkdocs serve``, for the real site and a generated corpus.
+
+Each run starts ``mkdocs serve`` (``--dirty`` by default) on a copy of the project, then edits
+one article's 导言 in place, as an editor saves, and times the wall clock from the write to the
+server's "Documentation built" log line. After every rebuild it checks that the generated index
+pages and the article really show the edit ("every generated page correct").
+
+    python -m bench.serve                      # real site and N=100, --dirty and plain
+    python -m bench.serve --articles 100 --reps 10 --plain-reps 3
+
+Not a test: the figures go in bench/README.md (## Serve).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.corpus import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILT_RE = re.compile(r"Documentation built in ([0-9.]+) seconds")
+SERVING_RE = re.compile(r"Serving on (http://\S+/)")
+DETECTED_RE = re.compile(r"Detected file changes")
+#: what the output pump sends when mkdocs serve has exited
+EXITED = "\0exited"
+INTRO = "## 导言\n\n"
+
+
+@dataclass
+class Case:
+    name: str
+    project: Path
+    #: the article edited (docs-relative) and the pages that must show the edit (URL paths)
+    article: str
+    pages: tuple[str, ...]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return str(response.read().decode("utf-8"))
+
+
+@contextmanager
+def _serve(project: Path, dirty: bool) -> Iterator[tuple[str, queue.Queue[tuple[float, str]]]]:
+    port = _free_port()
+    args = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]
+    if dirty:
+        args.append("--dirty")
+    proc = subprocess.Popen(
+        args,
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    lines: queue.Queue[tuple[float, str]] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put((time.monotonic(), line))
+        lines.put((time.monotonic(), EXITED))
+
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        _wait_built(lines, timeout=300)
+        # serve mounts the site at site_url's path: take the address it announces
+        yield _wait_line(lines, SERVING_RE, timeout=60).group(1), lines
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def _wait_line(
+    lines: queue.Queue[tuple[float, str]], pattern: re.Pattern[str], timeout: float
+) -> re.Match[str]:
+    end = time.monotonic() + timeout
+    while True:
+        _stamp, line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        if line == EXITED:
+            raise RuntimeError("mkdocs serve exited")
+        if match := pattern.search(line):
+            return match
+
+
+def _wait_built(lines: queue.Queue[tuple[float, str]], timeout: float) -> float:
+    end = time.monotonic() + timeout
+    while True:
+        stamp, line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        if line == EXITED:
+            raise RuntimeError("mkdocs serve exited")
+        if BUILT_RE.search(line):
+            return stamp
+
+
+def _edit(path: Path, token: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"基准标记 [0-9a-z]+。", "", text)
+    path.write_text(text.replace(INTRO, f"{INTRO}基准标记 {token}。", 1), encoding="utf-8")
+
+
+def _shows(url: str, pages: tuple[str, ...], token: str) -> bool:
+    return all(f"基准标记 {token}" in _fetch(url + page) for page in pages)
+
+
+def measure(case: Case, dirty: bool, reps: int) -> list[float]:
+    """Seconds from each save to the end of the first rebuild whose pages all show the edit.
+
+    A save can reach the watcher as two events (truncate, write), so a rebuild may start on a
+    half-written file; then the next rebuild is the one that counts.
+    """
+    times: list[float] = []
+    with _serve(case.project, dirty) as (url, lines):
+        time.sleep(1.0)  # let the file watcher settle after the first build
+        for rep in range(reps):
+            token = f"r{rep}{'d' if dirty else 'p'}{int(time.time() * 1000) % 100000}"
+            while not lines.empty():
+                lines.get_nowait()
+            start = time.monotonic()
+            _edit(case.project / "docs" / case.article, token)
+            _wait_line(lines, DETECTED_RE, timeout=60)
+            for _attempt in range(5):
+                finished = _wait_built(lines, timeout=600)
+                if _shows(url, case.pages, token):
+                    times.append(finished - start)
+                    break
+            else:
+                raise AssertionError(f"{case.name}: the edit {token} never showed")
+            time.sleep(2.0)  # let a trailing rebuild (second watcher event) finish
+            while not lines.empty():
+                lines.get_nowait()
+    return times
+
+
+def real_site(work: Path) -> Case:
+    project = work / "real"
+    project.mkdir()
+    shutil.copytree(ROOT / "docs", project / "docs")
+    for name in ("mkdocs.yml", "jieba_userdict.txt", "duizhao.lock"):
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, project / name)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")  # mermaid, KaTeX
+    article = "ai-systems/xdeepserve-cloudmatrix384.md"
+    return Case(
+        "real site (13 articles)", project, article, ("ai-systems/", "", article[:-3] + "/")
+    )
+
+
+def corpus(work: Path, n: int) -> Case:
+    project = generate(work / f"corpus{n}", n)
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    plugin = "  - duizhao:\n"
+    assert plugin in text, "the corpus config should list the duizhao plugin with options"
+    # make articles/ a configured section, so it gets the generated 导言 index
+    sections = "      site:\n        sections:\n          articles: Articles\n"
+    config.write_text(text.replace(plugin, plugin + sections, 1), encoding="utf-8")
+    if not (project / "node_modules").exists():  # its markdown_extensions use mermaid and math
+        (project / "node_modules").symlink_to(ROOT / "node_modules")
+    article = f"articles/a{n // 2:03d}.md"
+    assert (project / "docs" / article).is_file(), article
+    # the corpus's home page is author-written without the digest marker: not checked
+    return Case(f"corpus N={n}", project, article, ("articles/", article[:-3] + "/"))
+
+
+def _row(name: str, mode: str, times: list[float]) -> str:
+    return (
+        f"| {name} | {mode} | {len(times)} | {statistics.median(times):.2f} s "
+        f"| {min(times):.2f} s | {max(times):.2f} s |"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--articles", type=int, default=100)
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--plain-reps", type=int, default=3, help="0 skips plain mkdocs serve")
+    args = parser.parse_args(argv)
+    rows = [
+        "| project | mkdocs serve | edits | median | min | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    with tempfile.TemporaryDirectory(prefix="duizhao-bench-serve-") as tmp:
+        work = Path(tmp)
+        for case in (real_site(work), corpus(work, args.articles)):
+            rows.append(_row(case.name, "--dirty", measure(case, True, args.reps)))
+            print(rows[-1], flush=True)
+            if args.plain_reps:
+                rows.append(_row(case.name, "(plain)", measure(case, False, args.plain_reps)))
+                print(rows[-1], flush=True)
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""MkDocs glue for the study site: 导言 indexes, nav order, source boxes, social tags.
+
+The logic lives in :mod:`duizhao.digest`, :mod:`duizhao.attribution` and :mod:`duizhao.social`;
+these events only wire it in. :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
+
+Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose source changed, but an index is
+built from *other* pages' sources. Every build re-reads all articles (``on_files``), and every
+page that carries a digest is built again: generated indexes live in memory (MkDocs always
+rebuilds those) and author-written ones get their content loaded into the File for the same
+reason.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from collections.abc import Iterable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.pages import Page
+from mkdocs.utils import dirname_to_title
+
+from . import attribution, digest, social
+from .article import Article, parse
+
+
+class SiteConfig(Config):
+    digest = c.Type(bool, default=True)
+    """Generate each section's index page (and the home page's list) from the articles' 导言.
+    An author-written index.md wins; the line `<!-- duizhao:digest -->` in it places the list."""
+
+    sections = c.DictOfItems(c.Type(str), default={})
+    """Section titles by docs folder, e.g. `{ai-systems: 1-AI Systems}`; the nav and the
+    generated index use them. Unlisted folders get MkDocs' title from the folder name."""
+
+    order = c.Type(bool, default=True)
+    """Without an explicit `nav`, order each section's pages by front matter `weight`, then
+    `date` (newest first), then path, instead of by path alone."""
+
+    attribution = c.Type(bool, default=True)
+    """Show a source box (title, authors, link, version, licence, changes) on every article
+    whose front matter has `paper:`."""
+
+    social = c.Type(bool, default=True)
+    """Add Open Graph / Twitter card tags; an article's description is its 导言."""
+
+
+class SiteFeature:
+    """Per-build state, reset in :meth:`on_files` (MkDocs calls it on every build)."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.config = config
+        #: configured section titles, folders written without surrounding slashes
+        self.sections: dict[str, str] = {}
+        self.articles: MutableMapping[str, Article] = {}
+        self.titles: dict[str, str] = {}
+        self.nav_order: list[str] = []
+        #: index pages of the build (docs-relative), so the home page links only those
+        self.indexes: set[str] = set()
+
+    # ----------------------------------------------------------------------------------------
+    # Files: which indexes exist
+
+    def on_files(
+        self, files: Files, config: MkDocsConfig, articles: MutableMapping[str, Article]
+    ) -> None:
+        self.articles = articles
+        self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
+        self.nav_order = []
+        self.titles = {}
+        listed = [
+            uri for uri, a in articles.items() if not digest.is_index(uri) and digest.is_listed(a)
+        ]
+        folders = {digest.folder_of(uri) for uri in listed}
+        for folder in folders - {""}:
+            self.titles[folder] = self.sections.get(folder) or dirname_to_title(
+                posixpath.basename(folder)
+            )
+        if not self.config.digest or not listed:
+            return
+        docs = Path(config.docs_dir)
+        # Only configured sections get a generated index: their title is written down, and
+        # other folders keep MkDocs' behaviour (an author-written index.md may use the marker).
+        for folder in sorted(folders & set(self.sections)):
+            uri = posixpath.join(folder, "index.md")
+            readme = posixpath.join(folder, "README.md")
+            if files.get_file_from_path(uri) or files.get_file_from_path(readme):
+                continue
+            content = digest.generated_index(self.titles[folder])
+            inclusion = InclusionLevel.UNDEFINED
+            if config.nav is not None and not _mentions(config.nav, uri):
+                inclusion = InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+            articles[uri] = parse(content, docs / uri)
+        self.indexes = {
+            file.src_uri for file in files.documentation_pages() if digest.is_index(file.src_uri)
+        }
+        for file in files.documentation_pages():
+            article = articles.get(file.src_uri)
+            if file.generated_by is None and article and digest.has_marker(article.text):
+                # In-memory content makes MkDocs build this page on every (dirty) rebuild.
+                file.content_string = file.content_string
+
+    # ----------------------------------------------------------------------------------------
+    # Nav: order and section titles
+
+    def on_nav(self, nav: Navigation, config: MkDocsConfig) -> None:
+        if self.config.order and config.nav is None:
+            self._sort(nav.items)
+            nav.pages = list(_pages(nav.items))
+            for before, page, after in zip(
+                [None, *nav.pages[:-1]], nav.pages, [*nav.pages[1:], None], strict=True
+            ):
+                page.previous_page, page.next_page = before, after
+        for section in _sections(nav.items):
+            folder = _folder_of(section)
+            if folder is not None and folder in self.sections:
+                section.title = html.escape(self.sections[folder], quote=False)
+        self.nav_order = [page.file.src_uri for page in nav.pages]
+
+    def _sort(self, items: list[Any]) -> None:
+        slots = [i for i, item in enumerate(items) if isinstance(item, Page)]
+        pages = sorted((items[i] for i in slots), key=self._page_key)
+        for i, page in zip(slots, pages, strict=True):
+            items[i] = page
+        for item in items:
+            if isinstance(item, Section):
+                self._sort(item.children)
+
+    def _page_key(self, page: Page) -> tuple[int, tuple[int, float, str]]:
+        uri = page.file.src_uri
+        article = self.articles.get(uri)
+        return (
+            0 if digest.is_index(uri) else 1,
+            digest.sort_key(article.meta if article else {}, uri),
+        )
+
+    # ----------------------------------------------------------------------------------------
+    # Pages
+
+    def _ordered(self) -> list[tuple[str, Article]]:
+        """Every page in nav order; pages outside the nav after, in front matter order."""
+        seen = set(self.nav_order)
+        rest = sorted(
+            (uri for uri in self.articles if uri not in seen),
+            key=lambda uri: digest.sort_key(self.articles[uri].meta, uri),
+        )
+        return [
+            (uri, self.articles[uri]) for uri in [*self.nav_order, *rest] if uri in self.articles
+        ]
+
+    def digest_for(self, page_uri: str) -> str:
+        """The generated list for the index page ``page_uri``."""
+        ordered = self._ordered()
+        folder = digest.folder_of(page_uri)
+        if folder:
+            own = [(u, a) for u, a in ordered if digest.folder_of(u) == folder]
+            groups = digest.sections(own, self.titles)
+            return digest.render_section(groups[0], page_uri) if groups else ""
+        feature = digest.featured(ordered)
+        rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
+        groups = digest.sections(rest, self.titles)
+        return digest.render_home(feature, groups, page_uri, self.indexes)
+
+    def on_page_markdown(self, markdown: str, page: Page) -> str:
+        uri = page.file.src_uri
+        title = page.meta.get("title")
+        if isinstance(title, str):
+            # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
+            page.meta["title"] = html.escape(title, quote=False)
+        if self.config.digest and digest.has_marker(markdown):
+            markdown = digest.insert(markdown, self.digest_for(uri))
+        article = self.articles.get(uri)
+        if self.config.social and article and article.intro and "description" not in page.meta:
+            page.meta["description"] = social.plain_text(article.intro)
+        return markdown
+
+    def on_page_content(self, content: str, page: Page) -> str:
+        article = self.articles.get(page.file.src_uri)
+        if not self.config.attribution or article is None or "paper" not in article.meta:
+            return content
+        return attribution.insert_box(content, attribution.source_box(article))
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        if not self.config.social:
+            return output
+        article = self.articles.get(page.file.src_uri)
+        description = page.meta.get("description") or config.site_description
+        title = article.title if article is not None else None
+        tags = social.meta_tags(
+            title=config.site_name if page.is_homepage else (title or config.site_name),
+            description=str(description) if description else None,
+            url=page.canonical_url,
+            site_name=config.site_name,
+            is_article=bool(article and article.is_article),
+        )
+        return social.insert_head(output, tags)
+
+
+def _mentions(nav: Any, uri: str) -> bool:
+    if isinstance(nav, str):
+        return nav == uri
+    if isinstance(nav, dict):
+        return any(_mentions(v, uri) for v in nav.values())
+    if isinstance(nav, list):
+        return any(_mentions(v, uri) for v in nav)
+    return False
+
+
+def _pages(items: Iterable[Any]) -> Iterable[Page]:
+    for item in items:
+        if isinstance(item, Page):
+            yield item
+        elif isinstance(item, Section):
+            yield from _pages(item.children)
+
+
+def _sections(items: Iterable[Any]) -> Iterable[Section]:
+    for item in items:
+        if isinstance(item, Section):
+            yield item
+            yield from _sections(item.children)
+
+
+def _folder_of(section: Section) -> str | None:
+    """The docs folder a section stands for: the folder of its first direct page."""
+    page = next((item for item in section.children if isinstance(item, Page)), None)
+    return digest.folder_of(page.file.src_uri) if page is not None else None

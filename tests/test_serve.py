@@ -1,0 +1,136 @@
+"""``mkdocs serve`` for real: an edit to an article's 导言 reaches the index page, and the
+browser reloads by itself (live reload breaks with some click releases; constraints.txt pins
+the one verified here)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import Site
+
+SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics"}}}}
+#: Generous: this is a deadline for a correct result, not a speed test (that is bench/).
+DEADLINE = 30.0
+
+
+def article(title: str, intro: str, weight: int) -> str:
+    return f"---\ntitle: {title}\nweight: {weight}\n---\n\n# {title}\n\n## 导言\n\n{intro}\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return str(response.read().decode("utf-8"))
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return None
+
+
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+@contextmanager
+def serve(site: Site, *flags: str) -> Iterator[str]:
+    port = free_port()
+    log = site.root / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", *flags],
+            cwd=site.root,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            wait_for(lambda: fetch(url) is not None or proc.poll() is not None, "mkdocs serve")
+            assert proc.poll() is None, log.read_text(encoding="utf-8")
+            yield url
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def tiny(make_site: Callable[..., Site]) -> Site:
+    return make_site(
+        {
+            "index.md": "# 首页\n\n<!-- duizhao:digest -->\n",
+            "topics/a.md": article("Alpha", "旧的导言。", 1),
+            "topics/b.md": article("Bravo", "乙。", 2),
+        },
+        plugins=[SITE_PLUGIN],
+    )
+
+
+@pytest.mark.parametrize("flags", [("--dirty",), ()], ids=["dirty", "full"])
+def test_serve_updates_the_index_after_an_edit(tiny: Site, flags: tuple[str, ...]) -> None:
+    with serve(tiny, *flags) as url:
+        assert "旧的导言" in (fetch(url + "topics/") or "")
+        edit(tiny.docs / "topics/a.md", "旧的导言", "新的导言")
+        for page in ("topics/", "", "topics/a/"):
+            wait_for(lambda p=page: "新的导言" in (fetch(url + p) or ""), f"/{page} updated")
+            assert "旧的导言" not in (fetch(url + page) or "")
+    log = (tiny.root / "serve.log").read_text(encoding="utf-8")
+    assert ("A 'dirty' build is being performed" in log) == bool(flags), log
+
+
+@pytest.fixture
+def chromium_page(browser: Any) -> Iterator[Any]:
+    """A fresh page of pytest-playwright's headless Chromium (conftest's launch args)."""
+    page = browser.new_page()
+    try:
+        yield page
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_browser_reloads_by_itself_after_an_edit(tiny: Site, chromium_page: Any) -> None:
+    page = chromium_page
+    with serve(tiny, "--dirty") as url:
+        for target, source in (("topics/a/", "topics/a.md"), ("topics/", "topics/a.md")):
+            page.goto(url + target)
+            assert "旧的导言" in page.inner_text("article")
+            page.evaluate("window.__notReloaded = true")
+            edit(tiny.docs / source, "旧的导言", "新的导言")
+            page.wait_for_function(
+                "document.querySelector('article')?.innerText.includes('新的导言')",
+                timeout=DEADLINE * 1000,
+            )
+            # the page itself reloaded (live reload), nobody navigated it
+            assert page.evaluate("window.__notReloaded === undefined")
+            edit(tiny.docs / source, "新的导言", "旧的导言")
+            page.wait_for_function(
+                "document.querySelector('article')?.innerText.includes('旧的导言')",
+                timeout=DEADLINE * 1000,
+            )
