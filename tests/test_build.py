@@ -50,6 +50,7 @@ status: complete
 OTHER = """\
 ---
 title: B
+paper: {title: B paper, license: CC-BY-4.0}
 paragraphs: P001-P001
 status: complete
 ---
@@ -100,7 +101,7 @@ def test_diagnostics_are_warnings_with_path_and_line(
         "with 'duizhao renumber'",
         "duizhao: docs/a.md:32: DZ004 missing paragraph ID P003 in a complete article; add the blocks, "
         "renumber, or set 'status: draft'",
-        "duizhao: docs/sub/b.md:9: DZ008 link [A 的 P003](../a.md#P003) points to #P003, which is not "
+        "duizhao: docs/sub/b.md:10: DZ008 link [A 的 P003](../a.md#P003) points to #P003, which is not "
         "in '../a.md'",
     ]
     # MkDocs' own anchor validation sees the same missing anchors (ids are in the tree).

@@ -15,6 +15,7 @@ from duizhao.cli import main
 GOOD = """\
 ---
 title: Good
+paper: {title: A paper, license: CC-BY-4.0}
 paragraphs: P001-P002
 status: complete
 ---
@@ -37,6 +38,7 @@ status: complete
 NO_INTRO = """\
 ---
 title: No intro
+paper: {title: A paper, license: CC-BY-4.0}
 paragraphs: P001-P001
 ---
 
@@ -76,7 +78,7 @@ def test_errors_exit_one_with_path_line(tmp_path: Path, monkeypatch: pytest.Monk
     code, out, _ = run(["check"], tmp_path, monkeypatch)
     assert code == 1
     assert out == (
-        "docs/a.md:17: DZ002 duplicate paragraph ID P001 (first used at line 11); "
+        "docs/a.md:18: DZ002 duplicate paragraph ID P001 (first used at line 12); "
         "renumber with 'duizhao renumber'\n"
     )
 
@@ -86,7 +88,7 @@ def test_warnings_pass_unless_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert run(["check"], tmp_path, monkeypatch)[0] == 0
     code, out, err = run(["check", "--strict"], tmp_path, monkeypatch)
     assert code == 1
-    assert out.startswith("docs/a.md:6: DZ009 article has no '## 导言' section")
+    assert out.startswith("docs/a.md:7: DZ009 article has no '## 导言' section")
     assert err == "1 file checked: 0 errors, 1 warning\n"
 
 
@@ -97,15 +99,15 @@ def test_json_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(out) == [
         {
             "path": "docs/a.md",
-            "line": 17,
+            "line": 18,
             "code": "DZ002",
             "severity": "error",
-            "message": "duplicate paragraph ID P001 (first used at line 11); "
+            "message": "duplicate paragraph ID P001 (first used at line 12); "
             "renumber with 'duizhao renumber'",
         },
         {
             "path": "docs/b.md",
-            "line": 6,
+            "line": 7,
             "code": "DZ009",
             "severity": "warning",
             "message": "article has no '## 导言' section; add the translator's introduction "
@@ -128,7 +130,7 @@ def test_linked_articles_are_read_even_when_not_named(
     code, out, _ = run(["check", "docs/a.md"], tmp_path, monkeypatch)
     assert code == 1
     assert out == (
-        "docs/a.md:9: DZ008 link [C](sub/b.md#P003) points to #P003, which is not in 'sub/b.md'\n"
+        "docs/a.md:10: DZ008 link [C](sub/b.md#P003) points to #P003, which is not in 'sub/b.md'\n"
     )
 
 
@@ -142,7 +144,7 @@ def test_mkdocs_yml_with_python_tags_is_read(
     )
     project(tmp_path, {"src/a.md": DUPLICATE}, config=config)
     code, out, _ = run(["check"], tmp_path, monkeypatch)
-    assert code == 1 and out.startswith("src/a.md:17: DZ002")
+    assert code == 1 and out.startswith("src/a.md:18: DZ002")
 
 
 @pytest.mark.parametrize(
@@ -168,5 +170,5 @@ def test_console_script_runs(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("duizhao")
     proc = subprocess.run([str(exe), "check"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("docs/a.md:17: DZ002")
+    assert proc.stdout.startswith("docs/a.md:18: DZ002")
     assert "Traceback" not in proc.stderr

@@ -232,7 +232,7 @@ def check_attribution(article: Article) -> Iterator[Diagnostic]:
         )
     spdx = fields.get("license")
     if spdx is None:
-        if (article.paragraphs or article.figures) and "paper" in article.meta:
+        if article.paragraphs or article.figures:
             yield _warn(
                 article,
                 "DZ201",

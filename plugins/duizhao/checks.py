@@ -65,7 +65,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
     "DZ112": (Severity.ERROR, "figure declared twice in the .figures.yml"),
     # site and attribution (attribution.py, digest.py)
-    "DZ201": (Severity.WARNING, "paragraph or figure blocks and a 'paper:' without a licence"),
+    "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
     "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
     "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
     "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
