@@ -19,7 +19,8 @@ from duizhao.cli import read_config
 def _check(root: Path) -> list[str]:
     docs = root / "docs"
     articles = [read_article(p) for p in sorted(docs.rglob("*.md"))]
-    return [d.format() for d in check_corpus(articles, Corpus(docs))]
+    # Paths relative to the corpus, wherever the checkout and the temp folder are.
+    return [d.format(root) for d in check_corpus(articles, Corpus(docs))]
 
 
 def _build(root: Path) -> Path:
@@ -103,7 +104,8 @@ def test_figures_follow_the_figure_contract(tmp_path: Path) -> None:
 
 def test_defects_added_to_a_generated_article_are_reported(tmp_path: Path) -> None:
     root = generate(tmp_path / "dz", 2, paragraphs=12)
-    path = root / "docs/articles/a001.md"
+    rel = "docs/articles/a001.md"
+    path = root / rel
     text = path.read_text(encoding="utf-8")
     lines = len(text.splitlines())
     path.write_text(
@@ -112,11 +114,11 @@ def test_defects_added_to_a_generated_article_are_reported(tmp_path: Path) -> No
         encoding="utf-8",
     )
     assert _check(root) == [
-        f"{path}:{lines + 2}: DZ008 link [](#P013) points to #P013, which is not in this article",
-        f"{path}:{lines + 2}: DZ008 link [](a002.md#P099) points to #P099, which is not in "
+        f"{rel}:{lines + 2}: DZ008 link [](#P013) points to #P013, which is not in this article",
+        f"{rel}:{lines + 2}: DZ008 link [](a002.md#P099) points to #P099, which is not in "
         "'a002.md'",
-        f"{path}:{lines + 3}: DZ008 link [ref](a002.md#P100) points to #P100, which is not in "
+        f"{rel}:{lines + 3}: DZ008 link [ref](a002.md#P100) points to #P100, which is not in "
         "'a002.md'",
-        f"{path}:{lines + 4}: DZ002 duplicate paragraph ID P012 (first used at line "
+        f"{rel}:{lines + 4}: DZ002 duplicate paragraph ID P012 (first used at line "
         f"{text.splitlines().index('/// paragraph | P012') + 1}); renumber with 'duizhao renumber'",
     ]
