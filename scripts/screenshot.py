@@ -1,7 +1,7 @@
 """Screenshot a page of a built site in headless Chromium (for the README).
 
     .venv/bin/mkdocs build --strict --site-dir /tmp/site
-    .venv/bin/python scripts/screenshot.py /tmp/site ai-systems/ readme-assets/section-page.png
+    .venv/bin/python scripts/screenshot.py /tmp/site ai-systems/ readme/section-page.png
 
 Serves SITE on a free 127.0.0.1 port (the site needs no other host) and saves a PNG of PAGE.
 """
