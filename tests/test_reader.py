@@ -92,6 +92,14 @@ def test_add_to_index_is_idempotent(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["search_index.json"]
 
 
+def test_add_to_index_keeps_the_index_readable(tmp_path: Path) -> None:
+    index = tmp_path / "search_index.json"
+    index.write_text(json.dumps({"docs": []}))
+    index.chmod(0o644)
+    add_to_index(index, [{"location": "a/#P001", "title": "P001", "text": "x"}])
+    assert index.stat().st_mode & 0o777 == 0o644  # a web server must be able to read it
+
+
 def test_inject_head_once() -> None:
     page = "<html><head><title>t</title></head><body></body></html>"
     once = inject_head(page)

@@ -12,15 +12,15 @@ match.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from .source import write_atomically
 
 _HAN_RE = re.compile(
     "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
@@ -153,12 +153,5 @@ def add_to_index(index_path: Path, entries: Iterable[dict[str, str]]) -> int:
     docs = [doc for doc in data.get("docs", []) if doc.get("location") not in locations]
     data["docs"] = docs + new
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    fd, tmp = tempfile.mkstemp(prefix=".search_index.", dir=index_path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(payload)
-        os.replace(tmp, index_path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically({index_path: payload.encode("utf-8")})
     return len(new)
