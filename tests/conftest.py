@@ -98,11 +98,15 @@ class Site:
             path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
         return path
 
-    def build(self, *, strict: bool = False, dirty: bool = False) -> None:
+    def build(self, *, strict: bool = False, dirty: bool = False, serve: bool = False) -> None:
+        """Build the site. ``serve=True`` starts a session as `mkdocs serve --dirty` does (the
+        plugins keep their state for the next builds, which pass ``dirty=True``)."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
         cfg = load_config(str(self.root / "mkdocs.yml"), site_dir=str(self.site_dir), strict=strict)
+        if serve:
+            cfg.plugins.on_startup(command="serve", dirty=True)
         build(cfg, dirty=dirty)
 
 

@@ -148,3 +148,31 @@ def test_plugin_can_be_disabled(make_site: Callable[..., Site]) -> None:
     html = site.html("a.md")
     assert "dz-para" not in html
     assert "/// paragraph | P001" in html
+
+
+def test_serve_keeps_compiled_templates_and_follows_their_edits(
+    make_site: Callable[..., Site],
+) -> None:
+    """Under `mkdocs serve` the theme's templates are compiled once, not on every rebuild; an
+    edited override is compiled again."""
+    from mkdocs.config import load_config
+
+    site = make_site(
+        {"index.md": "# 首页\n"},
+        theme={"name": "material", "language": "zh", "font": False, "custom_dir": "overrides"},
+    )
+    override = site.root / "overrides/main.html"
+    override.parent.mkdir()
+    block = '{% extends "base.html" %}{% block content %}<p>MARK-{}</p>{{ super() }}{% endblock %}'
+    override.write_text(block.replace("{}", "1", 1), "utf-8")
+    site.build(serve=True)
+    assert "<p>MARK-1</p>" in site.html("index.html")
+    plugin = load_config(str(site.root / "mkdocs.yml")).plugins["duizhao"]
+    cache = plugin.templates
+    assert cache is not None and len(cache._code) > 10  # main.html, base.html, partials
+    compiled = dict(cache._code)
+    override.write_text(block.replace("{}", "2", 1), "utf-8")
+    site.build()
+    assert "<p>MARK-2</p>" in site.html("index.html")
+    changed = {key for key in compiled if cache._code[key] != compiled[key]}
+    assert len(changed) == 1  # only the override was compiled again

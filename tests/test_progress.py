@@ -244,3 +244,24 @@ def test_pre_commit_hook_runs_duizhao_check() -> None:
     assert hook["entry"].split() == ["duizhao", "check", "--strict"]
     assert hook["language"] == "python" and hook["pass_filenames"] is False
     assert main.get_command(None, "check") is not None  # type: ignore[arg-type]
+
+
+def test_accepting_updates_the_stale_mark_under_a_dirty_rebuild(
+    make_site: Callable[..., Site],
+    run: Callable[..., Result],
+    monkeypatch: pytest.MonkeyPatch,
+    logs: Logs,
+) -> None:
+    """`mkdocs serve --dirty` rebuilds when duizhao.lock is saved; the article's own file did
+    not change, but its 原文已更新 marks did."""
+    site = make_site({"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"})
+    monkeypatch.chdir(site.root)
+    assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
+    edit_original(site.docs / "papers/a.md")
+    site.build(serve=True)
+    assert site.html("papers/a.md").count("dz-stale") == 1
+    assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", count=1)
+    assert "dz-stale" not in site.html("papers/a.md")
+    assert "原文已更新、译文待复核" not in site.html("progress.md")

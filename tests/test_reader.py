@@ -16,6 +16,7 @@ from conftest import Logs, Site
 from duizhao.markdown import DuizhaoExtension
 from duizhao.paragraph_search import (
     ParagraphText,
+    SearchPages,
     add_to_index,
     paragraph_texts,
     search_entries,
@@ -215,3 +216,94 @@ def test_dirty_rebuild_keeps_other_pages_paragraph_entries(make_site: Callable[.
     entries = {e["location"]: e["text"] for e in search_index(site) if "#P0" in e["location"]}
     assert len(entries) == 12 + 2
     assert "改过" in entries["b/#P002"]
+
+
+def _later(path: Path, text: str) -> None:
+    """Write ``text`` with a modification time that a dirty build sees as newer."""
+    import os
+    import time
+
+    path.write_text(text, "utf-8")
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+def _canonical(entries: list[dict[str, str]]) -> list[str]:
+    return sorted(json.dumps(e, ensure_ascii=False, sort_keys=True) for e in entries)
+
+
+def test_dirty_rebuild_of_several_pages_writes_the_full_index(
+    make_site: Callable[..., Site], logs: Logs, tmp_path: Path
+) -> None:
+    """An edited 导言 renders its article, the section index and the home page again. Material
+    merges a dirty rebuild's entries by the first one's location prefix (the home page's is "",
+    which matched every page); the index must be exactly what a full build writes."""
+    files = {
+        **FILES,
+        "index.md": "# 首页\n\n首页的话。\n\n<!-- duizhao:digest -->\n",
+        "topics/c.md": "---\ntitle: 丙\npaper: {license: MIT}\n---\n\n# 丙\n\n## 导言\n\n丙的旧导言。\n\n## 正文\n\n"
+        "/// paragraph | P001\n> Old text.\n\n旧的段落。\n///\n",
+    }
+    site = make_site(files, **reader_config())
+    fix_tags(site.root / "mkdocs.yml")
+    config = (site.root / "mkdocs.yml").read_text("utf-8")
+    (site.root / "mkdocs.yml").write_text(
+        config.replace("vendor_dir:", "site: {sections: {topics: 专题}}\n    vendor_dir:"), "utf-8"
+    )
+    site.build(serve=True)
+    before = search_index(site)
+    assert any(e["location"] == "b/#P001" for e in before)
+    source = site.docs / "topics/c.md"
+    text = source.read_text("utf-8").replace("丙的旧导言", "丙的新导言")
+    _later(source, text.replace("旧的段落", "新的段落"))
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", count=1)
+    dirty = search_index(site)
+    [c] = [e["text"] for e in dirty if e["location"] == "topics/c/#P001"]
+    assert "新的段落" in c.replace("\u200b", "")
+
+    full = Site(site.root, tmp_path / "full-site")  # the same sources, built whole
+    full.build()
+    assert _canonical(dirty) == _canonical(search_index(full))
+    # the generated section index is left to its articles (no duplicate 导言 hits)
+    assert not [e for e in dirty if e["location"].startswith("topics/#")]
+    assert not [e for e in dirty if e["location"] == "topics/"]
+    # the home page, written by the author, keeps its entries
+    assert any(e["location"] == "" and "首页" in e["text"] for e in dirty)
+
+
+def test_search_pages_replace_what_a_build_rendered_and_keep_the_rest() -> None:
+    def entry(location: str) -> dict[str, str]:
+        return {"location": location, "title": location, "text": ""}
+
+    pages = SearchPages()
+    first = pages.update(
+        ["", "a/", "b/"],
+        ["", "a/", "b/"],
+        [entry(""), entry("#x"), entry("a/"), entry("b/"), entry("b/#y")],
+        {"a/": [entry("a/#P001")]},
+    )
+    assert [e["location"] for e in first] == ["", "#x", "a/", "a/#P001", "b/", "b/#y"]
+    # a dirty rebuild rendered the home page and b/ (its #y heading is gone); c/ is new, a/ kept
+    second = pages.update(
+        ["", "a/", "b/", "c/"],
+        ["", "b/", "c/"],
+        [entry(""), entry("b/"), entry("c/")],
+        {"a/": [entry("a/#P001")]},
+    )
+    assert [e["location"] for e in second] == ["", "a/", "a/#P001", "b/", "c/"]
+    # a/ was deleted; an entry of a page outside the list is kept, at the end
+    third = pages.update(["", "b/", "c/"], ["c/"], [entry("c/"), entry("x/")], {})
+    assert [e["location"] for e in third] == ["", "b/", "c/", "x/"]
+
+
+def test_pages_excluded_from_search_get_no_paragraph_entries(
+    make_site: Callable[..., Site],
+) -> None:
+    site = reader_site(make_site)
+    b = site.docs / "b.md"
+    b.write_text(b.read_text("utf-8").replace("---\n", "---\nsearch: {exclude: true}\n", 1))
+    site.build()
+    locations = [e["location"] for e in search_index(site)]
+    assert "a/#P001" in locations
+    assert not [loc for loc in locations if loc.startswith("b/")]

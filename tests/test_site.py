@@ -309,3 +309,54 @@ def test_parse_cache_reparses_only_changed_files(tmp_path: Path) -> None:
     assert second is not first and second.intro == "二，更长。"
     source.unlink()
     assert cache.read(source).diagnostics[0].code == "DZ011"
+
+
+def test_dirty_rebuild_renders_digest_pages_only_when_their_digest_changed(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    site = make_site(
+        {
+            "index.md": "# 首页\n\n<!-- duizhao:digest -->\n",
+            "topics/a.md": article("Alpha", "甲的导言。", featured="true", paper="{license: MIT}")
+            + "\n/// paragraph | P001\n> Text.\n\n译文。\n///\n",
+            "topics/b.md": article("Bravo", "乙的导言。"),
+        },
+        plugins=[SITE_PLUGIN],
+    )
+    site.build(serve=True)
+    pages = ("index.html", "topics/index.html", "topics/a/index.html", "progress/index.html")
+
+    def stamps() -> dict[str, int]:
+        return {p: (site.site_dir / p).stat().st_mtime_ns for p in pages}
+
+    first = stamps()
+    source = site.docs / "topics/a.md"
+    # an edit outside the 导言: only the article is rendered again
+    _touch_later(source, source.read_text(encoding="utf-8").replace("正文。", "新的正文。"))
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", count=1)
+    second = stamps()
+    assert [p for p in pages if second[p] != first[p]] == ["topics/a/index.html"]
+    assert "新的正文" in main_html(site, "topics/a/index.html")
+    # an edit of the 导言: the article and both pages showing it
+    _touch_later(source, source.read_text(encoding="utf-8").replace("甲的导言", "甲的新导言"))
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", count=1)
+    third = stamps()
+    assert [p for p in pages if third[p] != second[p]] == list(pages[:3])
+    for page in pages[:3]:
+        assert "甲的新导言" in main_html(site, page), page
+
+
+def test_generated_index_stays_out_of_search(make_site: Callable[..., Site]) -> None:
+    site = make_site(
+        {"topics/a.md": article("Alpha", "甲的导言。")},
+        plugins=["search", SITE_PLUGIN],
+    )
+    site.build()
+    import json
+
+    docs = json.loads((site.site_dir / "search/search_index.json").read_text("utf-8"))["docs"]
+    pages = {d["location"].partition("#")[0] for d in docs}
+    assert "topics/a/" in pages and "topics/" not in pages
+    assert "甲的导言" in text(main_html(site, "topics/index.html"))

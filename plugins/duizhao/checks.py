@@ -101,12 +101,20 @@ class Corpus:
         self.figures = figures
         self._loader = loader
         self._cache: dict[Path, Article | None] = {}
+        self._resolved: dict[Path, Path] = {}
+
+    def _resolve(self, path: Path) -> Path:
+        """``path.resolve()``, once per path (links to one article are many)."""
+        resolved = self._resolved.get(path)
+        if resolved is None:
+            resolved = self._resolved[path] = path.resolve()
+        return resolved
 
     def add(self, article: Article) -> None:
-        self._cache[article.path.resolve()] = article
+        self._cache[self._resolve(article.path)] = article
 
     def get(self, path: Path) -> Article | None:
-        key = path.resolve()
+        key = self._resolve(path)
         if key not in self._cache:
             self._cache[key] = self._loader(path) if key.is_file() else None
         return self._cache[key]
@@ -337,8 +345,8 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         )
 
 
-def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
-    """Every problem in one article, in source order."""
+def check_local(article: Article) -> list[Diagnostic]:
+    """The problems that depend on ``article`` alone (no other file), in no particular order."""
     found = list(article.diagnostics)
     if any(d.code == "DZ011" for d in found):
         return found
@@ -347,20 +355,39 @@ def check_article(article: Article, corpus: Corpus) -> list[Diagnostic]:
         found.extend(check_paragraphs(article))
         found.extend(check_intro(article))
         found.extend(check_attribution(article))
-    found.extend(corpus.figures.check(article))
     found.extend(check_listing(article))
-    found.extend(check_links(article, corpus))
+    return found
+
+
+def check_article(
+    article: Article,
+    corpus: Corpus,
+    local: Callable[[Article], list[Diagnostic]] = check_local,
+) -> list[Diagnostic]:
+    """Every problem in one article, in source order.
+
+    ``local`` computes :func:`check_local`; a caller that keeps Articles between runs may pass
+    a memoized one (the figure and link checks read other files, so they always run).
+    """
+    found = list(local(article))
+    if not any(d.code == "DZ011" for d in found):
+        found.extend(corpus.figures.check(article))
+        found.extend(check_links(article, corpus))
     found.sort(key=lambda d: (d.line, d.code))
     return found
 
 
-def check_corpus(articles: Iterable[Article], corpus: Corpus) -> list[Diagnostic]:
+def check_corpus(
+    articles: Iterable[Article],
+    corpus: Corpus,
+    local: Callable[[Article], list[Diagnostic]] = check_local,
+) -> list[Diagnostic]:
     """Check ``articles`` (all added to ``corpus`` first so links between them resolve)."""
     articles = list(articles)
     for article in articles:
         corpus.add(article)
     found: list[Diagnostic] = []
     for article in articles:
-        found.extend(check_article(article, corpus))
+        found.extend(check_article(article, corpus, local))
     found.extend(check_featured(articles))
     return found

@@ -213,13 +213,18 @@ def render_home(
 
 
 def generated_index(title: str) -> str:
-    """The source of a section index nobody wrote: its title and the marker."""
-    front = yaml.safe_dump({"title": title}, allow_unicode=True, width=10_000)
+    """The source of a section index nobody wrote: its title and the marker.
+
+    It stays out of the search index: each 导言 it lists is found on its own article's page.
+    """
+    meta = {"title": title, "search": {"exclude": True}}
+    front = yaml.safe_dump(meta, allow_unicode=True, width=10_000, sort_keys=False)
     return f"---\n{front}---\n\n# {escape_inline(title)}\n\n{MARKER}\n"
 
 
 def has_marker(markdown: str) -> bool:
-    return any(line.strip() == MARKER for line in markdown.splitlines())
+    """Whether a line of ``markdown`` is the marker (the substring test keeps it cheap)."""
+    return MARKER in markdown and any(line.strip() == MARKER for line in markdown.splitlines())
 
 
 def insert(markdown: str, digest: str) -> str:

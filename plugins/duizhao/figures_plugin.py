@@ -26,6 +26,7 @@ from mkdocs.utils import get_relative_url
 
 from .article import Article, FigurePlacement
 from .diagnostics import Diagnostic
+from .dirty import GeneratedPage
 from .figures import (
     FORMATS,
     SPEC_SUFFIX,
@@ -161,7 +162,7 @@ class FigureBuild:
                 f"duizhao: the figure index page {uri!r} would replace docs/{uri}; set "
                 "'figures: {index: other/path.md}' for the duizhao plugin in mkdocs.yml"
             )
-        index = File.generated(config, uri, content="")
+        index = GeneratedPage.generated(config, uri, content="")
         sections = []
         for src_uri, figures in sorted(self.pages.items()):
             page_file = files.get_file_from_path(src_uri)

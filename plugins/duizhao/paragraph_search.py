@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
@@ -155,3 +155,42 @@ def add_to_index(index_path: Path, entries: Iterable[dict[str, str]]) -> int:
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     write_atomically({index_path: payload.encode("utf-8")})
     return len(new)
+
+
+Entry = dict[str, Any]
+
+
+def page_of(location: str) -> str:
+    """The page URL of a search entry's location (``a/#P042`` → ``a/``)."""
+    return location.partition("#")[0]
+
+
+class SearchPages:
+    """A site's search entries by page, kept across the builds of one ``mkdocs serve``.
+
+    A ``--dirty`` rebuild indexes only the pages it renders. Material merges them into the
+    previous index by the location prefix of the first new entry, which goes wrong when one save
+    renders several pages, as an edited 导言 does (the article, its section's index and the home
+    page, whose prefix ``""`` matches every entry). Here each page's entries are replaced as a
+    whole, the entries of pages no longer in the site are dropped, and the paragraph entries of a
+    page follow its own: the index is the one a full build would write.
+    """
+
+    def __init__(self) -> None:
+        self.pages: dict[str, list[Entry]] = {}
+
+    def update(
+        self,
+        urls: Iterable[str],
+        rendered: Iterable[str],
+        entries: Iterable[Entry],
+        paragraphs: Mapping[str, list[Entry]],
+    ) -> list[Entry]:
+        """The whole index after a build of the pages ``urls`` (in site order) that rendered
+        the pages ``rendered`` and indexed them as ``entries``."""
+        fresh: dict[str, list[Entry]] = {url: [] for url in rendered}
+        for entry in entries:
+            fresh.setdefault(page_of(str(entry.get("location", ""))), []).append(entry)
+        order = list(dict.fromkeys([*urls, *fresh]))
+        self.pages = {url: fresh[url] if url in fresh else self.pages.get(url, []) for url in order}
+        return [entry for url in order for entry in (*self.pages[url], *paragraphs.get(url, ()))]

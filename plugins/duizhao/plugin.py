@@ -5,27 +5,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import jieba
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from .article import Article, parse
-from .cache import ParseCache
-from .checks import Corpus, check_corpus
+from .cache import ArticleMemo, ParseCache, TemplateCache
+from .checks import Corpus, check_corpus, check_local
 from .diagnostics import Diagnostic
+from .digest import has_marker
+from .dirty import DirtyPages, GeneratedPage
 from .figures_plugin import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
-from .paragraph_search import add_to_index, paragraph_texts, search_entries
-from .progress import corpus_progress, progress_markdown, stale_ids
+from .progress import (
+    ArticleProgress,
+    article_progress,
+    corpus_progress,
+    progress_markdown,
+    stale_ids,
+)
 from .reader import (
     MissingVendorFilesError,
     VendorFile,
@@ -35,6 +41,7 @@ from .reader import (
     needs_mermaid,
     vendor_files,
 )
+from .searchfeature import SearchFeature
 from .sitefeature import SiteConfig, SiteFeature
 
 log = get_plugin_logger(__name__)
@@ -85,27 +92,40 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.diagnostics: list[Diagnostic] = []
         self.site = SiteFeature(SiteConfig())
         self.parsed = ParseCache()
+        #: per-article check results and progress, reused while an article is unchanged
+        self.local_checks: ArticleMemo[list[Diagnostic]] = ArticleMemo()
+        self.progress_memo: ArticleMemo[ArticleProgress] = ArticleMemo()
         self.vendor: list[VendorFile] = []
-        # Kept across `mkdocs serve --dirty` rebuilds, which render only the changed pages.
-        self.paragraph_entries: dict[str, list[dict[str, str]]] = {}
+        self.search = SearchFeature()
         self.dirty = False
+        #: the theme's compiled templates, under `mkdocs serve` (None for a single build)
+        self.templates: TemplateCache | None = None
         self.extension: DuizhaoExtension | None = None
         self.stale: dict[str, frozenset[str]] = {}
         self.figures: FigureBuild | None = None
         #: figure signature of each page at the previous build (kept across `mkdocs serve`)
         self.figure_signatures: dict[str, str] = {}
+        #: what each page was made from at the last build, to skip unchanged ones (--dirty)
+        self.dirty_pages = DirtyPages()
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
-        """Defined so that MkDocs keeps this instance across `mkdocs serve` rebuilds."""
+        """Defined so that MkDocs keeps this instance across `mkdocs serve` rebuilds.
+
+        A new session (MkDocs may keep the instance for the next one in the same process)
+        starts without what the last one knew of its site.
+        """
         self.dirty = dirty
+        self.search = SearchFeature(dirty)
+        self.dirty_pages = DirtyPages()
+        self.figure_signatures = {}
+        self.templates = TemplateCache() if command == "serve" else None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.articles = {}
         self.diagnostics = []
         self.site = SiteFeature(self.config.site)
         self.vendor = []
-        if not self.dirty:
-            self.paragraph_entries = {}
+        self.search.on_config(config)
         self.stale = {}
         project = Path(config.config_file_path).parent
         self.figures = FigureBuild(self.config.figures, config, project / self.config.vendor_dir)
@@ -168,8 +188,6 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 files.append(
                     File.generated(config, f"{ASSET_PREFIX}/{uri}", abs_src_path=str(source))
                 )
-        pages = {file.src_uri for file in files.documentation_pages()}
-        self.paragraph_entries = {k: v for k, v in self.paragraph_entries.items() if k in pages}
         for file in files.documentation_pages():
             article = self._read(file, config)
             self.articles[file.src_uri] = article
@@ -184,11 +202,14 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                         config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
                     )
                 )
+        self.parsed.retain([f.abs_src_path for f in files.documentation_pages() if f.abs_src_path])
         self.site.on_files(files, config, self.articles)
+        for memo in (self.local_checks, self.progress_memo):
+            memo.retain(self.articles.values())
         assert self.figures is not None
         if self.config.checks:
             corpus = Corpus(Path(config.docs_dir), figures=self.figures.catalog)
-            self.diagnostics = check_corpus(self.articles.values(), corpus)
+            self.diagnostics = check_corpus(self.articles.values(), corpus, self._check_local)
             for diagnostic in self.diagnostics:
                 log.warning(diagnostic.format())
         self.figure_signatures = self.figures.on_files(
@@ -196,6 +217,14 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         )
         self._progress(files, config)
         return files
+
+    def _check_local(self, article: Article) -> list[Diagnostic]:
+        return self.local_checks.get(article, lambda: check_local(article))
+
+    def _article_progress(self, key: str, article: Article, lock: Lock) -> ArticleProgress:
+        return self.progress_memo.get(
+            article, lambda: article_progress(key, article, lock), (key, lock.articles.get(key))
+        )
 
     def _lock_path(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path or ".").parent / self.config.lock_file
@@ -207,7 +236,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         except LockError as exc:
             log.warning(exc.diagnostic.format())
             lock = Lock()
-        reports = corpus_progress(self.articles, lock)
+        reports = corpus_progress(self.articles, lock, self._article_progress)
         self.stale = stale_ids(reports)
         uri = self.config.progress_page
         if not uri or not reports:
@@ -217,11 +246,26 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 f"duizhao: docs/{uri} exists, but the generated progress page goes there; "
                 "rename the file or set 'progress_page:' of the duizhao plugin"
             )
-        files.append(File.generated(config, uri, content=progress_markdown(reports, uri)))
+        files.append(GeneratedPage.generated(config, uri, content=progress_markdown(reports, uri)))
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         if self.config.enabled:
             self.site.on_nav(nav, config)
+            pages = files.documentation_pages(inclusion=InclusionLevel.all)
+            self.dirty_pages.plan(pages, self._page_inputs, self.dirty)
+
+    def _page_inputs(self, file: File) -> str | None:
+        """What a page is made from beyond its own source file: its generated Markdown, the
+        digest it shows and its stale paragraphs (None: nothing, MkDocs decides alone)."""
+        uri = file.src_uri
+        article = self.articles.get(uri)
+        if article is None and not isinstance(file, GeneratedPage):
+            return None
+        parts = [file.content_string if isinstance(file, GeneratedPage) else ""]
+        if article is not None and self.config.site.digest and has_marker(article.text):
+            parts.append(self.site.digest_for(uri))
+        parts.append(" ".join(sorted(self.stale.get(uri, ()))))
+        return "\0".join(parts)
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
@@ -251,18 +295,25 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         if self.figures is not None:
             html = self.figures.on_page_content(html, page)
         if self.config.paragraph_search:
-            title = str(page.meta.get("title") or page.title or "")
-            self.paragraph_entries[page.file.src_uri] = search_entries(
-                page.url, title, paragraph_texts(html), _cut
-            )
+            self.search.on_page_content(html, page)
         return html
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if self.figures is not None:
             self.figures.on_env(files)
+        if self.templates is not None and self.config.enabled:
+            env.bytecode_cache = self.templates  # no template is loaded before this event
+        self.search.on_env(files)
         return env
 
+    def on_page_context(
+        self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> Any:
+        self.search.on_page_context(page)
+        return context
+
     def on_build_error(self, *, error: Exception) -> None:
+        self.dirty_pages.failed()
         if self.figures is not None:
             self.figures.abort()
 
@@ -273,21 +324,21 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             return inject_head(output)
         return output
 
-    @event_priority(-100)  # after the search plugin has written its index
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
-        index = Path(config.site_dir) / "search" / "search_index.json"
-        if not (self.config.enabled and self.config.paragraph_search and index.is_file()):
-            return
-        count = add_to_index(index, (e for v in self.paragraph_entries.values() for e in v))
-        log.debug(f"Added {count} paragraph entries to {index}")
+    @event_priority(50)  # before the search plugin writes its index
+    def _before_search_index(self, *, config: MkDocsConfig) -> None:
+        if self.config.enabled:
+            self.search.before_index_written(config, self.config.paragraph_search)
+
+    @event_priority(-100)  # after any search plugin has written its index
+    def _after_search_index(self, *, config: MkDocsConfig) -> None:
+        self.dirty_pages.finished()
+        if self.config.enabled and self.config.paragraph_search:
+            self.search.after_index_written(config)
+
+    on_post_build = CombinedEvent(_before_search_index, _after_search_index)
 
     def _read(self, file: File, config: MkDocsConfig) -> Article:
         """Parse a page as the author wrote it (with its front matter, for true line numbers)."""
         if file.abs_src_path and not file.generated_by:
             return self.parsed.read(file.abs_src_path)
         return parse(file.content_string, Path(config.docs_dir) / file.src_uri)
-
-
-def _cut(text: str) -> Any:
-    """jieba with the user dictionary the search plugin loaded (`search.jieba_dict_user`)."""
-    return jieba.cut(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .article import Article
@@ -117,12 +117,16 @@ def article_progress(key: str, article: Article, lock: Lock) -> ArticleProgress:
     )
 
 
-def corpus_progress(articles: Mapping[str, Article], lock: Lock) -> list[ArticleProgress]:
-    """Progress of every translation among ``articles`` (keyed by docs-relative path)."""
+def corpus_progress(
+    articles: Mapping[str, Article],
+    lock: Lock,
+    one: Callable[[str, Article, Lock], ArticleProgress] = article_progress,
+) -> list[ArticleProgress]:
+    """Progress of every translation among ``articles`` (keyed by docs-relative path).
+
+    ``one`` computes :func:`article_progress` (a caller may pass a memoized one)."""
     return [
-        article_progress(key, article, lock)
-        for key, article in sorted(articles.items())
-        if article.is_article
+        one(key, article, lock) for key, article in sorted(articles.items()) if article.is_article
     ]
 
 

@@ -4,10 +4,8 @@ The logic lives in :mod:`duizhao.digest`, :mod:`duizhao.attribution` and :mod:`d
 these events only wire it in. :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
 
 Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose source changed, but an index is
-built from *other* pages' sources. Every build re-reads all articles (``on_files``), and every
-page that carries a digest is built again: generated indexes live in memory (MkDocs always
-rebuilds those) and author-written ones get their content loaded into the File for the same
-reason.
+built from *other* pages' sources. Every build re-reads all articles (``on_files``), and a page
+that carries a digest is built again whenever its digest changed (:mod:`duizhao.dirty`).
 """
 
 from __future__ import annotations
@@ -21,13 +19,14 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import dirname_to_title
 
 from . import attribution, digest, social
 from .article import Article, parse
+from .dirty import GeneratedPage
 
 
 class SiteConfig(Config):
@@ -96,16 +95,11 @@ class SiteFeature:
             inclusion = InclusionLevel.UNDEFINED
             if config.nav is not None and not _mentions(config.nav, uri):
                 inclusion = InclusionLevel.NOT_IN_NAV
-            files.append(File.generated(config, uri, content=content, inclusion=inclusion))
+            files.append(GeneratedPage.generated(config, uri, content=content, inclusion=inclusion))
             articles[uri] = parse(content, docs / uri)
         self.indexes = {
             file.src_uri for file in files.documentation_pages() if digest.is_index(file.src_uri)
         }
-        for file in files.documentation_pages():
-            article = articles.get(file.src_uri)
-            if file.generated_by is None and article and digest.has_marker(article.text):
-                # In-memory content makes MkDocs build this page on every (dirty) rebuild.
-                file.content_string = file.content_string
 
     # ----------------------------------------------------------------------------------------
     # Nav: order and section titles
