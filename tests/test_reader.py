@@ -187,8 +187,14 @@ def test_search_index_has_one_entry_per_paragraph(make_site: Callable[..., Site]
         "<p>FlowServe \u200b在\u200b超节点\u200b内\u200b调度\u200b请求\u200b，"
         "\u200b遵守\u200b通信契约\u200b。</p>"
     )
-    # Headings stay Material's own entries.
-    assert any(e["location"] == "a/#1" for e in search_index(site))
+    # Headings stay Material's own entries, without the paragraphs' text: a phrase of P003 is
+    # found once, at #P003.
+    [section] = [e for e in search_index(site) if e["location"] == "a/#1"]
+    assert "FlowServe" not in section["text"]
+    assert [e["location"] for e in search_index(site) if "FlowServe" in e["text"]] == ["a/#P003"]
+    # Material removes the marker it reads from the published page.
+    assert "data-search-exclude" not in site.html("a.md")
+    assert 'data-dz-id="P003"' in site.html("a.md")
 
 
 def test_paragraph_search_can_be_turned_off(make_site: Callable[..., Site]) -> None:

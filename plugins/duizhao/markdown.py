@@ -158,6 +158,11 @@ class BlockRenderer(BlockProcessor):
         self.parser.parseBlocks(zh, translation)
         if not has_original:
             el.set("class", el.get("class", "") + " dz-para--zh-only")
+        if ok and self.ext.getConfig("search_exclude"):
+            # On each child: Material's search parser matches elements by tag name, so a mark
+            # on the block itself would end at the first nested </div>.
+            for child in el:
+                child.set("data-search-exclude", "paragraph")
 
     def _figure(self, parent: etree.Element, figure: FigurePlacement, body: list[str]) -> None:
         attrs = {"class": "dz-figure"}
@@ -198,12 +203,18 @@ class StrayMarkers(Postprocessor):
 
 
 class DuizhaoExtension(Extension):
-    """Register the block renderer. ``figure_renderer`` fills each ``<figure>`` element."""
+    """Register the block renderer. ``figure_renderer`` fills each ``<figure>`` element;
+    ``search_exclude`` marks numbered paragraphs for Material's search to skip."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.config = {
             # Not None: Python-Markdown turns a value whose default is None into a bool.
             "figure_renderer": ["", "callable(element, FigurePlacement, md) filling a figure"],
+            "search_exclude": [
+                False,
+                "mark numbered paragraphs data-search-exclude: Material's search leaves them out "
+                "of their section's entry, because each gets an entry of its own",
+            ],
         }
         super().__init__(**kwargs)
         self.entries: list[_Entry] = []

@@ -41,7 +41,7 @@ from .reader import (
     needs_mermaid,
     vendor_files,
 )
-from .searchfeature import SearchFeature
+from .searchfeature import SearchFeature, material_search
 from .sitefeature import SiteConfig, SiteFeature
 
 log = get_plugin_logger(__name__)
@@ -138,7 +138,11 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 "such as 'progress.md' (or '' for no page)"
             )
         self.figures.on_config(config)
-        self.extension = DuizhaoExtension(figure_renderer=self.figures.render)
+        # With Material's search, each numbered paragraph is indexed once: as its own entry.
+        own_entries = self.config.paragraph_search and material_search(config) is not None
+        self.extension = DuizhaoExtension(
+            figure_renderer=self.figures.render, search_exclude=own_entries
+        )
         config.markdown_extensions.append(self.extension)  # type: ignore[arg-type]
         if self.config.assets:
             self._add_assets(config)

@@ -70,7 +70,7 @@ class SearchFeature:
 
     def before_index_written(self, config: MkDocsConfig, paragraphs: bool) -> None:
         """Give Material's search plugin the whole index, with the paragraph entries."""
-        search = _material_search(config)
+        search = material_search(config)
         if search is None:
             return
         index = search.search_index
@@ -82,13 +82,13 @@ class SearchFeature:
     def after_index_written(self, config: MkDocsConfig) -> None:
         """Add the paragraph entries to an index that another search plugin wrote."""
         index = Path(config.site_dir) / "search" / "search_index.json"
-        if _material_search(config) is not None or not index.is_file():
+        if material_search(config) is not None or not index.is_file():
             return
         count = add_to_index(index, (e for v in self.paragraphs.values() for e in v))
         log.debug(f"Added {count} paragraph entries to {index}")
 
 
-def _material_search(config: MkDocsConfig) -> Any | None:
+def material_search(config: MkDocsConfig) -> Any | None:
     """Material's search plugin, if the site uses it and it is enabled."""
     try:
         from material.plugins.search.plugin import SearchPlugin
@@ -102,7 +102,7 @@ def _material_search(config: MkDocsConfig) -> Any | None:
 
 def _dictionaries(config: MkDocsConfig) -> object:
     """Path, size and time of the jieba dictionaries that Material's search config names."""
-    search = _material_search(config)
+    search = material_search(config)
     stamps = []
     for name in ("jieba_dict", "jieba_dict_user"):
         path = search.config.get(name) if search is not None else None
