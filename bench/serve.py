@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import random
 import re
 import shutil
 import socket
@@ -155,6 +156,7 @@ def measure(case: Case, dirty: bool, reps: int) -> list[Sample]:
     half-written file; then the next rebuild is the one that counts.
     """
     times: list[Sample] = []
+    jitter = random.Random(0)
     with _serve(case.project, dirty) as (url, lines):
         time.sleep(1.0)  # let the file watcher settle after the first build
         for rep in range(reps):
@@ -175,7 +177,10 @@ def measure(case: Case, dirty: bool, reps: int) -> list[Sample]:
                         f"{case.name}: the edit {token} is not on {', '.join(missing)}"
                     ) from error
             times.append(Sample(finished - start, detected - start))
-            time.sleep(2.0)  # let a trailing rebuild (second watcher event) finish
+            # Let a trailing rebuild (second watcher event) finish. The random part puts the
+            # next save at a random point of the watcher's 0.5 s polling cycle: a fixed pause
+            # would give every save of one project the same, build-time-dependent wait.
+            time.sleep(2.0 + jitter.uniform(0.0, 0.5))
             while not lines.empty():
                 lines.get_nowait()
     return times
