@@ -313,3 +313,19 @@ def test_pages_excluded_from_search_get_no_paragraph_entries(
     locations = [e["location"] for e in search_index(site)]
     assert "a/#P001" in locations
     assert not [loc for loc in locations if loc.startswith("b/")]
+
+
+def test_material_skips_the_whole_paragraph_even_around_nested_blocks() -> None:
+    from material.plugins.search.plugin import Parser
+
+    md = markdown.Markdown(extensions=[DuizhaoExtension(search_exclude=True), "admonition"])
+    html = md.convert(
+        "## 节\n\n/// paragraph | P001\n> Before the note.\n\n前文。\n\n"
+        "!!! note\n    注记。\n\n后文。\n///\n\n段落之外。\n"
+    )
+    parser = Parser()
+    parser.feed(html)
+    parser.close()
+    text = "".join("".join(section.text) for section in parser.data)
+    assert "段落之外" in text
+    assert not [word for word in ("Before", "前文", "注记", "后文", "P001") if word in text]

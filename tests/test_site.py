@@ -172,7 +172,7 @@ def test_dirty_rebuild_updates_index_pages(
     if index == "author":
         files["topics/index.md"] = "# 专题\n\n<!-- duizhao:digest -->\n"
     site = make_site(files, plugins=[SITE_PLUGIN])
-    site.build()
+    site.build(serve=True)  # as `mkdocs serve --dirty` starts
     assert "旧的导言" in main_html(site, "topics/index.html")
     source = site.docs / "topics/a.md"
     _touch_later(source, source.read_text(encoding="utf-8").replace("旧的导言", "新的导言"))
@@ -346,6 +346,30 @@ def test_dirty_rebuild_renders_digest_pages_only_when_their_digest_changed(
     assert [p for p in pages if third[p] != second[p]] == list(pages[:3])
     for page in pages[:3]:
         assert "甲的新导言" in main_html(site, page), page
+    # the nav of a rendered page names the pages the rebuild did not read (MkDocs alone: None)
+    titles = nav_titles(site, "topics/a/index.html")
+    assert "None" not in titles
+    assert {"首页", "翻译进度", "1-Topics &lt;b&gt;", "Bravo"} <= set(titles)
+
+
+def test_dirty_pages_keep_author_files_and_survive_a_late_failure(
+    make_site: Callable[..., Site],
+) -> None:
+    from mkdocs.structure.files import File
+
+    from duizhao.dirty import DirtyPages
+
+    site = make_site({"a.md": "# A\n"})
+    file = File("a.md", str(site.docs), str(site.site_dir), use_directory_urls=True)
+    pages = DirtyPages()
+    pages.plan([file], lambda f: "digest", dirty=False)
+    assert file.abs_src_path == str(site.docs / "a.md")  # other plugins still read it
+    pages.finished()
+    pages.failed()  # e.g. --strict aborts after every page was written
+    assert pages.built == {"a.md": pages.built["a.md"]} and pages.built
+    pages.plan([file], lambda f: "digest", dirty=True)
+    pages.failed()  # a build that stopped part way: the next one renders everything
+    assert pages.built == {}
 
 
 def test_generated_index_stays_out_of_search(make_site: Callable[..., Site]) -> None:

@@ -215,7 +215,8 @@ def render_home(
 def generated_index(title: str) -> str:
     """The source of a section index nobody wrote: its title and the marker.
 
-    It stays out of the search index: each 导言 it lists is found on its own article's page.
+    It stays out of Material's search index (``search: exclude``): each 导言 it lists is found
+    on its own article's page.
     """
     meta = {"title": title, "search": {"exclude": True}}
     front = yaml.safe_dump(meta, allow_unicode=True, width=10_000, sort_keys=False)

@@ -159,10 +159,13 @@ class BlockRenderer(BlockProcessor):
         if not has_original:
             el.set("class", el.get("class", "") + " dz-para--zh-only")
         if ok and self.ext.getConfig("search_exclude"):
-            # On each child: Material's search parser matches elements by tag name, so a mark
-            # on the block itself would end at the first nested </div>.
-            for child in el:
-                child.set("data-search-exclude", "paragraph")
+            # On every element inside: Material's search parser matches elements by tag name,
+            # so a mark on the block alone would end at the first nested </div>. (HTML stashed
+            # until later, such as highlighted code, is not marked: text after it in the same
+            # paragraph is then also in its section's entry.)
+            for child in el.iter():
+                if child is not el:
+                    child.set("data-search-exclude", "paragraph")
 
     def _figure(self, parent: etree.Element, figure: FigurePlacement, body: list[str]) -> None:
         attrs = {"class": "dz-figure"}

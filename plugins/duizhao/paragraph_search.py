@@ -173,7 +173,7 @@ class SearchPages:
     renders several pages, as an edited 导言 does (the article, its section's index and the home
     page, whose prefix ``""`` matches every entry). Here each page's entries are replaced as a
     whole, the entries of pages no longer in the site are dropped, and the paragraph entries of a
-    page follow its own: the index is the one a full build would write.
+    page follow its own: the index holds the entries a full build would write.
     """
 
     def __init__(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -192,6 +194,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 files.append(
                     File.generated(config, f"{ASSET_PREFIX}/{uri}", abs_src_path=str(source))
                 )
+        pages = [f.abs_src_path for f in files.documentation_pages() if f.abs_src_path]
         for file in files.documentation_pages():
             article = self._read(file, config)
             self.articles[file.src_uri] = article
@@ -206,7 +209,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                         config, file.src_uri, content=data.decode("utf-8-sig", errors="replace")
                     )
                 )
-        self.parsed.retain([f.abs_src_path for f in files.documentation_pages() if f.abs_src_path])
+        self.parsed.retain(pages)
         self.site.on_files(files, config, self.articles)
         for memo in (self.local_checks, self.progress_memo):
             memo.retain(self.articles.values())
@@ -257,6 +260,24 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             self.site.on_nav(nav, config)
             pages = files.documentation_pages(inclusion=InclusionLevel.all)
             self.dirty_pages.plan(pages, self._page_inputs, self.dirty)
+            if self.dirty:
+                self._title_unread(pages, config)
+
+    def _title_unread(self, pages: Sequence[File], config: MkDocsConfig) -> None:
+        """Give the pages a dirty rebuild will not read their front matter title.
+
+        MkDocs knows a page's title only once it reads the page, so the nav of the pages a
+        dirty rebuild renders would say "None" for all others. duizhao has every source parsed.
+        """
+        for file in pages:
+            if file.page is None or file.is_modified():
+                continue
+            article = self.articles.get(file.src_uri)
+            if article is None and isinstance(file, GeneratedPage):
+                article = parse(file.content_string, Path(config.docs_dir) / file.src_uri)
+            if article is not None and article.title:
+                # as SiteFeature.on_page_markdown escapes it: MkDocs prints titles as HTML
+                file.page.title = html.escape(article.title, quote=False)
 
     def _page_inputs(self, file: File) -> str | None:
         """What a page is made from beyond its own source file: its generated Markdown, the

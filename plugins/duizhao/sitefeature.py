@@ -4,8 +4,9 @@ The logic lives in :mod:`duizhao.digest`, :mod:`duizhao.attribution` and :mod:`d
 these events only wire it in. :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
 
 Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose source changed, but an index is
-built from *other* pages' sources. Every build re-reads all articles (``on_files``), and a page
-that carries a digest is built again whenever its digest changed (:mod:`duizhao.dirty`).
+built from *other* pages' sources. Every build has every article at hand (``on_files``; the
+unchanged ones from :class:`duizhao.cache.ParseCache`), and a page that carries a digest is
+built again whenever its digest changed (:mod:`duizhao.dirty`).
 """
 
 from __future__ import annotations
