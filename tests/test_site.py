@@ -384,3 +384,23 @@ def test_generated_index_stays_out_of_search(make_site: Callable[..., Site]) -> 
     pages = {d["location"].partition("#")[0] for d in docs}
     assert "topics/a/" in pages and "topics/" not in pages
     assert "甲的导言" in text(main_html(site, "topics/index.html"))
+
+
+def test_dirty_rebuild_keeps_nav_titles_from_the_config(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    site = make_site(
+        {
+            "topics/a.md": article("Alpha", "甲。"),
+            "topics/b.md": article("Bravo", "乙。"),
+        },
+        plugins=[SITE_PLUGIN],
+        nav=[{"甲篇": "topics/a.md"}, "topics/b.md"],
+    )
+    site.build(serve=True)
+    source = site.docs / "topics/b.md"
+    _touch_later(source, source.read_text(encoding="utf-8").replace("正文。", "新的正文。"))
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", count=1)
+    titles = nav_titles(site, "topics/b/index.html")
+    assert "甲篇" in titles and "Alpha" not in titles  # a/ was not read; its nav title stays

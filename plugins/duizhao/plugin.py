@@ -270,8 +270,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         dirty rebuild renders would say "None" for all others. duizhao has every source parsed.
         """
         for file in pages:
-            if file.page is None or file.is_modified():
-                continue
+            if file.page is None or file.page.title is not None or file.is_modified():
+                continue  # read this build, or titled by the nav config (which wins)
             article = self.articles.get(file.src_uri)
             if article is None and isinstance(file, GeneratedPage):
                 article = parse(file.content_string, Path(config.docs_dir) / file.src_uri)
