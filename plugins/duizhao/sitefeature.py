@@ -63,6 +63,8 @@ class SiteFeature:
         self.nav_order: list[str] = []
         #: index pages of the build (docs-relative), so the home page links only those
         self.indexes: set[str] = set()
+        #: the generated list of each index page, by page (docs-relative)
+        self.digests: dict[str, str] = {}
 
     # ----------------------------------------------------------------------------------------
     # Files: which indexes exist
@@ -73,6 +75,7 @@ class SiteFeature:
         self.articles = articles
         self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
         self.nav_order = []
+        self.digests = {}
         self.titles = {}
         listed = [
             uri for uri, a in articles.items() if not digest.is_index(uri) and digest.is_listed(a)
@@ -118,6 +121,7 @@ class SiteFeature:
             if folder is not None and folder in self.sections:
                 section.title = html.escape(self.sections[folder], quote=False)
         self.nav_order = [page.file.src_uri for page in nav.pages]
+        self.digests = {}  # they follow the nav order
 
     def _sort(self, items: list[Any]) -> None:
         slots = [i for i, item in enumerate(items) if isinstance(item, Page)]
@@ -151,7 +155,13 @@ class SiteFeature:
         ]
 
     def digest_for(self, page_uri: str) -> str:
-        """The generated list for the index page ``page_uri``."""
+        """The generated list for the index page ``page_uri`` (made once per build: the
+        plugin reads it in ``on_nav`` to decide whether the page changed, then renders it)."""
+        if page_uri not in self.digests:
+            self.digests[page_uri] = self._digest(page_uri)
+        return self.digests[page_uri]
+
+    def _digest(self, page_uri: str) -> str:
         ordered = self._ordered()
         folder = digest.folder_of(page_uri)
         if folder:
