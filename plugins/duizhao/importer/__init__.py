@@ -1,0 +1,27 @@
+"""``duizhao import``: turn an English original into numbered blocks awaiting translation.
+
+- :mod:`.model`: the units of an original (:class:`Chunk`) and the result of an import;
+- :mod:`.text`: plain text or Markdown → chunks;
+- :mod:`.pdf`: a PDF's text layer → text (pypdfium2);
+- :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
+"""
+
+from __future__ import annotations
+
+from .apply import block_lines, import_chunks, new_article
+from .model import Chunk, ImportRefused, ImportResult
+from .pdf import pdf_text
+from .text import chunks_from_text, join_lines, vocabulary
+
+__all__ = [
+    "Chunk",
+    "ImportRefused",
+    "ImportResult",
+    "block_lines",
+    "chunks_from_text",
+    "import_chunks",
+    "join_lines",
+    "new_article",
+    "pdf_text",
+    "vocabulary",
+]
