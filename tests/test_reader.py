@@ -14,7 +14,8 @@ from mkdocs.exceptions import Abort
 
 from conftest import Logs, Site
 from duizhao.markdown import DuizhaoExtension
-from duizhao.paragraph_search import (
+from duizhao.reader.assets import HEAD_SCRIPT, MissingVendorFilesError, inject_head, vendor_files
+from duizhao.search.paragraphs import (
     ParagraphText,
     SearchPages,
     add_to_index,
@@ -22,7 +23,6 @@ from duizhao.paragraph_search import (
     search_entries,
     segment_chinese,
 )
-from duizhao.reader import HEAD_SCRIPT, MissingVendorFilesError, inject_head, vendor_files
 from reader_site import FILES, VENDOR, fix_tags, reader_config
 
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from conftest import Logs, Site
-from duizhao import attribution, digest
 from duizhao.article import parse
 from duizhao.checks import CODES
 from duizhao.diagnostics import Severity
+from duizhao.site import attribution
+from duizhao.site import indexes
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics <b>"}}}}
 
@@ -257,7 +258,7 @@ def test_licence_checks_warn_in_the_build(make_site: Callable[..., Site], logs: 
 def test_site_codes_are_registered_with_their_severity() -> None:
     bad = parse("---\ntitle: t\npaper: x\nweight: a\n---\n/// paragraph | P001\n译\n///\n", "a.md")
     found = {d.code: d.severity for d in attribution.check_attribution(bad)}
-    found.update({d.code: d.severity for d in digest.check_listing(bad)})
+    found.update({d.code: d.severity for d in indexes.check_listing(bad)})
     assert set(found) == {"DZ201", "DZ204", "DZ206"}
     for code, severity in found.items():
         assert CODES[code][0] is severity is Severity.WARNING
@@ -287,17 +288,17 @@ def test_social_tags_come_from_the_intro(make_site: Callable[..., Site]) -> None
 
 
 def test_escape_and_move_links_unit() -> None:
-    assert digest.escape_inline("a*b_[c] <i> & #1") == r"a\*b\_\[c\] &lt;i\> &amp; \#1"
-    moved = digest.move_links(
+    assert indexes.escape_inline("a*b_[c] <i> & #1") == r"a\*b\_\[c\] &lt;i\> &amp; \#1"
+    moved = indexes.move_links(
         "[x](#P1) [y](c.md) [z](https://e.org) ![i](../i.png)", "a/b.md", "index.md"
     )
     assert moved == "[x](a/b.md#P1) [y](a/c.md) [z](https://e.org) ![i](i.png)"
-    same = digest.move_links("[x](#P1) [y](c.md)", "a/b.md", "a/index.md")
+    same = indexes.move_links("[x](#P1) [y](c.md)", "a/b.md", "a/index.md")
     assert same == "[x](b.md#P1) [y](c.md)"
 
 
 def test_parse_cache_reparses_only_changed_files(tmp_path: Path) -> None:
-    from duizhao.cache import ParseCache
+    from duizhao.memo import ParseCache
 
     source = tmp_path / "a.md"
     source.write_text(article("A", "一。"), encoding="utf-8")

@@ -24,10 +24,10 @@ from .article import (
     parse_range,
     read_article,
 )
-from .attribution import check_attribution
 from .diagnostics import Diagnostic, Severity
-from .digest import check_featured, check_listing
 from .figures import Catalog
+from .site.attribution import check_attribution
+from .site.indexes import check_featured, check_listing
 
 #: Every code with its default severity and a one-line summary (the README table is checked
 #: against this in the tests).

@@ -20,7 +20,7 @@ from .figures import Catalog
 from .figures_cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
-from .progress import corpus_progress, format_table, stale_diagnostics, to_json
+from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import write_atomically
 

@@ -19,22 +19,21 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from .article import Article, parse
-from .cache import ArticleMemo, ParseCache, TemplateCache
 from .checks import Corpus, check_corpus, check_local
 from .diagnostics import Diagnostic
-from .digest import has_marker
 from .dirty import DirtyPages, GeneratedPage
 from .figures_plugin import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
-from .progress import (
+from .memo import ArticleMemo, ParseCache, TemplateCache
+from .progress.report import (
     ArticleProgress,
     article_progress,
     corpus_progress,
     progress_markdown,
     stale_ids,
 )
-from .reader import (
+from .reader.assets import (
     MissingVendorFilesError,
     VendorFile,
     inject_head,
@@ -43,8 +42,9 @@ from .reader import (
     needs_mermaid,
     vendor_files,
 )
-from .searchfeature import SearchFeature, material_search
-from .sitefeature import SiteConfig, SiteFeature
+from .search.feature import SearchFeature, material_search
+from .site.feature import SiteConfig, SiteFeature
+from .site.indexes import has_marker
 
 log = get_plugin_logger(__name__)
 

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .article import Article
-from .diagnostics import Diagnostic, Severity
+from ..article import Article
+from ..diagnostics import Diagnostic, Severity
 
 #: String fields of ``paper:`` (all optional).
 FIELDS = ("title", "authors", "url", "version", "branch", "commit", "license", "changes")

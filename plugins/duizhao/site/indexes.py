@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from .article import INTRO_HEADING, Article, rewrite_urls
-from .diagnostics import Diagnostic, Severity
+from ..article import INTRO_HEADING, Article, rewrite_urls
+from ..diagnostics import Diagnostic, Severity
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"

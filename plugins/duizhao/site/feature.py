@@ -1,11 +1,11 @@
 """MkDocs glue for the study site: 导言 indexes, nav order, source boxes, social tags.
 
-The logic lives in :mod:`duizhao.digest`, :mod:`duizhao.attribution` and :mod:`duizhao.social`;
+The logic lives in :mod:`duizhao.site.indexes`, :mod:`duizhao.site.attribution` and :mod:`duizhao.site.social`;
 these events only wire it in. :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
 
 Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose source changed, but an index is
 built from *other* pages' sources. Every build has every article at hand (``on_files``; the
-unchanged ones from :class:`duizhao.cache.ParseCache`), and a page that carries a digest is
+unchanged ones from :class:`duizhao.memo.ParseCache`), and a page that carries a digest is
 built again whenever its digest changed (:mod:`duizhao.dirty`).
 """
 
@@ -25,9 +25,9 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import dirname_to_title
 
-from . import attribution, digest, social
-from .article import Article, parse
-from .dirty import GeneratedPage
+from . import attribution, indexes, social
+from ..article import Article, parse
+from ..dirty import GeneratedPage
 
 
 class SiteConfig(Config):
@@ -78,9 +78,9 @@ class SiteFeature:
         self.digests = {}
         self.titles = {}
         listed = [
-            uri for uri, a in articles.items() if not digest.is_index(uri) and digest.is_listed(a)
+            uri for uri, a in articles.items() if not indexes.is_index(uri) and indexes.is_listed(a)
         ]
-        folders = {digest.folder_of(uri) for uri in listed}
+        folders = {indexes.folder_of(uri) for uri in listed}
         for folder in folders - {""}:
             self.titles[folder] = self.sections.get(folder) or dirname_to_title(
                 posixpath.basename(folder)
@@ -95,14 +95,14 @@ class SiteFeature:
             readme = posixpath.join(folder, "README.md")
             if files.get_file_from_path(uri) or files.get_file_from_path(readme):
                 continue
-            content = digest.generated_index(self.titles[folder])
+            content = indexes.generated_index(self.titles[folder])
             inclusion = InclusionLevel.UNDEFINED
             if config.nav is not None and not _mentions(config.nav, uri):
                 inclusion = InclusionLevel.NOT_IN_NAV
             files.append(GeneratedPage.generated(config, uri, content=content, inclusion=inclusion))
             articles[uri] = parse(content, docs / uri)
         self.indexes = {
-            file.src_uri for file in files.documentation_pages() if digest.is_index(file.src_uri)
+            file.src_uri for file in files.documentation_pages() if indexes.is_index(file.src_uri)
         }
 
     # ----------------------------------------------------------------------------------------
@@ -136,8 +136,8 @@ class SiteFeature:
         uri = page.file.src_uri
         article = self.articles.get(uri)
         return (
-            0 if digest.is_index(uri) else 1,
-            digest.sort_key(article.meta if article else {}, uri),
+            0 if indexes.is_index(uri) else 1,
+            indexes.sort_key(article.meta if article else {}, uri),
         )
 
     # ----------------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ class SiteFeature:
         seen = set(self.nav_order)
         rest = sorted(
             (uri for uri in self.articles if uri not in seen),
-            key=lambda uri: digest.sort_key(self.articles[uri].meta, uri),
+            key=lambda uri: indexes.sort_key(self.articles[uri].meta, uri),
         )
         return [
             (uri, self.articles[uri]) for uri in [*self.nav_order, *rest] if uri in self.articles
@@ -163,15 +163,15 @@ class SiteFeature:
 
     def _digest(self, page_uri: str) -> str:
         ordered = self._ordered()
-        folder = digest.folder_of(page_uri)
+        folder = indexes.folder_of(page_uri)
         if folder:
-            own = [(u, a) for u, a in ordered if digest.folder_of(u) == folder]
-            groups = digest.sections(own, self.titles)
-            return digest.render_section(groups[0], page_uri) if groups else ""
-        feature = digest.featured(ordered)
+            own = [(u, a) for u, a in ordered if indexes.folder_of(u) == folder]
+            groups = indexes.sections(own, self.titles)
+            return indexes.render_section(groups[0], page_uri) if groups else ""
+        feature = indexes.featured(ordered)
         rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
-        groups = digest.sections(rest, self.titles)
-        return digest.render_home(feature, groups, page_uri, self.indexes)
+        groups = indexes.sections(rest, self.titles)
+        return indexes.render_home(feature, groups, page_uri, self.indexes)
 
     def on_page_markdown(self, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
@@ -179,8 +179,8 @@ class SiteFeature:
         if isinstance(title, str):
             # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
             page.meta["title"] = html.escape(title, quote=False)
-        if self.config.digest and digest.has_marker(markdown):
-            markdown = digest.insert(markdown, self.digest_for(uri))
+        if self.config.digest and indexes.has_marker(markdown):
+            markdown = indexes.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
         if self.config.social and article and article.intro and "description" not in page.meta:
             page.meta["description"] = social.plain_text(article.intro)
@@ -236,4 +236,4 @@ def _sections(items: Iterable[Any]) -> Iterable[Section]:
 def _folder_of(section: Section) -> str | None:
     """The docs folder a section stands for: the folder of its first direct page."""
     page = next((item for item in section.children if isinstance(item, Page)), None)
-    return digest.folder_of(page.file.src_uri) if page is not None else None
+    return indexes.folder_of(page.file.src_uri) if page is not None else None

@@ -1,6 +1,6 @@
 """MkDocs glue for search: paragraph entries, and a whole index after ``--dirty`` rebuilds.
 
-The logic lives in :mod:`duizhao.paragraph_search`; these events only wire it in.
+The logic lives in :mod:`duizhao.search.paragraphs`; these events only wire it in.
 :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
 
 With Material's search plugin, duizhao hands it the complete entry list just before it writes
@@ -21,7 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from .paragraph_search import Entry, SearchPages, add_to_index, paragraph_texts, search_entries
+from .paragraphs import Entry, SearchPages, add_to_index, paragraph_texts, search_entries
 
 log = get_plugin_logger(__name__)
 

@@ -12,9 +12,9 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from .article import Article
-from .diagnostics import Diagnostic, Severity
-from .lock import Lock, digest
+from ..article import Article
+from ..diagnostics import Diagnostic, Severity
+from ..lock import Lock, digest
 
 BAR_WIDTH = 20
 
