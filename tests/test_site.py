@@ -17,8 +17,7 @@ from conftest import Logs, Site
 from duizhao.article import parse
 from duizhao.checks import CODES
 from duizhao.diagnostics import Severity
-from duizhao.site import attribution
-from duizhao.site import indexes
+from duizhao.site import attribution, indexes
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics <b>"}}}}
 
