@@ -18,8 +18,9 @@ from PIL import Image
 from conftest import Site
 from duizhao import figures as figures_module
 from duizhao.article import parse
-from duizhao.checks import CODES, Corpus, check_corpus
+from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
+from duizhao.diagnostics import CODES
 from duizhao.figures import Catalog, Encoder, crop_size, load_spec
 from figure_sources import PAGE_COLORS, bomb_png, make_pdf, make_png, png_bytes
 

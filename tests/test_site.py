@@ -15,8 +15,7 @@ import pytest
 
 from conftest import Logs, Site
 from duizhao.article import parse
-from duizhao.checks import CODES
-from duizhao.diagnostics import Severity
+from duizhao.diagnostics import CODES, Severity
 from duizhao.site import attribution, indexes
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics <b>"}}}}

@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 
 #: A well-formed paragraph ID: ``P`` and at least three ASCII digits.
 PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
@@ -614,7 +614,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ015",
                     f"code fence {detail!r} is never closed, so the "
                     f"rest of the file is code; close it with a line {detail!r}",
-                    Severity.WARNING,
                 )
             )
         else:
@@ -625,7 +624,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ016",
                     f"closing fence {detail!r} has no open block; "
                     "remove it or open a block such as '/// paragraph | P001'",
-                    Severity.WARNING,
                 )
             )
     _find_intro(article, body_lines, body_index, result.blocks)

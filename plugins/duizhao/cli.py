@@ -15,7 +15,7 @@ import yaml
 from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, display_path
 from .figures import Catalog
 from .figures_cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
@@ -175,7 +175,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
-        shown = Diagnostic(target, 1, "", "").display_path()
+        shown = display_path(target)
         try:
             write_new(target, render_article(seed))
         except FileExistsError:

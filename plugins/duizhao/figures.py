@@ -56,7 +56,7 @@ import yaml
 from PIL import Image, ImageDraw, ImageFont
 
 from .article import Article, FigurePlacement
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 
 SPEC_SUFFIX = ".figures.yml"
 DEFAULT_DPI = 200
@@ -247,7 +247,7 @@ def load_spec(path: Path, root: Path) -> Spec:
     spec = Spec(path=path)
 
     def problem(p: _SpecError, fatal: bool = True) -> None:
-        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message, Severity.ERROR))
+        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message))
         spec.readable = spec.readable and not fatal
 
     try:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..article import Article
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, display_path
 from ..lock import Lock, digest
 
 BAR_WIDTH = 20
@@ -141,7 +141,7 @@ def stale_diagnostics(
         for p in article.paragraphs:
             lines.setdefault(p.id, p.line)
         for pid in report.stale:
-            where = Diagnostic(article.path, 0, "", "").display_path()
+            where = display_path(article.path)
             found.append(
                 Diagnostic(
                     article.path,
@@ -149,7 +149,6 @@ def stale_diagnostics(
                     "DZ301",
                     f"the original of {pid} changed after its translation was accepted; "
                     f"review the translation, then run 'duizhao status --accept {where}#{pid}'",
-                    Severity.WARNING,
                 )
             )
     return found

@@ -205,7 +205,7 @@ def insert_box(page_html: str, box: str) -> str:
 
 def _warn(article: Article, code: str, message: str) -> Diagnostic:
     line = article.meta_lines.get("paper", 1)
-    return Diagnostic(article.path, line, code, message, Severity.WARNING)
+    return Diagnostic(article.path, line, code, message)
 
 
 def check_attribution(article: Article) -> Iterator[Diagnostic]:

@@ -238,7 +238,7 @@ def insert(markdown: str, digest: str) -> str:
 
 
 def _warn(article: Article, line: int, code: str, message: str) -> Diagnostic:
-    return Diagnostic(article.path, line, code, message, Severity.WARNING)
+    return Diagnostic(article.path, line, code, message)
 
 
 def check_listing(article: Article) -> Iterator[Diagnostic]:
