@@ -27,7 +27,7 @@ from .article import (
 from .attribution import check_attribution
 from .diagnostics import Diagnostic, Severity
 from .digest import check_featured, check_listing
-from .figures import Catalog
+from .figures.catalog import Catalog
 
 #: Every code with its default severity and a one-line summary (the README table is checked
 #: against this in the tests).

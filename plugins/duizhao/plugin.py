@@ -24,7 +24,7 @@ from .checks import Corpus, check_corpus, check_local
 from .diagnostics import Diagnostic
 from .digest import has_marker
 from .dirty import DirtyPages, GeneratedPage
-from .figures_plugin import FigureBuild, FiguresConfig
+from .figures.feature import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
 from .progress import (
