@@ -16,12 +16,13 @@ from click.testing import CliRunner
 from PIL import Image
 
 from conftest import Site
-from duizhao import figures as figures_module
 from duizhao.article import parse
 from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
 from duizhao.figures import Catalog, Encoder, crop_size, load_spec
+from duizhao.figures import catalog as catalog_module
+from duizhao.figures import crops as crops_module
 from figure_sources import PAGE_COLORS, bomb_png, make_pdf, make_png, png_bytes
 
 ARTICLE = """\
@@ -253,8 +254,8 @@ def test_warm_build_does_no_image_work(
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("image work in a warm build")
 
-    monkeypatch.setattr(figures_module, "run_crops", forbidden)
-    monkeypatch.setattr(figures_module, "inspect_source", forbidden)
+    monkeypatch.setattr(crops_module, "run_crops", forbidden)
+    monkeypatch.setattr(catalog_module, "inspect_source", forbidden)
     monkeypatch.setattr(Image.Image, "save", forbidden)
     site.build()
     assert site.html("a.md") == first
@@ -266,13 +267,13 @@ def test_changed_box_recrops_only_that_figure(
     site = figure_site(make_site)
     site.build()
     made: list[int] = []
-    real = figures_module.run_crops
+    real = crops_module.run_crops
 
-    def counting(source: Path, crops: list[figures_module.Crop], *args: Any) -> Any:
+    def counting(source: Path, crops: list[crops_module.Crop], *args: Any) -> Any:
         made.extend(c.figure.id for c in crops)
         return real(source, crops, *args)
 
-    monkeypatch.setattr(figures_module, "run_crops", counting)
+    monkeypatch.setattr(crops_module, "run_crops", counting)
     site.write("a.figures.yml", SPEC.replace("[100.5, 120, 300, 250]", "[100, 120, 300, 250]"))
     site.build()
     assert made == [2]

@@ -25,7 +25,7 @@ from .article import (
     read_article,
 )
 from .diagnostics import Diagnostic
-from .figures import Catalog
+from .figures.catalog import Catalog
 from .site.attribution import check_attribution
 from .site.indexes import check_featured, check_listing
 

@@ -16,8 +16,8 @@ from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity, display_path
-from .figures import Catalog
-from .figures_cli import figures
+from .figures.catalog import Catalog
+from .figures.cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json

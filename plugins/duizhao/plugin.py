@@ -22,7 +22,7 @@ from .article import Article, parse
 from .checks import Corpus, check_corpus, check_local
 from .diagnostics import Diagnostic
 from .dirty import DirtyPages, GeneratedPage
-from .figures_plugin import FigureBuild, FiguresConfig
+from .figures.feature import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
 from .memo import ArticleMemo, ParseCache, TemplateCache

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import click
 
-from .article import read_article
-from .figures import Catalog, load_spec, preview, spec_path
+from ..article import read_article
+from .catalog import Catalog
+from .preview import preview
+from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
 

@@ -24,27 +24,20 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from .article import Article, FigurePlacement
-from .diagnostics import Diagnostic
-from .dirty import GeneratedPage
-from .figures import (
-    FORMATS,
-    SPEC_SUFFIX,
-    ArticleFigures,
-    Batch,
-    Cache,
-    Catalog,
-    Encoder,
-    make_crops,
-    site_uri,
-)
-from .figures_html import Card, IndexSection, fill_figure, gallery_html, index_markdown
+from ..article import Article, FigurePlacement
+from ..diagnostics import Diagnostic
+from ..dirty import GeneratedPage
+from .cache import Cache
+from .catalog import ArticleFigures, Catalog
+from .crops import FORMATS, Batch, Encoder, make_crops, site_uri
+from .html import Card, IndexSection, fill_figure, gallery_html, index_markdown
+from .spec import SPEC_SUFFIX
 
 log = get_plugin_logger(__name__)
 
 #: Where crops land in the site.
 CROP_PREFIX = "assets/figures"
-ASSETS = Path(__file__).parent / "assets"
+ASSETS = Path(__file__).parent.parent / "assets"
 ASSET_PREFIX = "assets/duizhao"
 LIGHTBOX_FILES = ("photoswipe.css", "photoswipe.esm.min.js", "photoswipe-lightbox.esm.min.js")
 

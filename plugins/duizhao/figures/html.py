@@ -9,7 +9,8 @@ import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from dataclasses import dataclass
 from html import escape
 
-from .figures import Crop, FigureSpec
+from .crops import Crop
+from .spec import FigureSpec
 
 INDEX_TITLE = "图表索引"
 GALLERY_TITLE = "本文图表"

@@ -1,0 +1,744 @@
+"""Find a paper's figures and tables in its PDF: number, caption and crop box. Pure.
+
+Caption-anchored layout analysis, after pdffigures2 (Clark & Divvala, JCDL 2016), from the
+PDF's own objects (pypdfium2): the text layer with each character's position, size and font,
+and the page's image and vector-path objects. No rendering, no OCR.
+
+1. **Text.** Characters become *fragments*: runs on one baseline without a gap wider than
+   about an em (so the cells of a table row, or the two columns of a page, are separate
+   fragments).
+2. **Document layout.** The body font size is the most common one; the text columns are
+   where the body-sized, wide fragments start and end. *Body text* is a fragment of body size
+   that fills most of one column and is not drawn inside a graphic; running heads and page
+   numbers lie outside the band of body text and are ignored.
+3. **Captions.** A fragment starting ``Figure 3:``, ``Fig. 3.``, ``Table 2:`` or ``TABLE II``
+   (alone on its line, IEEE style) starts a caption; the lines right below it with the same
+   size and no rule between them continue it. A label repeated in the body text ("Figure 3.
+   The next ...") loses to the one with a bold label or graphics beside it.
+4. **Regions.** A caption's column is the text column it sits in, or the whole text width when
+   it crosses the gutter. From the caption the region grows away from it (up for figures; for
+   tables the side where the document's tables are, as captions sit above *or* below them)
+   over graphics and non-body text until body text, another caption, a wide empty gap or the
+   band's edge. The crop box is the union of what it grew over.
+
+Boxes are in PDF points from the top-left of the page as rendered (the crop box), the units of
+``<article>.figures.yml``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import statistics
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: Bumped when a change here changes what is detected (the detection cache is keyed by it).
+DETECT_VERSION = 1
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class DetectedFigure:
+    """One figure or table found in a PDF."""
+
+    page: int  # 1-based
+    kind: str  # "figure" | "table"
+    label: str  # as printed: "Figure 3", "Fig. 3", "Table 2", "TABLE II"
+    number: int  # 3, 2 (roman numerals converted)
+    caption: str  # caption text without the label, whitespace normalised
+    box: Box  # body crop, PDF points from top-left
+    caption_box: Box  # the caption's own box, same units
+
+
+# --------------------------------------------------------------------------------------------
+# Page contents
+
+
+@dataclass(eq=False)
+class Fragment:
+    """A run of text on one line with no wide gap inside."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    #: the font of the first character (identity within one document)
+    font: str
+    bold: bool
+    #: set by the layout pass
+    body: bool = False
+    margin: bool = False
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def box(self) -> Box:
+        return (self.x0, self.y0, self.x1, self.y1)
+
+
+@dataclass(frozen=True)
+class Graphic:
+    """An image, vector path or shading, by its bounding box."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    kind: str  # "image" | "path"
+
+    @property
+    def box(self) -> Box:
+        return (self.x0, self.y0, self.x1, self.y1)
+
+
+@dataclass
+class Page:
+    number: int
+    width: float
+    height: float
+    fragments: list[Fragment] = field(default_factory=list)
+    graphics: list[Graphic] = field(default_factory=list)
+
+
+def read_pages(pdf: Any) -> list[Page]:
+    """Fragments and graphics of every page of an open ``pypdfium2.PdfDocument``."""
+    pages = []
+    fonts: dict[int, tuple[str, bool]] = {}
+    for index in range(len(pdf)):
+        page = pdf[index]
+        try:
+            left, bottom, right, top = page.get_cropbox()
+            out = Page(index + 1, right - left, top - bottom)
+            textpage = page.get_textpage()
+            try:
+                out.fragments = _fragments(textpage, left, top, fonts)
+            finally:
+                textpage.close()
+            out.graphics = _graphics(page, left, top, out.width, out.height)
+        finally:
+            page.close()
+        pages.append(out)
+    return pages
+
+
+def _font(textpage: Any, index: int, fonts: dict[int, tuple[str, bool]]) -> tuple[str, bool]:
+    import pypdfium2.raw as pdfium_c
+
+    obj = pdfium_c.FPDFText_GetTextObject(textpage, index)
+    font = pdfium_c.FPDFTextObj_GetFont(obj) if obj else None
+    handle = ctypes.cast(font, ctypes.c_void_p).value if font else 0
+    key = int(handle or 0)
+    if key not in fonts:
+        name = ""
+        if font:
+            buffer = ctypes.create_string_buffer(256)
+            length = pdfium_c.FPDFFont_GetBaseFontName(font, buffer, 256)
+            name = buffer.raw[: max(0, min(length, 256) - 1)].decode("latin-1")
+        weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
+        base = name.split("+")[-1].lower()
+        bold = weight >= 600 or any(w in base for w in ("bold", "black", "heavy", "semibold"))
+        # CM fonts name bold as CMBX*, Times bold as *-Medi (NimbusRomNo9L-Medi).
+        bold = bold or base.startswith("cmbx") or base.endswith("-medi")
+        fonts[key] = (name, bold)
+    return fonts[key]
+
+
+def _fragments(
+    textpage: Any, left: float, top: float, fonts: dict[int, tuple[str, bool]]
+) -> list[Fragment]:
+    import pypdfium2.raw as pdfium_c
+
+    count = pdfium_c.FPDFText_CountChars(textpage)
+    cl, cr, cb, ct = (ctypes.c_double() for _ in range(4))
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    pl, pr, pb, pt = (ctypes.pointer(v) for v in (cl, cr, cb, ct))
+    pox, poy = ctypes.pointer(ox), ctypes.pointer(oy)
+    get_unicode = pdfium_c.FPDFText_GetUnicode
+    get_box = pdfium_c.FPDFText_GetCharBox
+    get_origin = pdfium_c.FPDFText_GetCharOrigin
+    get_size = pdfium_c.FPDFText_GetFontSize
+    out: list[Fragment] = []
+    cur: Fragment | None = None
+    chars: list[str] = []
+    baseline = 0.0
+    space = False
+
+    def close() -> None:
+        nonlocal cur
+        if cur is not None:
+            cur.text = "".join(chars).strip()
+            if cur.text:
+                out.append(cur)
+        cur = None
+        chars.clear()
+
+    for i in range(count):
+        code = get_unicode(textpage, i)
+        if code in (10, 13):
+            close()
+            continue
+        if code in (32, 9, 0xA0) or code == 0xFFFE:
+            space = True
+            continue
+        if not get_box(textpage, i, pl, pr, pb, pt):
+            continue
+        size = get_size(textpage, i) or (ct.value - cb.value) or 1.0
+        get_origin(textpage, i, pox, poy)
+        x0, x1 = cl.value - left, cr.value - left
+        base = top - oy.value
+        y0 = min(top - ct.value, base - 0.72 * size)
+        y1 = max(top - cb.value, base + 0.22 * size)
+        if x1 - x0 <= 0 and code < 0x250:
+            x1 = x0 + 0.1
+        if cur is not None:
+            gap = x0 - cur.x1
+            same_line = abs(base - baseline) <= 0.3 * max(size, cur.size) or (
+                y0 < cur.y1 - 0.3 * cur.size and y1 > cur.y0 + 0.3 * cur.size
+            )
+            if not same_line or gap > 0.9 * max(size, cur.size) or gap < -0.6 * cur.size:
+                close()
+        if cur is None:
+            font, bold = _font(textpage, i, fonts)
+            cur = Fragment(x0, y0, x1, y1, "", size, font, bold)
+            baseline = base
+            space = False
+        else:
+            if space and chars and chars[-1] != " ":
+                chars.append(" ")
+            cur.x0, cur.y0 = min(cur.x0, x0), min(cur.y0, y0)
+            cur.x1, cur.y1 = max(cur.x1, x1), max(cur.y1, y1)
+            # The fragment's size is that of its first, normal-sized characters: sub- and
+            # superscripts must not make a body line look like small figure text.
+            if abs(base - baseline) <= 0.1 * size:
+                cur.size = max(cur.size, size) if len(chars) < 3 else cur.size
+        space = False
+        chars.append(chr(code) if code < 0x110000 else "")
+    close()
+    return out
+
+
+def _graphics(page: Any, left: float, top: float, width: float, height: float) -> list[Graphic]:
+    import pypdfium2.raw as pdfium_c
+
+    out: list[Graphic] = []
+    fl, fb, fr, ft = (ctypes.c_float() for _ in range(4))
+    bounds = (ctypes.pointer(fl), ctypes.pointer(fb), ctypes.pointer(fr), ctypes.pointer(ft))
+    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+    rgba = [ctypes.c_uint() for _ in range(4)]
+    page_area = width * height
+
+    def visit(obj: Any, matrix: tuple[float, ...] | None, depth: int) -> None:
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            return
+        if not pdfium_c.FPDFPageObj_GetBounds(obj, *bounds):
+            return
+        x0, y0, x1, y1 = fl.value, fb.value, fr.value, ft.value
+        if matrix is not None:
+            x0, y0, x1, y1 = _transform(matrix, (x0, y0, x1, y1))
+        box = (x0 - left, top - y1, x1 - left, top - y0)
+        area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            # A form holding most of the page wraps content (some generators put the whole
+            # page in one): look inside. A smaller one is usually one embedded figure.
+            if area > 0.3 * page_area and depth < 4:
+                inner = _matrix(obj)
+                combined = inner if matrix is None else _compose(inner, matrix)
+                for j in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
+                    visit(pdfium_c.FPDFFormObj_GetObject(obj, j), combined, depth + 1)
+                return
+        elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+            if not pdfium_c.FPDFPath_GetDrawMode(
+                obj, ctypes.byref(fill_mode), ctypes.byref(stroke)
+            ):
+                return
+            if not fill_mode.value and not stroke.value:
+                return  # an invisible path (clipping, links)
+            if fill_mode.value and not stroke.value:
+                pdfium_c.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(c) for c in rgba))
+                if rgba[3].value == 0 or min(c.value for c in rgba[:3]) >= 250:
+                    return  # white or transparent fill: a background, not a drawing
+        elif kind not in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING):
+            return
+        if area > 0.85 * page_area:
+            return  # a page background or frame
+        bx0, by0 = max(0.0, box[0]), max(0.0, box[1])
+        bx1, by1 = min(width, box[2]), min(height, box[3])
+        if bx1 < bx0 or by1 < by0:
+            return
+        out.append(Graphic(bx0, by0, bx1, by1, "image" if kind == 3 else "path"))
+
+    for k in range(pdfium_c.FPDFPage_CountObjects(page)):
+        visit(pdfium_c.FPDFPage_GetObject(page, k), None, 0)
+    return out
+
+
+def _matrix(obj: Any) -> tuple[float, ...]:
+    import pypdfium2.raw as pdfium_c
+
+    m = pdfium_c.FS_MATRIX()
+    if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        return (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float, ...]:
+    a, b, c, d, e, f = inner
+    A, B, C, D, E, F = outer  # noqa: N806 (matrix notation)
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )
+
+
+def _transform(m: tuple[float, ...], box: Box) -> Box:
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in ((box[0], box[1]), (box[0], box[3]), (box[2], box[1]), (box[2], box[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+# --------------------------------------------------------------------------------------------
+# Document layout: body size, columns, body text, margins
+
+
+@dataclass
+class Layout:
+    body_size: float
+    #: text columns as (x0, x1); one for single-column papers
+    columns: list[tuple[float, float]]
+    #: the band of the page that holds text, (y0, y1); running heads and folios lie outside
+    band: tuple[float, float]
+    line_height: float
+
+    @property
+    def text_span(self) -> tuple[float, float]:
+        return (self.columns[0][0], self.columns[-1][1])
+
+    def column_of(self, x0: float, x1: float) -> tuple[float, float] | None:
+        """The one column holding ``x0``–``x1`` (mostly), or None when it crosses a gutter."""
+        for c0, c1 in self.columns:
+            overlap = min(x1, c1) - max(x0, c0)
+            if overlap >= 0.8 * (x1 - x0):
+                return (c0, c1)
+        return None
+
+
+def _mode(values: Iterable[float], step: float = 1.0) -> float | None:
+    counts = Counter(round(v / step) * step for v in values)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def analyse(pages: Sequence[Page]) -> Layout:
+    """Body font size, columns and text band of a document; marks body and margin fragments."""
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for f in page.fragments:
+            sizes[round(f.size * 2) / 2] += len(f.text)
+    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+    width = statistics.median([p.width for p in pages]) if pages else 612.0
+
+    def body_sized(f: Fragment) -> bool:
+        return abs(f.size - body_size) <= max(0.6, 0.08 * body_size)
+
+    wide = [f for p in pages for f in p.fragments if body_sized(f) and f.width > 0.2 * width]
+    left = [f for f in wide if f.x1 < 0.56 * width]
+    right = [f for f in wide if f.x0 > 0.44 * width]
+    columns: list[tuple[float, float]]
+    if len(left) >= 10 and len(right) >= 10 and len(left) + len(right) >= 0.5 * len(wide):
+        columns = [_column(left), _column(right)]
+    elif wide:
+        columns = [_column(wide)]
+    else:
+        columns = [(0.1 * width, 0.9 * width)]
+    layout = Layout(body_size, columns, (0.0, 1e9), body_size * 1.2)
+    leads = []
+    for page in pages:
+        prev: Fragment | None = None
+        for f in page.fragments:
+            col = layout.column_of(f.x0, f.x1)
+            f.body = (
+                body_sized(f)
+                and col is not None
+                and f.width >= 0.55 * (col[1] - col[0])
+                and f.x0 >= col[0] - 3
+                and f.x1 <= col[1] + 3
+                and not _inside_graphic(f, page.graphics)
+            )
+            if f.body and prev is not None and prev.body and 0 < f.y0 - prev.y0 < 3 * body_size:
+                leads.append(f.y0 - prev.y0)
+            if f.body:
+                prev = f
+    if leads:
+        layout.line_height = statistics.median(leads)
+    tops = sorted(f.y0 for p in pages for f in p.fragments if f.body)
+    bottoms = sorted(f.y1 for p in pages for f in p.fragments if f.body)
+    if len(tops) >= 20:
+        # A robust extreme: a stray body-like line in a margin must not widen the band.
+        k = max(1, len(tops) // 200)
+        band = (tops[k] - 0.5 * layout.line_height, bottoms[-k - 1] + 0.5 * layout.line_height)
+        # Text areas start within the top tenth of the page and end in the bottom tenth; a
+        # short paper whose body text never reaches them says nothing about its margins.
+        height = statistics.median([p.height for p in pages])
+        band = (min(band[0], 0.1 * height), max(band[1], 0.9 * height))
+        layout.band = band
+        for page in pages:
+            for f in page.fragments:
+                f.margin = f.y1 < band[0] or f.y0 > band[1]
+                f.body = f.body and not f.margin
+    return layout
+
+
+def _column(fragments: Sequence[Fragment]) -> tuple[float, float]:
+    x0 = _mode((f.x0 for f in fragments), 1.0)
+    x1 = _mode((f.x1 for f in fragments), 1.0)
+    assert x0 is not None and x1 is not None
+    return (x0, max(x1, x0 + 1))
+
+
+def _inside_graphic(f: Fragment, graphics: Sequence[Graphic]) -> bool:
+    for g in graphics:
+        if (
+            g.x0 - 2 <= f.x0
+            and f.x1 <= g.x1 + 2
+            and g.y0 - 2 <= f.y0
+            and f.y1 <= g.y1 + 2
+            and (g.y1 - g.y0) > 2 * (f.y1 - f.y0)
+        ):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# Captions
+
+
+_LABEL_RE = re.compile(
+    r"^(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|Table|TABLE|Tab\.)\s*"
+    r"(?P<num>[1-9][0-9]{0,2}|[IVXL]{1,6})(?![0-9A-Za-z])\s*(?P<delim>[:.|—–-])?"
+)
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def _roman(text: str) -> int | None:
+    total = 0
+    for a, b in zip(text, text[1:] + " ", strict=True):
+        value = _ROMAN[a]
+        total += -value if b in _ROMAN and _ROMAN[b] > value else value
+    return total if total > 0 else None
+
+
+@dataclass
+class Caption:
+    page: Page
+    kind: str
+    label: str
+    number: int
+    lines: list[Fragment]
+    #: the horizontal span of its figure: its column, or the text width
+    span: tuple[float, float]
+    score: float = 0.0
+
+    @property
+    def box(self) -> Box:
+        return _union(f.box for f in self.lines)
+
+    def text(self) -> str:
+        parts: list[str] = []
+        for line in self.lines:
+            text = line.text
+            if parts and parts[-1].endswith("-") and text[:1].islower():
+                parts[-1] = parts[-1][:-1] + text
+            else:
+                parts.append(text)
+        joined = unicodedata.normalize("NFKC", " ".join(parts))
+        match = _LABEL_RE.match(joined)
+        rest = joined[match.end() :] if match else joined
+        return " ".join(rest.split()).lstrip(":.|—–- ")
+
+
+def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
+    found = []
+    for f in page.fragments:
+        if f.margin:
+            continue
+        match = _LABEL_RE.match(f.text)
+        if not match:
+            continue
+        word, num, delim = match["word"], match["num"], match["delim"]
+        if num.isdigit():
+            number = int(num)
+        else:
+            if not word.isupper():
+                continue  # "Table IV" in running text; IEEE prints TABLE IV
+            value = _roman(num)
+            if value is None:
+                continue
+            number = value
+        alone = match.end() >= len(f.text.rstrip())
+        if not (delim or alone or f.bold):
+            continue  # "Figure 3 shows ...": a reference, not a caption
+        kind = "table" if word.lower().startswith("tab") else "figure"
+        label = f"{word} {num}"
+        col = layout.column_of(f.x0, f.x1)
+        span = col if col is not None else layout.text_span
+        score = (2.0 if f.bold else 0.0) + (1.0 if delim in (":", ".", "|") else 0.0)
+        score += 0.0 if f.body else 1.0
+        found.append(Caption(page, kind, label, number, [f], span, score))
+    return found
+
+
+def _extend(caption: Caption, page: Page, layout: Layout) -> None:
+    """Add the rest of the caption's first line, and the lines that continue it below."""
+    first = caption.lines[0]
+    s0, s1 = caption.span
+    # The label may stand apart from its text (a bold label set with a wide space).
+    while True:
+        right = [
+            f
+            for f in page.fragments
+            if f not in caption.lines
+            and abs((f.y0 + f.y1) - (first.y0 + first.y1)) < 0.5 * first.size
+            and 0 <= f.x0 - caption.lines[-1].x1 <= 3 * first.size
+        ]
+        if not right:
+            break
+        caption.lines.append(min(right, key=lambda f: f.x0))
+    if len(caption.lines) > 1:
+        merged = caption.lines
+        line = Fragment(
+            *_union(f.box for f in merged),
+            text=" ".join(f.text for f in merged),
+            size=first.size,
+            font=first.font,
+            bold=first.bold,
+            body=first.body,
+        )
+        caption.lines = [line]
+        page.fragments = [f for f in page.fragments if f not in merged] + [line]
+        first = line
+        col = layout.column_of(line.x0, line.x1)
+        caption.span = col if col is not None else layout.text_span
+        s0, s1 = caption.span
+    while True:
+        last = caption.lines[-1]
+        below = [
+            f
+            for f in page.fragments
+            if f is not last
+            and f not in caption.lines
+            and not f.margin
+            and f.y0 >= last.y0 + 0.5 * last.size
+            and f.y0 - last.y1 <= 0.6 * first.size
+            and min(f.x1, s1) - max(f.x0, s0) > 0.5 * f.width
+        ]
+        if len(below) != 1:
+            # Nothing below, or a table row of several cells.
+            return
+        nxt = below[0]
+        if abs(nxt.size - first.size) > 0.6 or _LABEL_RE.match(nxt.text):
+            return
+        if any(
+            g.y0 >= last.y1 - 1 and g.y1 <= nxt.y0 + 1 and min(g.x1, s1) - max(g.x0, s0) > 0
+            for g in page.graphics
+        ):
+            return  # a rule between: the table starts
+        caption.lines.append(nxt)
+
+
+# --------------------------------------------------------------------------------------------
+# Regions
+
+
+@dataclass
+class _Item:
+    box: Box
+    stop: bool
+
+
+def _region(caption: Caption, others: Sequence[Caption], layout: Layout, up: bool) -> Box | None:
+    """Grow from ``caption`` (up or down) over graphics and figure text; None if nothing."""
+    page = caption.page
+    s0, s1 = caption.span
+    own = {id(f) for f in caption.lines}
+    # Captions side by side (two minipages in one float) share the span.
+    cb = caption.box
+    for other in others:
+        ob = other.box
+        if other is caption or other.page is not page:
+            continue
+        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > 0:
+            if ob[2] <= cb[0]:
+                s0 = max(s0, (ob[2] + cb[0]) / 2)
+            elif ob[0] >= cb[2]:
+                s1 = min(s1, (ob[0] + cb[2]) / 2)
+    stoppers = {id(f) for o in others if o.page is page and o is not caption for f in o.lines}
+    items: list[_Item] = []
+    for f in page.fragments:
+        if id(f) in own or f.margin:
+            continue
+        if min(f.x1, s1) - max(f.x0, s0) < 0.5 * f.width:
+            continue
+        items.append(_Item(f.box, f.body or id(f) in stoppers))
+    for g in page.graphics:
+        if g.y1 < layout.band[0] - 2 or g.y0 > layout.band[1] + 2:
+            continue
+        w = max(g.x1 - g.x0, 0.1)
+        if min(g.x1, s1) - max(g.x0, s0) < 0.5 * w:
+            continue
+        items.append(_Item(g.box, False))
+    gap_limit = max(24.0, 2.5 * layout.line_height)
+    if up:
+        near = [i for i in items if i.box[3] <= cb[1] + 1.5]
+        near.sort(key=lambda i: -i.box[3])
+        edge = cb[1]
+    else:
+        near = [i for i in items if i.box[1] >= cb[3] - 1.5]
+        near.sort(key=lambda i: i.box[1])
+        edge = cb[3]
+    taken: list[Box] = []
+    for item in near:
+        distance = (edge - item.box[3]) if up else (item.box[1] - edge)
+        if distance > gap_limit:
+            break
+        if item.stop:
+            if distance > -0.5:
+                break
+            continue  # beside what was taken (body text next to a narrow float)
+        taken.append(item.box)
+        edge = min(edge, item.box[1]) if up else max(edge, item.box[3])
+    if not taken:
+        return None
+    box = _union(taken)
+    return (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]), min(page.height, box[3]))
+
+
+def _union(boxes: Iterable[Box]) -> Box:
+    xs0, ys0, xs1, ys1 = zip(*boxes, strict=True)
+    return (min(xs0), min(ys0), max(xs1), max(ys1))
+
+
+def _first_gap(caption: Caption, box: Box | None, up: bool) -> float:
+    if box is None:
+        return float("inf")
+    cb = caption.box
+    return cb[1] - box[3] if up else box[1] - cb[3]
+
+
+# --------------------------------------------------------------------------------------------
+# The whole document
+
+
+def detect_pages(pages: Sequence[Page]) -> list[DetectedFigure]:
+    """Detect the figures and tables of pages read with :func:`read_pages`."""
+    if not pages:
+        return []
+    layout = analyse(pages)
+    candidates: list[Caption] = []
+    for page in pages:
+        starts = _caption_starts(page, layout)
+        for caption in starts:
+            _extend(caption, page, layout)
+        candidates.extend(starts)
+    regions: dict[int, dict[bool, Box | None]] = {}
+    for caption in candidates:
+        regions[id(caption)] = {
+            up: _region(caption, candidates, layout, up) for up in (True, False)
+        }
+        near = min(_first_gap(caption, regions[id(caption)][up], up) for up in (True, False))
+        caption.score += 3.0 if near < 2 * layout.line_height else 0.0
+    # One caption per label: the best scored (a label in body text loses).
+    best: dict[tuple[str, int], Caption] = {}
+    for caption in candidates:
+        key = (caption.kind, caption.number)
+        if key not in best or caption.score > best[key].score:
+            best[key] = caption
+    chosen = sorted(best.values(), key=lambda c: (c.page.number, c.box[1], c.box[0]))
+    # Which side of its caption a figure / table is on: per kind, by majority, since a paper
+    # puts all its table captions above (or below) their tables.
+    side: dict[str, bool] = {}
+    for kind in ("figure", "table"):
+        votes: Counter[bool] = Counter()
+        for caption in chosen:
+            if caption.kind != kind:
+                continue
+            r = regions[id(caption)]
+            up_gap, down_gap = (_first_gap(caption, r[u], u) for u in (True, False))
+            if up_gap != down_gap:
+                votes[up_gap < down_gap] += 1
+        default = kind == "figure"
+        side[kind] = votes.most_common(1)[0][0] if votes else default
+        if votes[True] == votes[False]:
+            side[kind] = default
+    found = []
+    for caption in chosen:
+        r = regions[id(caption)]
+        up = side[caption.kind]
+        box = r[up] if r[up] is not None else r[not up]
+        if box is None:
+            continue
+        found.append(
+            DetectedFigure(
+                page=caption.page.number,
+                kind=caption.kind,
+                label=caption.label,
+                number=caption.number,
+                caption=caption.text(),
+                box=_rounded(_pad(box, caption, up, caption.page)),
+                caption_box=_rounded(caption.box),
+            )
+        )
+    found.sort(key=lambda d: (d.page, d.box[1], d.box[0]))
+    return found
+
+
+def _pad(box: Box, caption: Caption, up: bool, page: Page) -> Box:
+    """A point of white around the body (strokes are wider than their paths), not over the
+    caption."""
+    x0, y0, x1, y1 = box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1
+    cb = caption.box
+    if up:
+        y1 = min(y1, cb[1])
+    else:
+        y0 = max(y0, cb[3])
+    return (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
+
+
+def _rounded(box: Box) -> Box:
+    return (round(box[0], 1), round(box[1], 1), round(box[2], 1), round(box[3], 1))
+
+
+def detect_figures(path: Path) -> list[DetectedFigure]:
+    """Every figure and table of the PDF at ``path``, ordered by page, then position.
+
+    Raises ``OSError`` when the file cannot be read and ``ValueError`` when it is not a
+    readable PDF.
+    """
+    import pypdfium2 as pdfium
+
+    data = path.read_bytes()
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise ValueError(f"{path}: not a readable PDF ({exc})") from exc
+    try:
+        pages = read_pages(pdf)
+    finally:
+        pdf.close()
+    return detect_pages(pages)
