@@ -272,10 +272,12 @@ def test_social_tags_come_from_the_intro(make_site: Callable[..., Site]) -> None
         },
         site_description="站点描述",
         site_url="https://example.org/s/",
+        plugins=[{"duizhao": {"site": {"social": True}}}],
     )
     site.build()
     html = site.html("a.md")
     assert '<meta property="og:type" content="article">' in html
+    assert '<meta property="og:locale" content="zh_CN">' in html
     assert '<meta property="og:title" content="A &quot;quoted&quot; &lt;title&gt;">' in html
     assert '<meta property="og:description" content="导言里的 粗体 与 HTML。">' in html
     assert '<meta name="description" content="导言里的 粗体 与 HTML。">' in html
@@ -320,7 +322,7 @@ def test_dirty_rebuild_renders_digest_pages_only_when_their_digest_changed(
             + "\n/// paragraph | P001\n> Text.\n\n译文。\n///\n",
             "topics/b.md": article("Bravo", "乙的导言。"),
         },
-        plugins=[SITE_PLUGIN],
+        plugins=[{"duizhao": {**SITE_PLUGIN["duizhao"], "progress_page": "progress.md"}}],
     )
     site.build(serve=True)
     pages = ("index.html", "topics/index.html", "topics/a/index.html", "progress/index.html")

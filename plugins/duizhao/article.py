@@ -245,11 +245,16 @@ class Article:
 
     @property
     def is_article(self) -> bool:
-        """A translation (not a plain page): numbered paragraphs, a paper or a status."""
+        """A translation (not a plain page): blocks, a paper, a range or duizhao's status.
+
+        Material knows a front matter ``status:`` of its own (``new``, ``deprecated``, …): only
+        duizhao's values make a page a translation.
+        """
         return bool(
             self.paragraphs
             or self.figures
-            or any(key in self.meta for key in ("paragraphs", "paper", "status"))
+            or any(key in self.meta for key in ("paragraphs", "paper"))
+            or self.meta.get("status") in STATUSES
         )
 
     @property

@@ -27,7 +27,7 @@ from .article import (
 from .diagnostics import Diagnostic
 from .figures.catalog import Catalog
 from .site.attribution import check_attribution
-from .site.indexes import check_featured, check_listing
+from .site.indexes import check_featured, check_listing, is_listed
 
 Loader = Callable[[Path], Article]
 
@@ -268,6 +268,8 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
             if resolved is None:
                 continue
             found = corpus.get(resolved)
+            if found is None and not article.is_article:
+                continue  # the site's own page: MkDocs validates its links
             if found is None:
                 yield _err(
                     article,
@@ -298,15 +300,21 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def check_local(article: Article) -> list[Diagnostic]:
-    """The problems that depend on ``article`` alone (no other file), in no particular order."""
+    """The problems that depend on ``article`` alone (no other file), in no particular order.
+
+    A page that is not a translation is the site's own: only an unreadable file is reported
+    (its links to paragraphs are checked by :func:`check_links`).
+    """
     found = list(article.diagnostics)
-    if any(d.code == "DZ011" for d in found):
+    if any(d.code == "DZ011" for d in found) or not article.is_article:
+        found = [d for d in found if d.code == "DZ011"]
+        if not found and is_listed(article):  # an introduction that a 导言 index shows
+            found.extend(check_listing(article))
         return found
-    if article.is_article:
-        found.extend(check_front_matter(article))
-        found.extend(check_paragraphs(article))
-        found.extend(check_intro(article))
-        found.extend(check_attribution(article))
+    found.extend(check_front_matter(article))
+    found.extend(check_paragraphs(article))
+    found.extend(check_intro(article))
+    found.extend(check_attribution(article))
     found.extend(check_listing(article))
     return found
 

@@ -7,10 +7,11 @@ Mermaid and KaTeX are served from the project's own ``node_modules`` (installed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+#: duizhao's own scripts and stylesheets
+ASSETS = Path(__file__).parent.parent / "assets"
 
 #: Where vendored files land in the site, below the plugin's asset prefix.
 VENDOR_PREFIX = "vendor"
@@ -29,46 +30,35 @@ HEAD_SCRIPT = (
 
 @dataclass(frozen=True)
 class VendorFile:
-    """One file copied from ``vendor_dir`` into the site."""
+    """One file copied into the site, at ``assets/duizhao/<uri>``."""
 
     source: Path
     uri: str
 
 
-class MissingVendorFilesError(Exception):
-    """The npm packages the site needs are not installed (``make setup`` / ``npm ci``)."""
+@dataclass(frozen=True)
+class VendorPackage:
+    """The files one feature (math, diagrams) needs, and those of them not installed."""
 
-    def __init__(self, missing: list[Path], feature: str) -> None:
-        self.missing = missing
-        self.feature = feature
-        super().__init__(f"{feature} needs {', '.join(str(p) for p in missing)}")
+    feature: str
+    files: tuple[VendorFile, ...]
 
-
-def needs_mermaid(mdx_configs: Mapping[str, Any]) -> bool:
-    """True when superfences renders ```` ```mermaid ```` fences as diagrams (Material's recipe)."""
-    fences = (mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
-    return any(isinstance(f, Mapping) and f.get("name") == "mermaid" for f in fences)
+    @property
+    def missing(self) -> list[Path]:
+        return [f.source for f in self.files if not f.source.exists()]
 
 
-def needs_math(markdown_extensions: Iterable[object]) -> bool:
-    """True when pymdownx.arithmatex is enabled."""
-    return "pymdownx.arithmatex" in markdown_extensions
+def mermaid_package(vendor_dir: Path) -> VendorPackage:
+    """mermaid, as Material uses it: defined before Material looks for ``window.mermaid``."""
+    source = vendor_dir / "mermaid/dist/mermaid.min.js"
+    return VendorPackage(
+        "mermaid diagrams (npm package mermaid@11)",
+        (VendorFile(source, f"{VENDOR_PREFIX}/mermaid/mermaid.min.js"),),
+    )
 
 
-def math_is_generic(mdx_configs: Mapping[str, Any]) -> bool:
-    """KaTeX can only render arithmatex's ``generic: true`` output."""
-    return bool((mdx_configs.get("pymdownx.arithmatex") or {}).get("generic"))
-
-
-def mermaid_files(vendor_dir: Path) -> list[VendorFile]:
-    return [
-        VendorFile(
-            vendor_dir / "mermaid/dist/mermaid.min.js", f"{VENDOR_PREFIX}/mermaid/mermaid.min.js"
-        )
-    ]
-
-
-def katex_files(vendor_dir: Path) -> list[VendorFile]:
+def katex_package(vendor_dir: Path) -> VendorPackage:
+    """KaTeX and its auto-render extension, then duizhao's call of it on every page."""
     dist = vendor_dir / "katex/dist"
     names = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
     files = [VendorFile(dist / name, f"{VENDOR_PREFIX}/katex/{name}") for name in names]
@@ -81,29 +71,5 @@ def katex_files(vendor_dir: Path) -> list[VendorFile]:
         ]
     else:
         files.append(VendorFile(fonts, f"{VENDOR_PREFIX}/katex/fonts/"))
-    return files
-
-
-def vendor_files(vendor_dir: Path, *, mermaid: bool, math: bool) -> Iterator[VendorFile]:
-    """The files to copy; raises :class:`MissingVendorFilesError` naming what is not installed."""
-    for wanted, feature, files in (
-        (mermaid, "mermaid diagrams (npm package mermaid@11)", mermaid_files),
-        (math, "math (npm package katex@0.16)", katex_files),
-    ):
-        if not wanted:
-            continue
-        found = files(vendor_dir)
-        missing = [f.source for f in found if not f.source.exists()]
-        if missing:
-            raise MissingVendorFilesError(missing, feature)
-        yield from found
-
-
-def inject_head(html: str, snippet: str = HEAD_SCRIPT) -> str:
-    """Insert ``snippet`` right before ``</head>`` (once); pages without a head are unchanged."""
-    if snippet in html:
-        return html
-    at = html.find("</head>")
-    if at < 0:
-        return html
-    return html[:at] + snippet + html[at:]
+    files.append(VendorFile(ASSETS / "math.js", "math.js"))
+    return VendorPackage("math (npm package katex@0.16)", tuple(files))
