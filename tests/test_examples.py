@@ -13,6 +13,7 @@ from PIL import Image
 
 from demo_site import ROOT, build_demo, copy_demo
 from duizhao.cli import main
+from html_checks import empty_paragraphs
 
 
 def article(site_dir: Path, page: str) -> str:
@@ -39,6 +40,23 @@ def test_syntax_demo_renders_blocks_notes_diagram_and_math(demo: Path) -> None:
     assert '<details class="note"' in body
     assert '<a href="./#P002">P002</a>' in body  # [P002](example.md#P002): its own page
     assert '<aside class="dz-source"' in body  # the source box from `paper:`
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "example",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="issue 11: P003's code block after a list is written inside a <p>",
+            ),
+        ),
+        "figures-demo",
+    ],
+)
+def test_demo_pages_have_no_empty_paragraphs(demo: Path, name: str) -> None:
+    assert empty_paragraphs(article(demo, name)) == []
 
 
 def test_figures_demo_shows_cropped_figures_gallery_and_index(demo: Path) -> None:
