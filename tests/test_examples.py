@@ -45,13 +45,7 @@ def test_syntax_demo_renders_blocks_notes_diagram_and_math(demo: Path) -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(
-            "example",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: P003's code block after a list is written inside a <p>",
-            ),
-        ),
+        "example",
         "figures-demo",
     ],
 )

@@ -10,7 +10,6 @@ The projects are built where there is no node_modules, so duizhao's default `ven
 neither KaTeX nor mermaid, as on a new user's machine. The `vendored` variants point it at this
 checkout's packages: installing them must not change the outcome either.
 
-Tests marked xfail(strict=True) fail on today's code (issue 11); remove the mark with the fix.
 """
 
 from __future__ import annotations
@@ -260,22 +259,8 @@ def test_disabled_plugin_publishes_and_changes_nothing(
 @pytest.mark.parametrize(
     "variant",
     [
-        pytest.param(
-            "default",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: the plain entry aborts: KaTeX is required for "
-                "pymdownx.arithmatex although the site renders math with MathJax",
-            ),
-        ),
-        pytest.param(
-            "vendored",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: every page gets duizhao's and KaTeX's CSS/JS, OG tags with "
-                "og:locale zh_CN, the mode script; the search index is reordered",
-            ),
-        ),
+        "default",
+        "vendored",
     ],
 )
 def test_pages_without_duizhao_syntax_are_byte_identical(
@@ -293,21 +278,8 @@ def test_pages_without_duizhao_syntax_are_byte_identical(
 @pytest.mark.parametrize(
     "variant",
     [
-        pytest.param(
-            "default",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: the plain entry aborts without KaTeX on a MathJax site",
-            ),
-        ),
-        pytest.param(
-            "vendored",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: every other page changes too (assets, OG tags, head script), "
-                "KaTeX is published, a 进度 page is added, search entries are reordered",
-            ),
-        ),
+        "default",
+        "vendored",
     ],
 )
 def test_one_translated_page_changes_only_itself(
@@ -329,21 +301,8 @@ def test_one_translated_page_changes_only_itself(
 @pytest.mark.parametrize(
     "variant",
     [
-        pytest.param(
-            "default",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: the plain entry aborts without KaTeX on a MathJax site",
-            ),
-        ),
-        pytest.param(
-            "vendored",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="issue 11: the translated page gets og:locale zh_CN, KaTeX next to the "
-                "site's MathJax, and a body font stack that replaces Roboto",
-            ),
-        ),
+        "default",
+        "vendored",
     ],
 )
 def test_translated_page_keeps_the_sites_language_fonts_and_math(
@@ -443,16 +402,12 @@ def _unquote_tags(site: Site) -> None:
     config.write_text(config.read_text("utf-8").replace(f"'{tag}'", tag), "utf-8")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 11: a config with mermaid fences and arithmatex aborts without the npm "
-    "packages, though no page has a diagram or math",
-)
 def test_site_configured_for_diagrams_and_math_builds_strict_without_them(
     make_site: Callable[..., Site],
 ) -> None:
     article = (
-        "---\ntitle: A\n---\n\n# A\n\n## 导言\n\n导言。\n\n/// paragraph | P001\n译文。\n///\n"
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n译文。\n///\n"
     )
     site = make_site(
         {"index.md": "# Home\n\nNo diagram, no math.\n", "a.md": article},
@@ -465,10 +420,6 @@ def test_site_configured_for_diagrams_and_math_builds_strict_without_them(
     assert not (site.site_dir / "assets/duizhao/vendor").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 11: the whole build aborts instead of one warning for the page that needs KaTeX",
-)
 def test_only_a_page_needing_a_missing_package_is_warned_about(
     make_site: Callable[..., Site], logs: Logs
 ) -> None:
@@ -501,10 +452,6 @@ def test_empty_paragraph_finder() -> None:
     ]
 
 
-XFAIL_P = pytest.mark.xfail(
-    strict=True, reason="issue 11: a <p> is written around a <div> (code or raw HTML)"
-)
-
 BLOCK_BODIES = {
     "code": "> Original.\n\n```python\nx = 1\n```\n",
     "code-first": "```python\nx = 1\n```\n译文。\n",
@@ -522,12 +469,11 @@ BLOCK_BODIES = {
     "admonition-block": "> Original.\n\n/// admonition | 译注\n    type: note\n说明。\n///\n",
     "details": "> Original.\n\n译文。\n\n/// details | 注\n内容\n///\n",
 }
-FAILING_TODAY = {"code-first", "code-after-text", "code-right-after-original", "html-in-original"}
 
 
 @pytest.mark.parametrize(
     "kind",
-    [pytest.param(k, marks=[XFAIL_P] if k in FAILING_TODAY else []) for k in BLOCK_BODIES],
+    list(BLOCK_BODIES),
 )
 def test_paragraph_blocks_leave_no_empty_p(make_site: Callable[..., Site], kind: str) -> None:
     front = "---\ntitle: A\npaper: {title: P, license: MIT}\nstatus: draft\n---\n\n"
