@@ -27,6 +27,7 @@ Boxes are in PDF points from the top-left of the page as rendered (the crop box)
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import re
 import statistics
@@ -144,11 +145,11 @@ def _font(textpage: Any, index: int, fonts: dict[int, tuple[str, bool]]) -> tupl
             buffer = ctypes.create_string_buffer(256)
             length = pdfium_c.FPDFFont_GetBaseFontName(font, buffer, 256)
             name = buffer.raw[: max(0, min(length, 256) - 1)].decode("latin-1")
-        weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
+        # The name says it; the weight PDFium reports is unreliable (695 for Times Regular).
         base = name.split("+")[-1].lower()
-        bold = weight >= 600 or any(w in base for w in ("bold", "black", "heavy", "semibold"))
+        bold = any(w in base for w in ("bold", "black", "heavy", "semibold", "demi"))
         # CM fonts name bold as CMBX*, Times bold as *-Medi (NimbusRomNo9L-Medi).
-        bold = bold or base.startswith("cmbx") or base.endswith("-medi")
+        bold = bold or base.startswith("cmbx") or base.endswith(("-medi", ".b", "-b"))
         fonts[key] = (name, bold)
     return fonts[key]
 
@@ -205,7 +206,8 @@ def _fragments(
             same_line = abs(base - baseline) <= 0.3 * max(size, cur.size) or (
                 y0 < cur.y1 - 0.3 * cur.size and y1 > cur.y0 + 0.3 * cur.size
             )
-            if not same_line or gap > 0.9 * max(size, cur.size) or gap < -0.6 * cur.size:
+            backward = gap < -0.6 * cur.size and x1 < cur.x1 - 0.1  # ligatures share a box
+            if not same_line or gap > 0.9 * max(size, cur.size) or backward:
                 close()
         if cur is None:
             font, bold = _font(textpage, i, fonts)
@@ -387,6 +389,8 @@ def analyse(pages: Sequence[Page]) -> Layout:
                 prev = f
     if leads:
         layout.line_height = statistics.median(leads)
+    for page in pages:
+        _paragraph_ends(page, layout, body_sized)
     tops = sorted(f.y0 for p in pages for f in p.fragments if f.body)
     bottoms = sorted(f.y1 for p in pages for f in p.fragments if f.body)
     if len(tops) >= 20:
@@ -403,6 +407,24 @@ def analyse(pages: Sequence[Page]) -> Layout:
                 f.margin = f.y1 < band[0] or f.y0 > band[1]
                 f.body = f.body and not f.margin
     return layout
+
+
+def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
+    """Mark the short last line of a paragraph as body text: body-sized, starting at the
+    column's left edge one line below a body line."""
+    lead = layout.line_height
+    body = sorted((f for f in page.fragments if f.body), key=lambda f: f.y0)
+    tops = [f.y0 for f in body]
+    for f in page.fragments:
+        if f.body or not body_sized(f):
+            continue
+        col = layout.column_of(f.x0, f.x1)
+        if col is None or abs(f.x0 - col[0]) > 3 or _inside_graphic(f, page.graphics):
+            continue
+        lo = bisect.bisect_left(tops, f.y0 - 1.3 * lead)
+        hi = bisect.bisect_right(tops, f.y0 - 0.7 * lead)
+        if any(abs(b.x0 - f.x0) <= 3 * layout.body_size for b in body[lo:hi]):
+            f.body = True
 
 
 def _column(fragments: Sequence[Fragment]) -> tuple[float, float]:
@@ -485,8 +507,8 @@ def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
         if num.isdigit():
             number = int(num)
         else:
-            if not word.isupper():
-                continue  # "Table IV" in running text; IEEE prints TABLE IV
+            if not (word.isupper() or delim):
+                continue  # "Table IV shows": a reference (IEEE prints TABLE IV)
             value = _roman(num)
             if value is None:
                 continue
@@ -516,6 +538,11 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             if f not in caption.lines
             and abs((f.y0 + f.y1) - (first.y0 + first.y1)) < 0.5 * first.size
             and 0 <= f.x0 - caption.lines[-1].x1 <= 3 * first.size
+            and not f.body
+            and (
+                layout.column_of(first.x0, first.x1) is None
+                or layout.column_of(first.x0, f.x1) is not None
+            )
         ]
         if not right:
             break
@@ -570,10 +597,12 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
 class _Item:
     box: Box
     stop: bool
+    #: identity on its page (the fragment or graphic it stands for)
+    key: int
 
 
-def _region(caption: Caption, others: Sequence[Caption], layout: Layout, up: bool) -> Box | None:
-    """Grow from ``caption`` (up or down) over graphics and figure text; None if nothing."""
+def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[_Item]:
+    """What a caption's figure may be made of: the page's text and graphics in its span."""
     page = caption.page
     s0, s1 = caption.span
     own = {id(f) for f in caption.lines}
@@ -595,38 +624,98 @@ def _region(caption: Caption, others: Sequence[Caption], layout: Layout, up: boo
             continue
         if min(f.x1, s1) - max(f.x0, s0) < 0.5 * f.width:
             continue
-        items.append(_Item(f.box, f.body or id(f) in stoppers))
+        items.append(_Item(f.box, f.body or id(f) in stoppers, id(f)))
     for g in page.graphics:
         if g.y1 < layout.band[0] - 2 or g.y0 > layout.band[1] + 2:
             continue
         w = max(g.x1 - g.x0, 0.1)
         if min(g.x1, s1) - max(g.x0, s0) < 0.5 * w:
             continue
-        items.append(_Item(g.box, False))
+        items.append(_Item(g.box, False, id(g)))
+    return items
+
+
+@dataclass
+class _Growth:
+    """One caption's region growing away from it, item by item, nearest first."""
+
+    caption: Caption
+    up: bool
+    items: list[_Item]
+    edge: float
+    taken: list[Box] = field(default_factory=list)
+    next: int = 0
+    done: bool = False
+
+    def distance(self, item: _Item) -> float:
+        return (self.edge - item.box[3]) if self.up else (item.box[1] - self.edge)
+
+    def take(self, item: _Item) -> None:
+        self.taken.append(item.box)
+        self.edge = min(self.edge, item.box[1]) if self.up else max(self.edge, item.box[3])
+        self.next += 1
+
+
+def _grow(
+    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
+) -> list[Box | None]:
+    """Grow the regions of ``seeds`` (caption, up) together, nearest item first anywhere.
+
+    Growing together settles what lies between two floats: a table's rows go to the table
+    caption they follow closely, not to the figure caption further away below them.
+    """
     gap_limit = max(24.0, 2.5 * layout.line_height)
-    if up:
-        near = [i for i in items if i.box[3] <= cb[1] + 1.5]
-        near.sort(key=lambda i: -i.box[3])
-        edge = cb[1]
-    else:
-        near = [i for i in items if i.box[1] >= cb[3] - 1.5]
-        near.sort(key=lambda i: i.box[1])
-        edge = cb[3]
-    taken: list[Box] = []
-    for item in near:
-        distance = (edge - item.box[3]) if up else (item.box[1] - edge)
-        if distance > gap_limit:
+    growths = []
+    for caption, up in seeds:
+        cb = caption.box
+        items = _items(caption, captions, layout)
+        if up:
+            near = sorted((i for i in items if i.box[3] <= cb[1] + 1.5), key=lambda i: -i.box[3])
+        else:
+            near = sorted((i for i in items if i.box[1] >= cb[3] - 1.5), key=lambda i: i.box[1])
+        growths.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
+    owner: dict[int, _Growth] = {}
+    while True:
+        best: tuple[float, _Growth] | None = None
+        for g in growths:
+            while not g.done and g.next < len(g.items):
+                item = g.items[g.next]
+                distance = g.distance(item)
+                if distance > gap_limit:
+                    g.done = True
+                elif item.stop or item.key in owner:
+                    if distance > -0.5:
+                        g.done = True  # body text, a caption or another float: the end
+                    else:
+                        g.next += 1  # beside what was taken (text next to a narrow float)
+                else:
+                    if best is None or distance < best[0]:
+                        best = (distance, g)
+                    break
+            if g.next >= len(g.items):
+                g.done = True
+        if best is None:
             break
-        if item.stop:
-            if distance > -0.5:
-                break
-            continue  # beside what was taken (body text next to a narrow float)
-        taken.append(item.box)
-        edge = min(edge, item.box[1]) if up else max(edge, item.box[3])
-    if not taken:
-        return None
-    box = _union(taken)
-    return (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]), min(page.height, box[3]))
+        g = best[1]
+        item = g.items[g.next]
+        owner[item.key] = g
+        g.take(item)
+    out: list[Box | None] = []
+    for g in growths:
+        if not g.taken:
+            out.append(None)
+            continue
+        page = g.caption.page
+        box = _union(g.taken)
+        out.append(
+            (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]), min(page.height, box[3]))
+        )
+    return out
+
+
+def _region(caption: Caption, others: Sequence[Caption], layout: Layout, up: bool) -> Box | None:
+    """The region of ``caption`` alone (up or down); None if there is nothing."""
+    return _grow([(caption, up)], others, layout)[0]
 
 
 def _union(boxes: Iterable[Box]) -> Box:
@@ -686,11 +775,14 @@ def detect_pages(pages: Sequence[Page]) -> list[DetectedFigure]:
         side[kind] = votes.most_common(1)[0][0] if votes else default
         if votes[True] == votes[False]:
             side[kind] = default
-    found = []
+    seeds = []
     for caption in chosen:
         r = regions[id(caption)]
         up = side[caption.kind]
-        box = r[up] if r[up] is not None else r[not up]
+        seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
+    boxes = _grow(seeds, chosen, layout)
+    found = []
+    for (caption, up), box in zip(seeds, boxes, strict=True):
         if box is None:
             continue
         found.append(
@@ -714,9 +806,9 @@ def _pad(box: Box, caption: Caption, up: bool, page: Page) -> Box:
     x0, y0, x1, y1 = box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1
     cb = caption.box
     if up:
-        y1 = min(y1, cb[1])
+        y1 = max(box[3], min(y1, cb[1]))
     else:
-        y0 = max(y0, cb[3])
+        y0 = min(box[1], max(y0, cb[3]))
     return (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
 
 
