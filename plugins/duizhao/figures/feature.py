@@ -77,8 +77,8 @@ class FigureBuild:
         self.encoder = Encoder(options.format)
         self.catalog = Catalog(self.root, self.cache, self.encoder)
         self.pages: dict[str, ArticleFigures] = {}
-        #: (page src_uri, figure id) → the crop's File in the site
-        self.files: dict[tuple[str, int], File] = {}
+        #: (page src_uri, figure key) → the crop's File in the site
+        self.files: dict[tuple[str, str], File] = {}
         self.batch: Batch | None = None
         self.page: Page | None = None
 
@@ -128,7 +128,7 @@ class FigureBuild:
                     abs_src_path=str(self.cache.path(crop)),
                 )
                 files.append(file)
-                self.files[(uri, spec.id)] = file
+                self.files[(uri, spec.key)] = file
             key = str(article.path.resolve())
             signatures[key] = " ".join(sorted(c.key for c in figures.crops.values()))
             page_file = files.get_file_from_path(uri)
@@ -176,11 +176,11 @@ class FigureBuild:
         """Thumbnails of the placed figures of page ``uri``, with URLs relative to from_url."""
         cards = []
         for _placement, spec, crop in figures.placed():
-            file = self.files.get((uri, spec.id))
+            file = self.files.get((uri, spec.key))
             if crop is None or file is None:
                 continue
             src = get_relative_url(file.url, from_url)
-            cards.append(Card(spec, crop, src, f"{page_href}#fig-{spec.id}"))
+            cards.append(Card(spec, crop, src, f"{page_href}#{spec.anchor}"))
         return cards
 
     def _add_lightbox(self, files: Files, config: MkDocsConfig) -> None:
@@ -216,7 +216,7 @@ class FigureBuild:
         """The DuizhaoExtension's figure_renderer: fill one ``<figure>``."""
         page = self.page
         figures = self.pages.get(page.file.src_uri) if page is not None else None
-        fid = int(placement.id) if placement.id.isdigit() else -1
+        fid = placement.id
         spec = figures.figures.get(fid) if figures is not None else None
         crop = figures.crops.get(fid) if figures is not None else None
         file = self.files.get((page.file.src_uri, fid)) if page is not None else None
@@ -251,7 +251,7 @@ class FigureBuild:
                     figure.spec_path,
                     figure.source.line,
                     result.code,
-                    f"cannot crop figure {figure.id} from {figure.source.written!r}: "
+                    f"cannot crop {figure.kind} {figure.id} from {figure.source.written!r}: "
                     f"{result.error}",
                 ).format()
             )
