@@ -28,12 +28,15 @@ Boxes are in PDF points from the top-left of the page as rendered (the crop box)
 from __future__ import annotations
 
 import bisect
+import contextlib
 import ctypes
+import hashlib
+import json
 import re
 import statistics
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,8 @@ from typing import Any
 DETECT_VERSION = 1
 
 Box = tuple[float, float, float, float]
+#: Called with (pages done, pages in all) while a PDF is read.
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -111,11 +116,13 @@ class Page:
     graphics: list[Graphic] = field(default_factory=list)
 
 
-def read_pages(pdf: Any) -> list[Page]:
+def read_pages(pdf: Any, progress: Progress | None = None) -> list[Page]:
     """Fragments and graphics of every page of an open ``pypdfium2.PdfDocument``."""
     pages = []
     fonts: dict[int, tuple[str, bool]] = {}
     for index in range(len(pdf)):
+        if progress is not None:
+            progress(index, len(pdf))
         page = pdf[index]
         try:
             left, bottom, right, top = page.get_cropbox()
@@ -796,7 +803,9 @@ def detect_pages(pages: Sequence[Page]) -> list[DetectedFigure]:
                 caption_box=_rounded(caption.box),
             )
         )
-    found.sort(key=lambda d: (d.page, d.box[1], d.box[0]))
+    # Reading order: a page's left column before its right one, top to bottom in each.
+    widths = {p.number: p.width for p in pages}
+    found.sort(key=lambda d: (d.page, d.box[0] >= widths[d.page] / 2, d.box[1], d.box[0]))
     return found
 
 
@@ -822,15 +831,96 @@ def detect_figures(path: Path) -> list[DetectedFigure]:
     Raises ``OSError`` when the file cannot be read and ``ValueError`` when it is not a
     readable PDF.
     """
+    return detect_bytes(path.read_bytes(), str(path))
+
+
+def detect_bytes(
+    data: bytes, name: str = "PDF", progress: Progress | None = None
+) -> list[DetectedFigure]:
+    """:func:`detect_figures` of a PDF's bytes (``name`` is for messages)."""
+    return _detect(data, name, progress)[1]
+
+
+def _detect(data: bytes, name: str, progress: Progress | None) -> tuple[int, list[DetectedFigure]]:
     import pypdfium2 as pdfium
 
-    data = path.read_bytes()
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        raise ValueError(f"{path}: not a readable PDF ({exc})") from exc
+        raise ValueError(f"{name}: not a readable PDF ({exc})") from exc
     try:
-        pages = read_pages(pdf)
+        pages = read_pages(pdf, progress)
+    except pdfium.PdfiumError as exc:
+        raise ValueError(f"{name}: unreadable page ({exc})") from exc
     finally:
         pdf.close()
-    return detect_pages(pages)
+    return len(pages), detect_pages(pages)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The result for one PDF, as cached: its digest, page count and what was found."""
+
+    digest: str
+    pages: int
+    figures: list[DetectedFigure]
+    cached: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": DETECT_VERSION,
+            "pages": self.pages,
+            "figures": [
+                {**d.__dict__, "box": list(d.box), "caption_box": list(d.caption_box)}
+                for d in self.figures
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, digest: str, data: dict[str, Any]) -> Detection:
+        figures = [
+            DetectedFigure(
+                page=int(f["page"]),
+                kind=str(f["kind"]),
+                label=str(f["label"]),
+                number=int(f["number"]),
+                caption=str(f["caption"]),
+                box=_box4(f["box"]),
+                caption_box=_box4(f["caption_box"]),
+            )
+            for f in data["figures"]
+        ]
+        return cls(digest, int(data["pages"]), figures, cached=True)
+
+
+def _box4(values: Sequence[Any]) -> Box:
+    x0, y0, x1, y1 = (float(v) for v in values)
+    return (x0, y0, x1, y1)
+
+
+def detect_cached(
+    path: Path, cache_dir: Path | None, progress: Progress | None = None
+) -> Detection:
+    """:func:`detect_figures` remembered in ``cache_dir/<sha256 of the PDF>.json``.
+
+    Raises ``OSError`` and ``ValueError`` as :func:`detect_figures` does.
+    """
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    entry = cache_dir / f"{digest}.json" if cache_dir is not None else None
+    if entry is not None:
+        try:
+            cached = json.loads(entry.read_text(encoding="utf-8"))
+            if cached.get("version") == DETECT_VERSION:
+                return Detection.from_json(digest, cached)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # none yet, or unreadable: detect again
+    count, found = _detect(data, str(path), progress)
+    result = Detection(digest, count, found)
+    if entry is not None:
+        from .cache import write_published
+
+        # A cache that cannot be written only costs time.
+        with contextlib.suppress(OSError):
+            write_published(entry, json.dumps(result.to_json(), ensure_ascii=False).encode())
+    return result
