@@ -31,6 +31,7 @@ import bisect
 import contextlib
 import ctypes
 import hashlib
+import itertools
 import json
 import re
 import statistics
@@ -214,7 +215,7 @@ def _fragments(
                 y0 < cur.y1 - 0.3 * cur.size and y1 > cur.y0 + 0.3 * cur.size
             )
             backward = gap < -0.6 * cur.size and x1 < cur.x1 - 0.1  # ligatures share a box
-            if not same_line or gap > 0.9 * max(size, cur.size) or backward:
+            if not same_line or gap > 1.0 * max(size, cur.size) or backward:
                 close()
         if cur is None:
             font, bold = _font(textpage, i, fonts)
@@ -555,17 +556,8 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             break
         caption.lines.append(min(right, key=lambda f: f.x0))
     if len(caption.lines) > 1:
-        merged = caption.lines
-        line = Fragment(
-            *_union(f.box for f in merged),
-            text=" ".join(f.text for f in merged),
-            size=first.size,
-            font=first.font,
-            bold=first.bold,
-            body=first.body,
-        )
+        line = _merge(caption.lines, page)
         caption.lines = [line]
-        page.fragments = [f for f in page.fragments if f not in merged] + [line]
         first = line
         col = layout.column_of(line.x0, line.x1)
         caption.span = col if col is not None else layout.text_span
@@ -582,10 +574,15 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             and f.y0 - last.y1 <= 0.6 * first.size
             and min(f.x1, s1) - max(f.x0, s0) > 0.5 * f.width
         ]
-        if len(below) != 1:
-            # Nothing below, or a table row of several cells.
+        if not below:
             return
-        nxt = below[0]
+        top = min(f.y0 for f in below)
+        row = sorted((f for f in below if f.y0 < top + 0.5 * first.size), key=lambda f: f.x0)
+        if any(b.x0 - a.x1 > 1.5 * first.size for a, b in itertools.pairwise(row)):
+            return  # the cells of a table row
+        if abs(row[0].size - first.size) > 0.6 or _LABEL_RE.match(row[0].text):
+            return
+        nxt = row[0] if len(row) == 1 else _merge(row, page)
         if abs(nxt.size - first.size) > 0.6 or _LABEL_RE.match(nxt.text):
             return
         if any(
@@ -594,6 +591,22 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
         ):
             return  # a rule between: the table starts
         caption.lines.append(nxt)
+
+
+def _merge(fragments: Sequence[Fragment], page: Page) -> Fragment:
+    """One fragment for pieces of one line (in the page's list in their place)."""
+    first = fragments[0]
+    line = Fragment(
+        *_union(f.box for f in fragments),
+        text=" ".join(f.text for f in fragments),
+        size=first.size,
+        font=first.font,
+        bold=first.bold,
+        body=first.body,
+    )
+    gone = {id(f) for f in fragments}
+    page.fragments = [f for f in page.fragments if id(f) not in gone] + [line]
+    return line
 
 
 # --------------------------------------------------------------------------------------------
