@@ -23,11 +23,13 @@ CHAR = 0.6  # Courier's advance, in em
 
 Box = tuple[float, float, float, float]
 
-WORDS = (
+_TEXT = (
     "serving large models is a systems problem who computes who moves data where the "
     "state lives and what each step waits for under load the cache grows and the batch "
     "shrinks so the scheduler must trade latency for throughput at every step of decoding"
-).split()
+)
+#: Body text, a word at a time.
+WORDS = _TEXT.split()
 
 
 @dataclass
@@ -69,9 +71,7 @@ class Canvas:
                 pixels += bytes(((i * 5 + seed * 40) % 256, (j * 7) % 256, (i * j + seed) % 256))
         self.images.append(pixels)
         name = f"Im{len(self.images)}"
-        self.ops.append(
-            f"q {x1 - x0:.2f} 0 0 {y1 - y0:.2f} {x0:.2f} {H - y1:.2f} cm /{name} Do Q"
-        )
+        self.ops.append(f"q {x1 - x0:.2f} 0 0 {y1 - y0:.2f} {x0:.2f} {H - y1:.2f} cm /{name} Do Q")
         return (x0, y0, x1, y1)
 
 
@@ -212,11 +212,11 @@ def make_paper(path: Path, style: str = "acm") -> list[Truth]:
     body(c, LEFT, 120, 560, 0)
     cap1 = "Throughput of the baseline and of our system under a load that grows over time."
     fig = bar_chart(c, RIGHT[0] + 10, 80, RIGHT[1] - 10, 250)
-    cbox, y = caption_lines(c, RIGHT, 262, fig_label(1), cap1)
+    _cbox, y = caption_lines(c, RIGHT, 262, fig_label(1), cap1)
     truths.append(Truth(1, "figure", fig_label(1).rstrip(":."), 1, cap1, fig))
     body(c, RIGHT, y + 16, 720, 3)
     tcap1 = "Model sizes and memory."
-    tbox, y, tlabel = table_caption(c, LEFT, 580, 1, tcap1)
+    _tbox, y, tlabel = table_caption(c, LEFT, 580, 1, tcap1)
     table = ruled_table(c, LEFT[0] + 20, y + 6, 5, 3, 9)
     truths.append(Truth(1, "table", tlabel, 1, tcap1.upper() if ieee else tcap1, table))
     pages.append(c)
@@ -233,12 +233,12 @@ def make_paper(path: Path, style: str = "acm") -> list[Truth]:
         "Latency of prefill and decode as the batch grows, measured on the cluster with the "
         "scheduler on and off; lower is better. (a) Prefill. (b) Decode."
     )
-    cbox, y = caption_lines(c, (LEFT[0], RIGHT[1]), 228, fig_label(2), cap2)
+    _cbox, y = caption_lines(c, (LEFT[0], RIGHT[1]), 228, fig_label(2), cap2)
     truths.append(Truth(2, "figure", fig_label(2).rstrip(":."), 2, cap2, union(parts)))
     body(c, LEFT, y + 18, 720, 5)
     body(c, RIGHT, y + 18, 470, 9)
     tcap2 = "Settings of each run."
-    tbox, y, tlabel = table_caption(c, RIGHT, 490, 2, tcap2)
+    _tbox, y, tlabel = table_caption(c, RIGHT, 490, 2, tcap2)
     table = plain_table(c, RIGHT[0] + 30, y + 8, 6, 3, 6)
     truths.append(Truth(2, "table", tlabel, 2, tcap2.upper() if ieee else tcap2, table))
     body(c, RIGHT, table[3] + 18, 720, 11)
@@ -255,17 +255,17 @@ def make_paper(path: Path, style: str = "acm") -> list[Truth]:
     y = body(c, LEFT, y + LEAD, y + 3 * LEAD, 17)
     img = c.image(90, y + 14, 260, y + 134, 3)
     cap3 = "Cache hit rate."
-    cbox, y = caption_lines(c, LEFT, img[3] + 10, fig_label(3), cap3)
+    _cbox, y = caption_lines(c, LEFT, img[3] + 10, fig_label(3), cap3)
     truths.append(Truth(3, "figure", fig_label(3).rstrip(":."), 3, cap3, img))
     body(c, LEFT, y + 16, 720, 19)
     tcap3 = "Results per workload, best in each row first."
     if ieee:
-        tbox, y, tlabel = table_caption(c, RIGHT, 72, 3, tcap3)
+        _tbox, y, tlabel = table_caption(c, RIGHT, 72, 3, tcap3)
         table = ruled_table(c, RIGHT[0] + 10, y + 6, 4, 3, 10)
         y = table[3]
     else:
         table = ruled_table(c, RIGHT[0] + 10, 80, 4, 3, 10)
-        tbox, y, tlabel = table_caption(c, RIGHT, table[3] + 8, 3, tcap3)
+        _tbox, y, tlabel = table_caption(c, RIGHT, table[3] + 8, 3, tcap3)
     truths.append(Truth(3, "table", tlabel, 3, tcap3.upper() if ieee else tcap3, table))
     body(c, RIGHT, y + 16, 720, 23)
     pages.append(c)
@@ -289,14 +289,17 @@ def _pdf(pages: list[Canvas]) -> bytes:
             data = zlib.compress(bytes(pixels))
             objects.append(
                 b"<< /Type /XObject /Subtype /Image /Width 48 /Height 32 /ColorSpace /DeviceRGB "
-                b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % len(data)
+                b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
+                % len(data)
                 + data
                 + b"\nendstream"
             )
             xobjects.append(b"/Im%d %d 0 R" % (k, len(objects)))
         stream = zlib.compress("\n".join(canvas.ops).encode("ascii"))
         objects.append(
-            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream)
+            + stream
+            + b"\nendstream"
         )
         content = len(objects)
         objects.append(

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 1
+DETECT_VERSION = 2
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -247,7 +247,7 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
     rgba = [ctypes.c_uint() for _ in range(4)]
     page_area = width * height
 
-    def visit(obj: Any, matrix: tuple[float, ...] | None, depth: int) -> None:
+    def visit(obj: Any, matrix: tuple[float, ...] | None, depth: int, clip: Box) -> None:
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
             return
@@ -256,28 +256,41 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
         x0, y0, x1, y1 = fl.value, fb.value, fr.value, ft.value
         if matrix is not None:
             x0, y0, x1, y1 = _transform(matrix, (x0, y0, x1, y1))
-        box = (x0 - left, top - y1, x1 - left, top - y0)
+        box = (
+            max(x0 - left, clip[0]),
+            max(top - y1, clip[1]),
+            min(x1 - left, clip[2]),
+            min(top - y0, clip[3]),
+        )
         area = max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
-            # A form holding most of the page wraps content (some generators put the whole
-            # page in one): look inside. A smaller one is usually one embedded figure.
-            if area > 0.3 * page_area and depth < 4:
+            # Look inside: an embedded figure (a form) is measured by what it draws, not by
+            # its bounding box, which often has white margins; whatever is drawn is clipped
+            # to that box.
+            if depth < 6:
                 inner = _matrix(obj)
                 combined = inner if matrix is None else _compose(inner, matrix)
                 for j in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
-                    visit(pdfium_c.FPDFFormObj_GetObject(obj, j), combined, depth + 1)
+                    visit(pdfium_c.FPDFFormObj_GetObject(obj, j), combined, depth + 1, box)
                 return
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
             if not pdfium_c.FPDFPath_GetDrawMode(
                 obj, ctypes.byref(fill_mode), ctypes.byref(stroke)
             ):
                 return
-            if not fill_mode.value and not stroke.value:
-                return  # an invisible path (clipping, links)
-            if fill_mode.value and not stroke.value:
+            # A path shows when its fill or its stroke is neither white nor transparent:
+            # white backgrounds (a plot's figure patch) and clipping paths do not.
+            if fill_mode.value:
                 pdfium_c.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(c) for c in rgba))
-                if rgba[3].value == 0 or min(c.value for c in rgba[:3]) >= 250:
-                    return  # white or transparent fill: a background, not a drawing
+                fill_shows = _shows(rgba)
+            else:
+                fill_shows = False
+            if stroke.value and not fill_shows:
+                pdfium_c.FPDFPageObj_GetStrokeColor(obj, *(ctypes.byref(c) for c in rgba))
+                if not _shows(rgba):
+                    return
+            elif not fill_shows:
+                return
         elif kind not in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING):
             return
         if area > 0.85 * page_area:
@@ -288,9 +301,14 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
             return
         out.append(Graphic(bx0, by0, bx1, by1, "image" if kind == 3 else "path"))
 
+    everything = (-1e9, -1e9, 1e9, 1e9)
     for k in range(pdfium_c.FPDFPage_CountObjects(page)):
-        visit(pdfium_c.FPDFPage_GetObject(page, k), None, 0)
+        visit(pdfium_c.FPDFPage_GetObject(page, k), None, 0, everything)
     return out
+
+
+def _shows(rgba: Sequence[ctypes.c_uint]) -> bool:
+    return rgba[3].value > 0 and min(c.value for c in rgba[:3]) < 250
 
 
 def _matrix(obj: Any) -> tuple[float, ...]:
@@ -387,7 +405,7 @@ def analyse(pages: Sequence[Page]) -> Layout:
                 body_sized(f)
                 and col is not None
                 and f.width >= 0.55 * (col[1] - col[0])
-                and f.x0 >= col[0] - 3
+                and col[0] - 3 <= f.x0 <= col[0] + 3 * body_size
                 and f.x1 <= col[1] + 3
                 and not _inside_graphic(f, page.graphics)
             )
