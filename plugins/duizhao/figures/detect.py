@@ -482,6 +482,7 @@ _LABEL_RE = re.compile(
     r"(?P<num>[1-9][0-9]{0,2}|[IVXL]{1,6})(?![0-9A-Za-z])\s*(?P<delim>[:.|—–-])?"
 )
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd\ufffe]")
 
 
 def _roman(text: str) -> int | None:
@@ -511,11 +512,14 @@ class Caption:
         parts: list[str] = []
         for line in self.lines:
             text = line.text
-            if parts and parts[-1].endswith("-") and text[:1].islower():
+            # PDFium marks a hyphen that breaks a word at the line's end as U+0002.
+            if parts and parts[-1].endswith(("-", "\x02")) and text[:1].islower():
                 parts[-1] = parts[-1][:-1] + text
             else:
                 parts.append(text)
         joined = unicodedata.normalize("NFKC", " ".join(parts))
+        # Glyphs without a Unicode mapping come out as control characters.
+        joined = _CONTROL_RE.sub("", joined)
         match = _LABEL_RE.match(joined)
         rest = joined[match.end() :] if match else joined
         return " ".join(rest.split()).lstrip(":.|—–- ")
@@ -637,6 +641,7 @@ class _Item:
     stop: bool
     #: identity on its page (the fragment or graphic it stands for)
     key: int
+    graphic: bool = False
 
 
 def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[_Item]:
@@ -669,7 +674,7 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
         w = max(g.x1 - g.x0, 0.1)
         if min(g.x1, s1) - max(g.x0, s0) < 0.5 * w:
             continue
-        items.append(_Item(g.box, False, id(g)))
+        items.append(_Item(g.box, False, id(g), graphic=True))
     return items
 
 
@@ -681,7 +686,7 @@ class _Growth:
     up: bool
     items: list[_Item]
     edge: float
-    taken: list[Box] = field(default_factory=list)
+    taken: list[_Item] = field(default_factory=list)
     next: int = 0
     done: bool = False
 
@@ -689,7 +694,7 @@ class _Growth:
         return (self.edge - item.box[3]) if self.up else (item.box[1] - self.edge)
 
     def take(self, item: _Item) -> None:
-        self.taken.append(item.box)
+        self.taken.append(item)
         self.edge = min(self.edge, item.box[1]) if self.up else max(self.edge, item.box[3])
         self.next += 1
 
@@ -744,11 +749,37 @@ def _grow(
             out.append(None)
             continue
         page = g.caption.page
-        box = _union(g.taken)
+        box = _union(i.box for i in _trim(g, layout))
         out.append(
             (max(0.0, box[0]), max(0.0, box[1]), min(page.width, box[2]), min(page.height, box[3]))
         )
     return out
+
+
+def _trim(g: _Growth, layout: Layout) -> list[_Item]:
+    """Drop text beyond the far edge of the graphics unless it follows them closely.
+
+    Axis titles, legends and table rows hang together line by line; the block above a
+    teaser image (a paper's title and authors) or a stray heading stands apart by more than
+    a line.
+    """
+    graphics = [i for i in g.taken if i.graphic]
+    if not graphics:
+        return g.taken  # a table of text only: nothing to measure from
+    far = min(i.box[1] for i in graphics) if g.up else max(i.box[3] for i in graphics)
+    inside = [i for i in g.taken if (i.box[3] > far if g.up else i.box[1] < far)]
+    within = {id(i) for i in inside}
+    beyond = [i for i in g.taken if id(i) not in within]
+    beyond.sort(key=lambda i: -i.box[3] if g.up else i.box[1])
+    edge = far
+    kept = list(inside)
+    for item in beyond:
+        gap = (edge - item.box[3]) if g.up else (item.box[1] - edge)
+        if gap > layout.line_height:
+            break
+        kept.append(item)
+        edge = min(edge, item.box[1]) if g.up else max(edge, item.box[3])
+    return kept
 
 
 def _region(caption: Caption, others: Sequence[Caption], layout: Layout, up: bool) -> Box | None:
