@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 2
+DETECT_VERSION = 3
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -126,7 +126,7 @@ def read_pages(pdf: Any, progress: Progress | None = None) -> list[Page]:
             progress(index, len(pdf))
         page = pdf[index]
         try:
-            left, bottom, right, top = page.get_cropbox()
+            left, bottom, right, top = _visible_box(page)
             out = Page(index + 1, right - left, top - bottom)
             textpage = page.get_textpage()
             try:
@@ -138,6 +138,17 @@ def read_pages(pdf: Any, progress: Progress | None = None) -> list[Page]:
             page.close()
         pages.append(out)
     return pages
+
+
+def _visible_box(page: Any) -> Box:
+    """The page's crop box as PDFium renders it (inherited boxes included), (l, b, r, t)."""
+    import pypdfium2.raw as pdfium_c
+
+    rect = pdfium_c.FS_RECTF()
+    if pdfium_c.FPDF_GetPageBoundingBox(page, ctypes.byref(rect)):
+        return (rect.left, rect.bottom, rect.right, rect.top)
+    width, height = page.get_size()
+    return (0.0, 0.0, width, height)
 
 
 def _font(textpage: Any, index: int, fonts: dict[int, tuple[str, bool]]) -> tuple[str, bool]:
@@ -708,6 +719,7 @@ def _grow(
     caption they follow closely, not to the figure caption further away below them.
     """
     gap_limit = max(24.0, 2.5 * layout.line_height)
+    row_limit = max(10.0, 1.2 * layout.line_height)
     growths = []
     for caption, up in seeds:
         cb = caption.box
@@ -724,7 +736,10 @@ def _grow(
             while not g.done and g.next < len(g.items):
                 item = g.items[g.next]
                 distance = g.distance(item)
-                if distance > gap_limit:
+                # Past its first item a table is dense, row after row: a gap of more than a
+                # line ends it (a boxed note set below a table stands that far apart).
+                limit = row_limit if g.taken and g.caption.kind == "table" else gap_limit
+                if distance > limit:
                     g.done = True
                 elif item.stop or item.key in owner:
                     if distance > -0.5:
