@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 3
+DETECT_VERSION = 4
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -430,20 +430,65 @@ def analyse(pages: Sequence[Page]) -> Layout:
         _paragraph_ends(page, layout, body_sized)
     tops = sorted(f.y0 for p in pages for f in p.fragments if f.body)
     bottoms = sorted(f.y1 for p in pages for f in p.fragments if f.body)
+    height = statistics.median([p.height for p in pages])
+    band = (0.0, height)
     if len(tops) >= 20:
         # A robust extreme: a stray body-like line in a margin must not widen the band.
         k = max(1, len(tops) // 200)
         band = (tops[k] - 0.5 * layout.line_height, bottoms[-k - 1] + 0.5 * layout.line_height)
         # Text areas start within the top tenth of the page and end in the bottom tenth; a
         # short paper whose body text never reaches them says nothing about its margins.
-        height = statistics.median([p.height for p in pages])
         band = (min(band[0], 0.1 * height), max(band[1], 0.9 * height))
-        layout.band = band
-        for page in pages:
-            for f in page.fragments:
-                f.margin = f.y1 < band[0] or f.y0 > band[1]
-                f.body = f.body and not f.margin
+    # Running heads and folios: lines repeated at one height on most pages, near an edge.
+    heads, feet = _repeated_lines(pages)
+    if heads:
+        band = (max(band[0], max(heads) + 1.0), band[1])
+    if feet:
+        band = (band[0], min(band[1], min(feet) - 1.0))
+    layout.band = band
+    for page in pages:
+        for f in page.fragments:
+            f.margin = f.y1 < band[0] or f.y0 > band[1]
+            f.body = f.body and not f.margin
     return layout
+
+
+def _repeated_lines(pages: Sequence[Page]) -> tuple[list[float], list[float]]:
+    """Bottoms of running heads and tops of running feet: text above (below) a page's body
+    text, in the outer eighth of the page, at a height (to a point) shared by at least half
+    the pages, and by two or more."""
+    if len(pages) < 2:
+        return [], []
+    heads: dict[int, set[int]] = {}
+    feet: dict[int, set[int]] = {}
+    edges_head: dict[int, float] = {}
+    edges_foot: dict[int, float] = {}
+    for page in pages:
+        body = [f for f in page.fragments if f.body]
+        first = min((f.y0 for f in body), default=page.height / 2)
+        last = max((f.y1 for f in body), default=page.height / 2)
+        for f in page.fragments:
+            if f.body or (first < f.y1 and f.y0 < last):
+                continue  # within the page's text, not around it
+            if f.y1 < page.height / 8:
+                key = round(f.y1)
+                heads.setdefault(key, set()).add(page.number)
+                edges_head[key] = max(edges_head.get(key, 0.0), f.y1)
+            elif f.y0 > page.height * 7 / 8:
+                key = round(f.y0)
+                feet.setdefault(key, set()).add(page.number)
+                edges_foot[key] = min(edges_foot.get(key, 1e9), f.y0)
+    need = max(2, len(pages) // 2)
+
+    def repeated(groups: dict[int, set[int]], edges: dict[int, float]) -> list[float]:
+        found = []
+        for key in groups:
+            near = set().union(*(groups.get(key + d, set()) for d in (-1, 0, 1)))
+            if len(near) >= need:
+                found.append(edges[key])
+        return found
+
+    return repeated(heads, edges_head), repeated(feet, edges_foot)
 
 
 def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
