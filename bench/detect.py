@@ -64,9 +64,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{pdf.name[:28]:<28} {pages:>5} {found:>5} {cold:>7.3f} "
                 f"{cold / pages:>7.3f} {cached:>9.4f}"
             )
-        print(
-            f"{'all':<28} {total_pages:>5} {'':>5} {total_cold:>7.3f} {total_cold / total_pages:>7.3f}"
-        )
+        per_page = total_cold / total_pages
+        print(f"{'all':<28} {total_pages:>5} {'':>5} {total_cold:>7.3f} {per_page:>7.3f}")
 
 
 if __name__ == "__main__":
