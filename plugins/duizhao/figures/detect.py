@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 4
+DETECT_VERSION = 5
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -265,6 +265,15 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
         if not pdfium_c.FPDFPageObj_GetBounds(obj, *bounds):
             return
         x0, y0, x1, y1 = fl.value, fb.value, fr.value, ft.value
+        if kind != pdfium_c.FPDF_PAGEOBJ_FORM:
+            # What shows of a path is what its clipping path lets through (a plot's bars
+            # and lines are clipped to its axes).
+            shown = _clip_bounds(obj)
+            if shown is not None:
+                x0, y0 = max(x0, shown[0]), max(y0, shown[1])
+                x1, y1 = min(x1, shown[2]), min(y1, shown[3])
+                if x1 <= x0 or y1 <= y0:
+                    return
         if matrix is not None:
             x0, y0, x1, y1 = _transform(matrix, (x0, y0, x1, y1))
         box = (
@@ -316,6 +325,29 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
     for k in range(pdfium_c.FPDFPage_CountObjects(page)):
         visit(pdfium_c.FPDFPage_GetObject(page, k), None, 0, everything)
     return out
+
+
+def _clip_bounds(obj: Any) -> Box | None:
+    """The bounding box of an object's clipping path (its own coordinates), if it has one."""
+    import pypdfium2.raw as pdfium_c
+
+    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    if not clip:
+        return None
+    x, y = ctypes.c_float(), ctypes.c_float()
+    xs: list[float] = []
+    ys: list[float] = []
+    for i in range(pdfium_c.FPDFClipPath_CountPaths(clip)):
+        for j in range(min(pdfium_c.FPDFClipPath_CountPathSegments(clip, i), 64)):
+            segment = pdfium_c.FPDFClipPath_GetPathSegment(clip, i, j)
+            if segment and pdfium_c.FPDFPathSegment_GetPoint(
+                segment, ctypes.byref(x), ctypes.byref(y)
+            ):
+                xs.append(x.value)
+                ys.append(y.value)
+    if not xs:
+        return None
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _shows(rgba: Sequence[ctypes.c_uint]) -> bool:
@@ -651,6 +683,9 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             and f.y0 >= last.y0 + 0.5 * last.size
             and f.y0 - last.y1 <= 0.6 * first.size
             and min(f.x1, s1) - max(f.x0, s0) > 0.5 * f.width
+            # Under the first line, and not the start of a caption beside this one.
+            and min(f.x1, first.x1) - max(f.x0, first.x0) > 0
+            and not _LABEL_RE.match(f.text)
         ]
         if not below:
             return
@@ -705,13 +740,14 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     page = caption.page
     s0, s1 = caption.span
     own = {id(f) for f in caption.lines}
-    # Captions side by side (two minipages in one float) share the span.
+    # Captions side by side (two minipages in one float) share the span; they need not
+    # start on one line (a caption of two lines beside one of a single line).
     cb = caption.box
     for other in others:
         ob = other.box
         if other is caption or other.page is not page:
             continue
-        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > 0:
+        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -2 * layout.line_height:
             if ob[2] <= cb[0]:
                 s0 = max(s0, (ob[2] + cb[0]) / 2)
             elif ob[0] >= cb[2]:
@@ -764,7 +800,7 @@ def _grow(
     caption they follow closely, not to the figure caption further away below them.
     """
     gap_limit = max(24.0, 2.5 * layout.line_height)
-    row_limit = max(10.0, 1.2 * layout.line_height)
+    row_limit = max(8.0, 0.8 * layout.line_height)
     growths = []
     for caption, up in seeds:
         cb = caption.box
