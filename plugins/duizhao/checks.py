@@ -17,6 +17,7 @@ from .article import (
     PARAGRAPH_ID_RE,
     PARAGRAPH_REF_RE,
     STATUSES,
+    TABLE_ANCHOR_RE,
     TODO_MARKER,
     Article,
     ParagraphRange,
@@ -283,7 +284,11 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         if fragment is None:
             continue
         fragment = unquote(fragment)
-        if not (PARAGRAPH_REF_RE.fullmatch(fragment) or FIGURE_ANCHOR_RE.fullmatch(fragment)):
+        if not (
+            PARAGRAPH_REF_RE.fullmatch(fragment)
+            or FIGURE_ANCHOR_RE.fullmatch(fragment)
+            or TABLE_ANCHOR_RE.fullmatch(fragment)
+        ):
             continue  # headings and other anchors are MkDocs' to validate
         if fragment in target.anchors:
             continue

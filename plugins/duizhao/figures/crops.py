@@ -285,6 +285,7 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
 
 
 def site_uri(prefix: str, article_uri: str, crop: Crop) -> str:
-    """Where a crop lands in the site: ``<prefix>/<article path>/fig-3.<key>.webp``."""
+    """Where a crop lands in the site: ``<prefix>/<article path>/fig-3.<key>.webp``
+    (``table-2.<key>.webp`` for a table)."""
     stem = article_uri[:-3] if article_uri.endswith(".md") else article_uri
-    return posixpath.join(prefix, stem, f"fig-{crop.figure.id}.{crop.key[:12]}.{crop.format}")
+    return posixpath.join(prefix, stem, f"{crop.figure.anchor}.{crop.key[:12]}.{crop.format}")
