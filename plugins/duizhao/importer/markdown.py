@@ -73,6 +73,9 @@ _LIQUID_URL_PREFIX_RE = re.compile(
     r"^(?:\{\{-?\s*(?:site\.url|site\.baseurl|base_path|site\.base_url|\.Site\.BaseURL)"
     r"\s*-?\}\}\s*)+"
 )
+_MARKDOWN_IN_HTML_RE = re.compile(
+    r"^\s*<([A-Za-z][A-Za-z0-9]*)\b[^>]*\smarkdown\s*=\s*[\"']?(?:1|block|span)[\"']?[^>]*>"
+)
 _BR_RE = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _TOC_WORDS = {"toc", "table of contents", "contents"}
 # Tags that only wrap or lay out content (kept as nothing when they hold no text of their own).
@@ -219,6 +222,8 @@ class _Converter:
         self._table = False
         self.figure_captions: list[tuple[int | None, str]] = []
         self.title_from_h1: str | None = None
+        #: lines before the text being converted (content re-parsed from an HTML block)
+        self.line_offset = 0
 
     # -- notes ---------------------------------------------------------------------------
 
@@ -239,6 +244,15 @@ class _Converter:
                 return ""
 
             content = _IAL_RE.sub(cut, content)
+        if "{%" in content or "{{<" in content or "{{%" in content:
+
+            def template(m: re.Match[str]) -> str:
+                if m.group(0).startswith("{{ "):
+                    return m.group(0)  # Jekyll output tags: maybe literal text, kept
+                self.drop(line, f"template tag {_excerpt(m.group(0))!r}")
+                return ""
+
+            content = _TEMPLATE_RE.sub(template, content)
         if "][" in content:
 
             def unresolved(m: re.Match[str]) -> str:
@@ -386,9 +400,8 @@ class _Converter:
 
     # -- blocks --------------------------------------------------------------------------
 
-    @staticmethod
-    def line_of(node: SyntaxTreeNode) -> int | None:
-        return node.map[0] + 1 if node.map else None
+    def line_of(self, node: SyntaxTreeNode) -> int | None:
+        return node.map[0] + 1 + self.line_offset if node.map else None
 
     def paragraph_lines(self, node: SyntaxTreeNode, line: int | None) -> list[str]:
         children = node.children[0].children if node.children else []
@@ -585,6 +598,8 @@ class _Converter:
                 self.add(Chunk("\n".join(lines), line=line))
         elif kind in ("fence", "code_block"):
             self.add(Chunk("\n".join(self.block(node)), kind="verbatim", line=line))
+        elif kind == "html_block" and _MARKDOWN_IN_HTML_RE.match(node.content):
+            self.markdown_in_html(node, line, meta)
         elif kind == "html_block":
             kept = self.html_block(node, line)
             if kept:
@@ -600,6 +615,29 @@ class _Converter:
         else:
             for child in node.children:
                 self.top(child, meta)
+
+    def markdown_in_html(
+        self, node: SyntaxTreeNode, line: int | None, meta: Callable[[str, int | None], None]
+    ) -> None:
+        """``<div markdown="1">`` (kramdown, md_in_html): the tags go, the content is Markdown,
+        parsed again by markdown-it with its lines kept in place."""
+        content = node.content
+        opening = _MARKDOWN_IN_HTML_RE.match(content)
+        assert opening is not None
+        self.drop(line, f"HTML wrapper tag {_excerpt(opening.group(0))!r}")
+        inner = content[opening.end() :]
+        closing = re.search(r"</" + opening.group(1) + r">\s*$", inner)
+        if closing:
+            self.drop(line, f"HTML wrapper tag {closing.group(0).strip()!r}")
+            inner = inner[: closing.start()]
+        offset = (line or 1) - 1 + content[: opening.end()].count("\n")
+        tree = SyntaxTreeNode(_parser().parse(inner, {}))
+        saved, self.line_offset = self.line_offset, offset
+        try:
+            for child in tree.children:
+                self.top(child, meta)
+        finally:
+            self.line_offset = saved
 
     def template_paragraph(
         self, node: SyntaxTreeNode, line: int | None
@@ -651,19 +689,19 @@ class _Converter:
         )
 
     def summarise_links(self) -> None:
+        base = "give --base-url URL (where the original is published) to keep them as links"
         groups = [
-            (self.links.site_absolute, "site-absolute link", "give --base-url URL of the original"),
-            (self.links.relative, "relative link", "give --base-url URL of the original"),
-            (self.links.anchors, "link to an anchor the import does not have", "check them"),
+            (self.links.site_absolute, "site-absolute link", base),
+            (self.links.relative, "relative link", base),
+            (self.links.anchors, "link to an anchor of the original", "check them"),
         ]
         for found, what, fix in groups:
             if found:
                 shown = ", ".join(f"{href} (line {line})" for line, href in found[:5])
                 more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+                what = what if len(found) == 1 else what.replace("link", "links", 1)
                 self.warn(
-                    found[0][0],
-                    f"{len(found)} {what}{'s' * (len(found) != 1)} kept as plain text: "
-                    f"{shown}{more}; {fix}",
+                    found[0][0], f"{len(found)} {what} kept as plain text: {shown}{more}; {fix}"
                 )
         if self.links.inline_html:
             shown = ", ".join(
