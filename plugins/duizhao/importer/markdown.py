@@ -227,8 +227,8 @@ class _Converter:
 
     # -- notes ---------------------------------------------------------------------------
 
-    def drop(self, line: int | None, message: str) -> None:
-        self.notes.append(Note(line, message, "dropped"))
+    def drop(self, line: int | None, message: str, text: str = "") -> None:
+        self.notes.append(Note(line, message, "dropped", text))
 
     def warn(self, line: int | None, message: str) -> None:
         self.notes.append(Note(line, message, "warning"))
@@ -240,7 +240,7 @@ class _Converter:
         if "{:" in content:
 
             def cut(m: re.Match[str]) -> str:
-                self.drop(line, f"kramdown attribute list {m.group(0)!r}")
+                self.drop(line, f"kramdown attribute list {m.group(0)!r}", m.group(0))
                 return ""
 
             content = _IAL_RE.sub(cut, content)
@@ -249,7 +249,7 @@ class _Converter:
             def template(m: re.Match[str]) -> str:
                 if m.group(0).startswith("{{ "):
                     return m.group(0)  # Jekyll output tags: maybe literal text, kept
-                self.drop(line, f"template tag {_excerpt(m.group(0))!r}")
+                self.drop(line, f"template tag {_excerpt(m.group(0))!r}", m.group(0))
                 return ""
 
             content = _TEMPLATE_RE.sub(template, content)
@@ -303,7 +303,7 @@ class _Converter:
 
     def html_inline(self, content: str, line: int | None) -> str:
         if content.startswith("<!--"):
-            self.drop(line, f"HTML comment {_excerpt(content)!r}")
+            self.drop(line, f"HTML comment {_excerpt(content)!r}", content)
             return ""
         if _BR_RE.match(content.strip()):
             return " " if self._table else "<br>"
@@ -495,9 +495,9 @@ class _Converter:
             tail = content.rsplit("-->", 1)[-1].strip() if "-->" in content else ""
             end = line + content.count("\n") if line else None
             span = f" (lines {line}–{end})" if end and end != line else ""
-            self.drop(line, f"HTML comment{span} {_excerpt(content)!r}")
+            self.drop(line, f"HTML comment{span} {_excerpt(content)!r}", content)
             if tail:
-                self.drop(line, f"HTML after a comment {_excerpt(tail)!r}")
+                self.drop(line, f"HTML after a comment {_excerpt(tail)!r}", tail)
             return None
         survey = _HtmlSurvey()
         try:
@@ -520,7 +520,7 @@ class _Converter:
             self.figure_captions.append((line, caption))
             return [" ".join(pictures)] + ([f"*{md_text(caption)}*"] if caption else [])
         if survey.tags <= _LAYOUT_TAGS and not survey.text and not survey.caption:
-            self.drop(line, f"HTML wrapper tags without content {_excerpt(content)!r}")
+            self.drop(line, f"HTML wrapper tags without content {_excerpt(content)!r}", content)
             return None
         self.warn(line, f"HTML block kept as code {_excerpt(content)!r}; review it")
         return md_fence(content, "html")
@@ -529,6 +529,7 @@ class _Converter:
         """A paragraph of images only (perhaps linked): their Markdown, else None."""
         children = node.children[0].children if node.children else []
         images: list[SyntaxTreeNode] = []
+        attributes: list[str] = []
         for child in children:
             if child.type == "image":
                 images.append(child)
@@ -538,12 +539,14 @@ class _Converter:
                 child.type == "text" and not _IAL_RE.sub("", child.content).strip()
             ):
                 if child.type == "text" and child.content.strip():
-                    self.text(child.content, line)  # reports the attribute list it drops
+                    attributes.append(child.content)
                 continue
             else:
                 return None
         if not images:
             return None
+        for text in attributes:
+            self.text(text, line)  # reports the attribute lists it drops
         return [" ".join(self.image(img, line, inline=False) for img in images)]
 
     # -- the top level -------------------------------------------------------------------
@@ -587,7 +590,7 @@ class _Converter:
                 self.add(Chunk("\n".join(lines), line=line))
         elif kind in ("bullet_list", "ordered_list"):
             if self.is_toc(node):
-                self.drop(line, "kramdown table-of-contents marker list")
+                self.drop(line, "kramdown table-of-contents marker list", self.plain(node.children))
                 return
             lines = self.list_lines(node)
             if any(x.strip() for x in lines):
@@ -661,7 +664,7 @@ class _Converter:
                 src = m.group(1) or m.group(2) or m.group(3) or ""
                 pictures.append(self.picture(src, alt, "", line, inline=False))
             else:
-                self.drop(line, f"template tag {_excerpt(tag)!r}")
+                self.drop(line, f"template tag {_excerpt(tag)!r}", tag)
         if pictures:
             return True, Chunk(" ".join(pictures), kind="figure", line=line)
         return True, None

@@ -57,6 +57,8 @@ class Note:
     message: str
     #: "dropped" (not in the article), "warning" (kept, but needs a look)
     severity: Literal["dropped", "warning"] = "warning"
+    #: the whole text that was dropped (the message shows an excerpt)
+    text: str = field(default="", compare=False)
 
     def format(self, source: str) -> str:
         where = f"{source}:{self.line}" if self.line else source
