@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import markdown
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -13,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import Site
-from duizhao.article import read_article
+from duizhao.article import parse, read_article
 from duizhao.cli import main
-from duizhao.importer import Chunk, parse_markdown
+from duizhao.importer import Chunk, import_chunks, new_article, parse_markdown
 from duizhao.importer.markdown import footnote_prefix
 
 DATA = Path(__file__).parent / "data" / "markdown"
@@ -368,6 +369,14 @@ PIECES = st.sampled_from(
         "---\n",
         "![alt](https://e.org/p.png)",
         "javascript:",
+        "<b>",
+        "///",
+        "/// paragraph | P001\n",
+        "title: ",
+        "date: 2020-13-01\n",
+        "\\",
+        "<",
+        "&",
     ]
 )
 MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script", "amp"} | {
@@ -393,3 +402,28 @@ def test_any_markdown_imports_and_keeps_or_reports_every_word(text: str) -> None
             body = body[4:].split(marker, 1)[1]
     for word in set(re.findall(r"[a-z]{3,8}", body)) - MARKUP_WORDS:
         assert word in out or word in notes, (word, out, notes)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(DOCUMENT)
+def test_any_markdown_makes_a_well_formed_article_without_author_html(text: str) -> None:
+    original = parse_markdown(text)
+    result = import_chunks(new_article("T"), Path("a.md"), original.chunks)
+    article = parse(result.data.decode("utf-8"), "a.md")
+    # The original's text never opens, closes or breaks a block of the article.
+    assert not [d.code for d in article.diagnostics if d.code in ("DZ007", "DZ015", "DZ016")]
+    assert len(article.paragraphs) == original.count("paragraph") == result.paragraphs
+    assert all(p.is_todo for p in article.paragraphs)
+    html = markdown.markdown(
+        article.body,
+        extensions=[
+            "duizhao",
+            "tables",
+            "footnotes",
+            "attr_list",
+            "md_in_html",
+            "pymdownx.superfences",
+        ],
+    )
+    assert "<script" not in html and "<b>" not in html and "<div>" not in html
+    assert 'href="javascript' not in html and '<img src="/a.png"' not in html

@@ -299,7 +299,7 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
         if suffix in MARKDOWN_SUFFIXES:
             prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
-            source = parse_markdown(text, base_url=base_url, prefix=prefix)
+            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
         else:
             source = Original(chunks_from_text(text))
     title = source.title or article.stem.replace("-", " ").replace("_", " ")

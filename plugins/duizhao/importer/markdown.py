@@ -76,6 +76,7 @@ _LIQUID_URL_PREFIX_RE = re.compile(
 _MARKDOWN_IN_HTML_RE = re.compile(
     r"^\s*<([A-Za-z][A-Za-z0-9]*)\b[^>]*\smarkdown\s*=\s*[\"']?(?:1|block|span)[\"']?[^>]*>"
 )
+_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
 _BR_RE = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _TOC_WORDS = {"toc", "table of contents", "contents"}
 # Tags that only wrap or lay out content (kept as nothing when they hold no text of their own).
@@ -752,11 +753,19 @@ def footnote_prefix(article_text: str) -> str:
     return "orig" if n == 1 else f"orig{n}"
 
 
-def parse_markdown(text: str, *, base_url: str | None = None, prefix: str = "orig") -> Original:
-    """Read a Markdown original (see the module docstring); never raises on any text."""
+def parse_markdown(
+    text: str, *, base_url: str | None = None, prefix: str = "orig", name: str = ""
+) -> Original:
+    """Read a Markdown original (see the module docstring); never raises on any text.
+
+    ``base_url`` is where the original is published (its links and images are resolved
+    against it), ``prefix`` namespaces its footnote labels, ``name`` is its file name (a
+    Jekyll post's ``YYYY-MM-DD-`` prefix is its date when the front matter gives none).
+    """
     source, toml, toml_line = _prepare(text)
     md = _parser()
-    tokens = md.parse(source, {})
+    env: dict[str, Any] = {}
+    tokens = md.parse(source, env)
     tree = SyntaxTreeNode(tokens)
     conv = _Converter(source, base_url, prefix)
     conv.slugs = _collect_slugs(tree)
@@ -765,7 +774,8 @@ def parse_markdown(text: str, *, base_url: str | None = None, prefix: str = "ori
     def meta(content: str, line: int | None) -> None:
         try:
             data = yaml.safe_load(content)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+            # ValueError: a timestamp that is no date (2020-13-01); TypeError: odd keys
             conv.warn(line, f"front matter is not YAML ({_excerpt(str(exc))}); ignored")
             return
         if isinstance(data, dict):
@@ -789,6 +799,7 @@ def parse_markdown(text: str, *, base_url: str | None = None, prefix: str = "ori
 
     for node in tree.children:
         conv.top(node, meta)
+    _unreferenced_footnotes(conv, env)
     title = _text(front.get("title"))
     _place_headings(conv, title)
     title = title or conv.title_from_h1
@@ -808,10 +819,38 @@ def parse_markdown(text: str, *, base_url: str | None = None, prefix: str = "ori
         extra["date"] = date.date()
     elif isinstance(date, dt.date):
         extra["date"] = date
-    elif isinstance(date, str) and re.match(r"^\d{4}-\d{2}-\d{2}", date.strip()):
-        extra["date"] = dt.date.fromisoformat(date.strip()[:10])
+    else:
+        named = _DATE_RE.match(date.strip() if isinstance(date, str) else name)
+        if named:
+            try:
+                extra["date"] = dt.date.fromisoformat(named.group(0))
+            except ValueError:
+                conv.warn(None, f"date {named.group(0)!r} is not a calendar date; ignored")
     chunks = [c for c in conv.chunks if c is not None]
     return Original(chunks, title=title, paper=paper, meta=extra, notes=conv.notes)
+
+
+def _unreferenced_footnotes(conv: _Converter, env: dict[str, Any]) -> None:
+    """markdown-it leaves out footnote definitions that nothing refers to, and all but the
+    last definition of a label: report them (found by their first line in the source)."""
+    refs = env.get("footnotes", {}).get("refs", {})
+    lines = conv.source_lines
+    definition = re.compile(r"^ {0,3}\[\^([^\]]+)\]:")
+    for key, number in refs.items():
+        label = str(key)[1:]
+        starts = [
+            i for i, t in enumerate(lines) if (m := definition.match(t)) and m.group(1) == label
+        ]
+        extra = starts if number < 0 else starts[:-1]  # the last definition wins
+        for start in extra:
+            end = start + 1
+            while end < len(lines) and lines[end].strip() and not definition.match(lines[end]):
+                end += 1
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith("    ")):
+                end += 1  # indented continuation paragraphs
+            text = "\n".join(lines[start:end]).strip()
+            why = "is never referenced" if number < 0 else "is defined again later"
+            conv.drop(start + 1, f"footnote [^{label}] {why} {_excerpt(text)!r}", text)
 
 
 def _source_url(front: dict[str, Any], base_url: str | None) -> str | None:
