@@ -342,7 +342,11 @@ def _import_report(original: Path, source: Original) -> None:
                 n(source.count("footnote"), "footnote"),
             ]
         )
-        + (f"; {n(len(source.notes), 'note')} to review:" if source.notes else "; nothing dropped"),
+        + (
+            f"; {n(len(source.notes), 'note')} to review:"
+            if source.notes
+            else "; nothing to review"
+        ),
         err=True,
     )
     for note in source.notes:
