@@ -132,6 +132,16 @@ def test_dialect_escapes_are_normalised_and_markup_characters_kept_literal() -> 
     assert chunks[0].text == "75% of *all* \\_snake\\_ a_b \\[x\\] \\{y\\} `c|d`"
 
 
+def test_math_stays_tex_and_prices_stay_text() -> None:
+    chunks = parse_markdown(
+        "It costs $5 or $10; $a_1 * b^2$ holds.\n\n$$\nx_i = \\sum_j y\n$$\n"
+    ).chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("paragraph", "It costs $5 or $10; $a_1 * b^2$ holds."),
+        ("verbatim", "$$\nx_i = \\sum_j y\n$$"),
+    ]
+
+
 def test_site_absolute_links_need_a_base_url() -> None:
     text = "See [the docs](/docs/a), [b](/docs/b) and ![pic](img/p.png).\n\n![](/img/q.png)\n"
     original = parse_markdown(text)
@@ -377,6 +387,8 @@ PIECES = st.sampled_from(
         "\\",
         "<",
         "&",
+        "$",
+        "$$\n",
     ]
 )
 MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script", "amp"} | {

@@ -43,6 +43,7 @@ import yaml
 from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
@@ -77,6 +78,7 @@ _MARKDOWN_IN_HTML_RE = re.compile(
     r"^\s*<([A-Za-z][A-Za-z0-9]*)\b[^>]*\smarkdown\s*=\s*[\"']?(?:1|block|span)[\"']?[^>]*>"
 )
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
+_TAG_OR_ENTITY_RE = re.compile(r"<[A-Za-z/!?]|&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 _BR_RE = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _TOC_WORDS = {"toc", "table of contents", "contents"}
 # Tags that only wrap or lay out content (kept as nothing when they hold no text of their own).
@@ -90,6 +92,8 @@ def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False})
     md.enable(["table", "strikethrough"])
     md.use(front_matter_plugin).use(footnote_plugin).use(gfm_autolink_plugin)
+    # $…$ and $$…$$ stay TeX; "$5 and $10" is no math (no digit or space inside the dollars).
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     return md
 
 
@@ -277,8 +281,8 @@ class _Converter:
             elif kind == "hardbreak":
                 out.append(" " if self._table else "<br>")
             elif kind == "code_inline":
-                code = md_code_span(node.content)
-                out.append(code.replace("|", "\\|") if self._table else code)
+                # (Python-Markdown's tables leave pipes inside code spans alone)
+                out.append(md_code_span(node.content))
             elif kind in ("em", "strong", "s"):
                 inner = self.inline(node.children, line)
                 if not inner.strip():
@@ -296,11 +300,24 @@ class _Converter:
                 out.append(self.html_inline(node.content, line))
             elif kind == "footnote_ref":
                 out.append(f"[^{self.footnote_label(node.meta)}]")
+            elif kind in ("math_inline", "math_inline_double"):
+                out.append(self.math(node.markup, node.content, line))
             elif kind == "footnote_anchor":
                 continue
             else:
                 out.append(self.inline(node.children, line) or self.text(node.content, line))
         return "".join(out)
+
+    def math(self, delimiter: str, content: str, line: int | None, *, block: bool = False) -> str:
+        """TeX as written (for pymdownx.arithmatex), unless it holds what could be HTML."""
+        if _TAG_OR_ENTITY_RE.search(content):
+            self.warn(line, f"math {_excerpt(content)!r} holds HTML-like text; kept as text")
+            text = md_text(f"{delimiter}{' '.join(content.split())}{delimiter}")
+            return protect_line_start(text) if block else text
+        if block:
+            body = [x.strip() for x in content.split("\n") if x.strip()]
+            return "\n".join([delimiter, *body, delimiter])
+        return f"{delimiter}{content.strip()}{delimiter}"
 
     def html_inline(self, content: str, line: int | None) -> str:
         if content.startswith("<!--"):
@@ -441,6 +458,8 @@ class _Converter:
             return self.table_lines(node)
         if kind in ("fence", "code_block"):
             return md_fence(node.content, node.info.split()[0] if node.info.split() else "")
+        if kind in ("math_block", "math_block_label"):
+            return self.math("$$", node.content, line, block=True).split("\n")
         if kind == "html_block":
             return self.html_block(node, line) or []
         if kind == "hr":
@@ -600,7 +619,7 @@ class _Converter:
             lines = self.block(node)
             if lines:
                 self.add(Chunk("\n".join(lines), line=line))
-        elif kind in ("fence", "code_block"):
+        elif kind in ("fence", "code_block", "math_block", "math_block_label"):
             self.add(Chunk("\n".join(self.block(node)), kind="verbatim", line=line))
         elif kind == "html_block" and _MARKDOWN_IN_HTML_RE.match(node.content):
             self.markdown_in_html(node, line, meta)
