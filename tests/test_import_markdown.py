@@ -103,6 +103,24 @@ def test_an_html_picture_block_is_one_figure_candidate() -> None:
     assert [c.kind for c in chunks] == ["figure"]
 
 
+def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
+    text = (
+        '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'
+        'fn f&lt;T&gt;() {\n    <span>x</span>\n}</code></pre>\n\n<iframe src="https://e.org"></iframe>\n'
+    )
+    original = parse_markdown(text)
+    assert [(c.kind, c.text) for c in original.chunks] == [
+        ("paragraph", "Hidden *text*."),
+        ("verbatim", "```rust\nfn f<T>() {\n    x\n}\n```"),
+        ("verbatim", '```html\n<iframe src="https://e.org"></iframe>\n```'),
+    ]
+    assert [(n.line, n.severity) for n in original.notes] == [
+        (1, "dropped"),
+        (5, "dropped"),
+        (11, "warning"),
+    ]
+
+
 def test_reference_links_resolve_and_attribute_lists_go() -> None:
     text = "A [link][r] and [another].\n{: .notice}\n\n{: .x}\n\n[r]: https://e.org/r\n[another]: https://e.org/a 'T'\n"
     original = parse_markdown(text)

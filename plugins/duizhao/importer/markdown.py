@@ -88,6 +88,14 @@ _LAYOUT_TAGS = frozenset(
 )
 
 
+#: Tags that matter even without text (kept as code, never dropped as empty wrappers).
+_ACTIVE_TAGS = frozenset(
+    {"script", "style", "iframe", "video", "audio", "object", "embed", "canvas", "svg", "form"}
+    | {"input", "button", "select", "textarea", "math", "template", "noscript", "?"}
+)
+_CODE_TAGS = frozenset({"pre", "code", "span", "b", "i", "em", "strong"})
+
+
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False})
     md.enable(["table", "strikethrough"])
@@ -170,10 +178,17 @@ class _HtmlSurvey(HTMLParser):
         self.tags: set[str] = set()
         self.text: list[str] = []
         self.caption: list[str] = []
+        #: all character data as written (for <pre> blocks)
+        self.raw: list[str] = []
+        self.language = ""
         self._in_caption = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.add(tag)
+        if tag == "code" and not self.language:
+            classes = dict(attrs).get("class") or ""
+            m = re.search(r"\b(?:language|lang)-([\w+#.-]+)", classes)
+            self.language = m.group(1) if m else ""
         if tag == "img":
             values = {k: v or "" for k, v in attrs}
             if values.get("src"):
@@ -186,6 +201,7 @@ class _HtmlSurvey(HTMLParser):
             self._in_caption -= 1
 
     def handle_data(self, data: str) -> None:
+        self.raw.append(data)
         if data.strip():
             (self.caption if self._in_caption else self.text).append(data.strip())
 
@@ -225,7 +241,6 @@ class _Converter:
         self.links = _Links()
         self.footnote_labels: dict[int, str] = {}
         self._table = False
-        self.figure_captions: list[tuple[int | None, str]] = []
         self.title_from_h1: str | None = None
         #: lines before the text being converted (content re-parsed from an HTML block)
         self.line_offset = 0
@@ -537,9 +552,11 @@ class _Converter:
                 )
                 for img in survey.images
             ]
-            self.figure_captions.append((line, caption))
             return [" ".join(pictures)] + ([f"*{md_text(caption)}*"] if caption else [])
-        if survey.tags <= _LAYOUT_TAGS and not survey.text and not survey.caption:
+        if "pre" in survey.tags and survey.tags <= _CODE_TAGS:
+            # <pre><code class="language-rust">: a code block written in HTML
+            return md_fence("".join(survey.raw).strip("\n"), survey.language)
+        if not (survey.tags & _ACTIVE_TAGS or survey.text or survey.caption or survey.images):
             self.drop(line, f"HTML wrapper tags without content {_excerpt(content)!r}", content)
             return None
         self.warn(line, f"HTML block kept as code {_excerpt(content)!r}; review it")
