@@ -121,6 +121,28 @@ def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     ]
 
 
+def test_template_dialects() -> None:
+    text = (
+        '{{< figure src="/images/arch.png" alt="The architecture" >}}\n\n'
+        "{{< note >}}\nA note body.\n{{< /note >}}\n\n"
+        "{% highlight ruby linenos %}\ndef x\n  ```\nend\n{% endhighlight %}\n\n"
+        '{% include figure image_path="/assets/u.jpg" alt="A placeholder" %}\n\n'
+        "Text {% raw %}{{ x }}{% endraw %} here.\n"
+    )
+    original = parse_markdown(text, base_url="https://example.com/blog/post/")
+    assert [(c.kind, c.text) for c in original.chunks] == [
+        ("figure", "![The architecture](https://example.com/images/arch.png)"),
+        ("paragraph", "A note body."),
+        ("verbatim", "````ruby\ndef x\n  ```\nend\n````"),
+        ("figure", "![A placeholder](https://example.com/assets/u.jpg)"),
+        ("paragraph", "Text \\{\\{ x \\}\\} here."),
+    ]
+    assert [n.message for n in original.notes] == [
+        "template tag '{{< note >}}'",
+        "template tag '{{< /note >}}'",
+    ]
+
+
 def test_reference_links_resolve_and_attribute_lists_go() -> None:
     text = "A [link][r] and [another].\n{: .notice}\n\n{: .x}\n\n[r]: https://e.org/r\n[another]: https://e.org/a 'T'\n"
     original = parse_markdown(text)
@@ -331,6 +353,18 @@ def test_k8s_without_base_url_warns_once_and_still_builds(
     add_licence(path)
     site.build(strict=True)
     assert "date: 2016-03-28" in path.read_text(encoding="utf-8")
+
+
+def test_a_new_article_starting_with_code_keeps_its_intro_apart(
+    tmp_path: Path, chdir: Callable[[Path], None]
+) -> None:
+    chdir(tmp_path)
+    Path("b.md").write_text("```\ncode\n```\n\nText.\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "docs/x/a.md", "--from", "b.md"])
+    assert result.exit_code == 0, result.output
+    article = read_article(Path("docs/x/a.md"))
+    assert article.intro == "<!-- duizhao:todo -->"
+    assert [h.text for h in article.headings] == ["a", "导言", "正文"]
 
 
 def test_import_appends_to_an_existing_article_with_its_own_footnotes(

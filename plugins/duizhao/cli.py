@@ -20,6 +20,7 @@ from .diagnostics import Diagnostic, Severity
 from .figures import Catalog
 from .figures_cli import figures
 from .importer import (
+    Chunk,
     ImportRefused,
     Original,
     chunks_from_text,
@@ -303,9 +304,13 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
         else:
             source = Original(chunks_from_text(text))
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
+    chunks = source.chunks
+    if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
+        # Code or a figure first would read as part of the new article's 导言 section.
+        chunks = [Chunk("正文", 2, kind="heading"), *chunks]
     data = existing if existing is not None else new_article(title, source.paper, source.meta)
     try:
-        result = import_chunks(data, article, source.chunks)
+        result = import_chunks(data, article, chunks)
     except ImportRefused as exc:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:
