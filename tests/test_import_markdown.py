@@ -98,9 +98,13 @@ def test_an_html_picture_block_is_one_figure_candidate() -> None:
         ("figure", "![The logo](https://example.com/logo.png)"),
         ("paragraph", "Text."),
     ]
-    # A lone image paragraph (also linked) is a candidate too, not a numbered paragraph.
+    # A lone image paragraph (also linked, or inline <img> tags) is a candidate too.
     chunks = parse_markdown("[![x](https://e.org/a.png)](https://e.org)\n").chunks
     assert [c.kind for c in chunks] == ["figure"]
+    chunks = parse_markdown('<img src="https://e.org/a.png" alt="A"> <img src="b.png">\n').chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("figure", "![A](https://e.org/a.png) <!-- duizhao:figure-candidate b.png -->")
+    ]
 
 
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:

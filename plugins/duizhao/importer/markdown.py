@@ -1,20 +1,22 @@
 """A Markdown original (Jekyll, Hugo, GitHub, plain CommonMark) → :class:`~.model.Original`.
 
 The original is parsed by markdown-it-py (CommonMark + GFM tables and strikethrough, with the
-front-matter, footnote and GFM-autolink plugins of mdit-py-plugins), and its *tokens* are
-mapped to duizhao units; nothing here splits Markdown blocks by hand. Every piece of author
+front-matter, footnote, dollar-math and GFM-autolink plugins of mdit-py-plugins), and its
+*tokens* are mapped to duizhao units; nothing here splits Markdown blocks by hand. Every piece of author
 text reaches the article through :mod:`.escape`, so the article renders the original's
 characters, never its HTML.
 
 What becomes what (README, "Import an original"):
 
-- front matter (YAML ``---`` or TOML ``+++``) → title, ``paper:`` (title, authors, url), date;
+- front matter (YAML ``---`` or TOML ``+++``) → title, ``paper:`` (title, authors, url), date
+  (or a Jekyll file name's date);
 - the single leading h1 → the title (not a block); the other headings are shifted by one
   amount so that the highest becomes ``##`` (the article keeps one h1 and its table of
   contents);
 - paragraphs, lists, blockquotes and tables → numbered paragraphs (what a translator
   translates); a paragraph of images only, an HTML block of images only and an image
-  shortcode → a figure candidate; code and other HTML blocks → verbatim fenced blocks; the
+  shortcode → a figure candidate; code (also ``<pre>`` blocks), display math and other HTML
+  blocks → verbatim blocks; ``<div markdown="1">`` → its content, parsed again; the
   original's footnotes → footnote definitions with namespaced labels (``[^orig-1]``);
 - HTML comments (with any fence inside them), kramdown attribute lists (``{: .notice}``),
   HTML wrapper tags without content and template-only paragraphs are dropped and reported;
@@ -81,13 +83,11 @@ _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
 _TAG_OR_ENTITY_RE = re.compile(r"<[A-Za-z/!?]|&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 _BR_RE = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 _TOC_WORDS = {"toc", "table of contents", "contents"}
-# Tags that only wrap or lay out content (kept as nothing when they hold no text of their own).
+#: Tags that only wrap or lay out pictures (an HTML block of these and images is a figure).
 _LAYOUT_TAGS = frozenset(
     {"div", "p", "center", "span", "a", "br", "figure", "picture", "source", "section", "img"}
     | {"article", "aside", "small", "em", "strong", "b", "i", "figcaption", "hr"}
 )
-
-
 #: Tags that matter even without text (kept as code, never dropped as empty wrappers).
 _ACTIVE_TAGS = frozenset(
     {"script", "style", "iframe", "video", "audio", "object", "embed", "canvas", "svg", "form"}
@@ -204,6 +204,16 @@ class _HtmlSurvey(HTMLParser):
         self.raw.append(data)
         if data.strip():
             (self.caption if self._in_caption else self.text).append(data.strip())
+
+
+def _survey(content: str) -> _HtmlSurvey:
+    survey = _HtmlSurvey()
+    try:
+        survey.feed(content)
+        survey.close()
+    except Exception:  # html.parser is lenient; anything it cannot take is kept as code
+        survey.tags.add("?")
+    return survey
 
 
 # --------------------------------------------------------------------------------------------
@@ -332,7 +342,7 @@ class _Converter:
         if block:
             body = [x.strip() for x in content.split("\n") if x.strip()]
             return "\n".join([delimiter, *body, delimiter])
-        return f"{delimiter}{content.strip()}{delimiter}"
+        return f"{delimiter}{' '.join(content.split())}{delimiter}"
 
     def html_inline(self, content: str, line: int | None) -> str:
         if content.startswith("<!--"):
@@ -534,24 +544,10 @@ class _Converter:
             if tail:
                 self.drop(line, f"HTML after a comment {_excerpt(tail)!r}", tail)
             return None
-        survey = _HtmlSurvey()
-        try:
-            survey.feed(content)
-            survey.close()
-        except Exception:  # html.parser is lenient; anything it cannot take is kept as code
-            survey.tags.add("?")
+        survey = _survey(content)
         if survey.tags <= _LAYOUT_TAGS and not survey.text and survey.images:
             caption = " ".join(survey.caption)
-            pictures = [
-                self.picture(
-                    img["src"],
-                    img.get("alt", "") or caption,
-                    img.get("title", ""),
-                    line,
-                    inline=False,
-                )
-                for img in survey.images
-            ]
+            pictures = [self.html_picture(img, caption, line) for img in survey.images]
             return [" ".join(pictures)] + ([f"*{md_text(caption)}*"] if caption else [])
         if "pre" in survey.tags and survey.tags <= _CODE_TAGS:
             # <pre><code class="language-rust">: a code block written in HTML
@@ -563,28 +559,44 @@ class _Converter:
         return md_fence(content, "html")
 
     def figure_paragraph(self, node: SyntaxTreeNode, line: int | None) -> list[str] | None:
-        """A paragraph of images only (perhaps linked): their Markdown, else None."""
+        """A paragraph of images only (perhaps linked, perhaps inline ``<img>`` tags): their
+        Markdown, else None."""
         children = node.children[0].children if node.children else []
-        images: list[SyntaxTreeNode] = []
+        pictures: list[SyntaxTreeNode | dict[str, str]] = []
         attributes: list[str] = []
         for child in children:
             if child.type == "image":
-                images.append(child)
+                pictures.append(child)
             elif child.type == "link" and [c.type for c in child.children] == ["image"]:
-                images.append(child.children[0])
+                pictures.append(child.children[0])
+            elif child.type == "html_inline" and not child.content.startswith("<!--"):
+                survey = _survey(child.content)
+                if not survey.tags <= _LAYOUT_TAGS or survey.text:
+                    return None
+                pictures.extend(survey.images)
             elif child.type == "softbreak" or (
                 child.type == "text" and not _IAL_RE.sub("", child.content).strip()
             ):
                 if child.type == "text" and child.content.strip():
                     attributes.append(child.content)
-                continue
             else:
                 return None
-        if not images:
+        if not pictures:
             return None
         for text in attributes:
             self.text(text, line)  # reports the attribute lists it drops
-        return [" ".join(self.image(img, line, inline=False) for img in images)]
+        return [
+            " ".join(
+                self.html_picture(p, "", line)
+                if isinstance(p, dict)
+                else self.image(p, line, inline=False)
+                for p in pictures
+            )
+        ]
+
+    def html_picture(self, img: dict[str, str], caption: str, line: int | None) -> str:
+        alt = img.get("alt", "") or caption
+        return self.picture(img["src"], alt, img.get("title", ""), line, inline=False)
 
     # -- the top level -------------------------------------------------------------------
 
@@ -890,16 +902,8 @@ def _unreferenced_footnotes(conv: _Converter, env: dict[str, Any]) -> None:
 
 
 def _source_url(front: dict[str, Any], base_url: str | None) -> str | None:
-    for key in (
-        "canonical_url",
-        "canonical",
-        "original_url",
-        "source_url",
-        "source",
-        "link",
-        "url",
-        "permalink",
-    ):
+    # (not Jekyll's `link:`, the target of a link post, nor `source:`, often a file)
+    for key in ("canonical_url", "canonical", "original_url", "source_url", "url", "permalink"):
         value = _text(front.get(key))
         if not value:
             continue
