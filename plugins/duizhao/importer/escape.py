@@ -50,7 +50,7 @@ def md_text(text: str, *, table: bool = False) -> str:
 
 def protect_line_start(line: str) -> str:
     """Escape what would make ``line`` a heading, list item, quote or definition."""
-    stripped = line.lstrip(" ")
+    stripped = line.lstrip(" \t")  # (an indent would make it code)
     m = _LINE_START_RE.match(stripped)
     if not m:
         return stripped
@@ -60,8 +60,8 @@ def protect_line_start(line: str) -> str:
         return token[:-1] + "\\" + token[-1] + stripped[len(token) :]
     if token in "#+-":
         return "\\" + stripped
-    # '>' is already an entity after md_text; '=' and ':' are not escapable in Python-Markdown,
-    # a zero-width joiner-free way is an HTML entity.
+    # '>' opens a quote, '=' underlines a heading, ':' starts a definition: Python-Markdown
+    # cannot backslash-escape them, so they become character references.
     return {"=": "&#61;", ":": "&#58;", ">": "&gt;"}[token] + stripped[1:]
 
 

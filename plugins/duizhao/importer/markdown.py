@@ -126,12 +126,13 @@ def _prepare(text: str) -> tuple[str, str | None, int]:
     out: list[str] = []
     in_raw = False
     opened: int | None = None
+    opened_line = ""
     for line in lines:
         raw_tags = _RAW_TAG_RE.findall(line)
         if not in_raw:
             m = _HIGHLIGHT_OPEN_RE.match(line)
             if m and opened is None:
-                opened = len(out)
+                opened, opened_line = len(out), line
                 out.append("```" + (m.group(1) or m.group(2) or ""))
                 continue
             if _HIGHLIGHT_CLOSE_RE.match(line) and opened is not None:
@@ -145,6 +146,8 @@ def _prepare(text: str) -> tuple[str, str | None, int]:
         for tag in raw_tags:
             in_raw = not tag.replace(" ", "").strip("{%-}").startswith("end")
         out.append(_RAW_TAG_RE.sub("", line) if raw_tags else line)
+    if opened is not None:  # never closed: the tag stays text (and is reported as a tag)
+        out[opened] = opened_line
     return "\n".join(out), toml, toml_line
 
 
