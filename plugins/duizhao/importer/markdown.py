@@ -2,9 +2,9 @@
 
 The original is parsed by markdown-it-py (CommonMark + GFM tables and strikethrough, with the
 front-matter, footnote, dollar-math and GFM-autolink plugins of mdit-py-plugins), and its
-*tokens* are mapped to duizhao units; nothing here splits Markdown blocks by hand. Every piece of author
-text reaches the article through :mod:`.escape`, so the article renders the original's
-characters, never its HTML.
+*tokens* are mapped to duizhao units; nothing here splits Markdown blocks by hand. Every
+piece of author text reaches the article through :mod:`.escape`, so the article renders the
+original's characters, never its HTML.
 
 What becomes what (README, "Import an original"):
 
