@@ -328,6 +328,12 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
         f"paragraphs: {result.range}"
     )
     _import_report(original, source)
+    if existing is None:
+        click.echo(
+            f"{article}: created as a draft; add the original's licence as 'paper: license:' "
+            "(an SPDX id such as CC-BY-4.0) before publishing",
+            err=True,
+        )
 
 
 def _import_report(original: Path, source: Original) -> None:
