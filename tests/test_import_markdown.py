@@ -371,6 +371,23 @@ def test_a_new_article_starting_with_code_keeps_its_intro_apart(
     assert [h.text for h in article.headings] == ["a", "导言", "正文"]
 
 
+def test_the_report_names_each_dropped_thing_with_its_line(
+    make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    _site, path, report = import_into_site(make_site, chdir, "mm-post-notice.md")
+    lines = report.splitlines()
+    assert lines[0] == (
+        f"import report for {DATA / 'mm-post-notice.md'}: 12 paragraphs, 1 heading, "
+        "0 figure candidates, 5 code/HTML blocks, 0 footnotes; 13 notes to review:"
+    )
+    source = str(DATA / "mm-post-notice.md")
+    assert f"{source}:14: dropped: kramdown attribute list '{{: .notice}}'" in lines
+    assert f"{source}:55: dropped: template tag '{{% capture notice-2 %}}'" in lines
+    assert lines[-1].startswith(f"{path.relative_to(path.parents[2])}: created as a draft")
+    originals = "\n".join(p.original for p in read_article(path).paragraphs)
+    assert "{:" not in originals.replace("`{: .notice}`", "") and "{%" not in originals
+
+
 def test_import_appends_to_an_existing_article_with_its_own_footnotes(
     tmp_path: Path, chdir: Callable[[Path], None]
 ) -> None:
