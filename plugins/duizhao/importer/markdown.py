@@ -51,7 +51,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 
 from .escape import md_code_span, md_fence, md_text, md_title, md_url, protect_line_start
-from .model import Chunk, Note, Original
+from .model import Chunk, ChunkKind, Note, Original
 
 #: Link schemes kept as links; anything else (javascript:, data:, vbscript:, file:) is text.
 SAFE_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "ftps", "tel"})
@@ -64,6 +64,10 @@ _TEMPLATE_IMAGE_RE = re.compile(
     r"\b(?:src|image_path|image|url)\s*=\s*(?:\"([^\"]+)\"|'([^']+)'|(\S+))", re.IGNORECASE
 )
 _TEMPLATE_ATTR_RE = r"\b{name}\s*=\s*(?:\"([^\"]*)\"|'([^']*)')"
+#: Liquid output that is surely Liquid: a filter, or one of Jekyll's variables.
+_LIQUID_OUTPUT_RE = re.compile(
+    r"^\{\{-?\s*(?:(?:site|page|include|layout|paginator|jekyll|post)\b|[^}]*\|\s*\w)"
+)
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _HIGHLIGHT_OPEN_RE = re.compile(
     r"^\s*(?:\{%-?\s*highlight\s+([\w+#.-]+)[^%]*-?%\}"
@@ -94,6 +98,19 @@ _ACTIVE_TAGS = frozenset(
     | {"input", "button", "select", "textarea", "math", "template", "noscript", "?"}
 )
 _CODE_TAGS = frozenset({"pre", "code", "span", "b", "i", "em", "strong"})
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Tags that start a new paragraph of prose in an HTML block.
+_PROSE_BLOCKS = frozenset(
+    {"p", "div", "li", "blockquote", "section", "article", "aside", "header", "footer", "center"}
+    | {"details", "summary", "figure", "figcaption", "dd", "dt", "ul", "ol", "dl"}
+    | _HEADING_TAGS
+)
+_PROSE_MARKS = {"b": "**", "strong": "**", "i": "*", "em": "*", "del": "~~", "s": "~~"}
+#: Tags of an HTML block that is prose (a note box, a centred paragraph): imported as text.
+_PROSE_TAGS = _PROSE_BLOCKS | frozenset(
+    {"a", "br", "code", "span", "small", "sup", "sub", "mark", "abbr", "kbd", "hr", "img"}
+    | set(_PROSE_MARKS)
+)
 
 
 def _parser() -> MarkdownIt:
@@ -209,6 +226,91 @@ class _HtmlSurvey(HTMLParser):
             (self.caption if self._in_caption else self.text).append(data.strip())
 
 
+class _HtmlProse(HTMLParser):
+    """An HTML block of prose tags (see :data:`_PROSE_TAGS`) as escaped Markdown lines: block
+    tags start paragraphs, ``<li>`` list items, headings become bold, links and images go
+    through the converter (so they are resolved and checked like Markdown ones)."""
+
+    def __init__(self, conv: _Converter, line: int | None) -> None:
+        super().__init__(convert_charrefs=True)
+        self.conv = conv
+        self.line = line
+        self.lines: list[str] = []
+        self.pieces: list[str] = []
+        #: open inline tags: (tag, index into pieces where they started, attributes)
+        self.stack: list[tuple[str, int, dict[str, str]]] = []
+        self.prefix = ""
+
+    def flush(self) -> None:
+        text = " ".join("".join(self.pieces).split())
+        self.pieces = []
+        self.stack = []
+        if text:
+            if self.lines:
+                self.lines.append("")
+            self.lines.append(self.prefix + protect_line_start(text))
+        self.prefix = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag in _PROSE_BLOCKS:
+            self.flush()
+            self.prefix = "- " if tag == "li" else ""
+            if tag in _HEADING_TAGS:
+                self.stack.append((tag, len(self.pieces), values))
+        elif tag == "br":
+            self.pieces.append("<br>")
+        elif tag == "img" and values.get("src"):
+            alt = values.get("alt", "")
+            self.pieces.append(
+                self.conv.picture(
+                    values["src"], alt, values.get("title", ""), self.line, inline=True
+                )
+            )
+        elif self.in_code:
+            return  # markup inside <code> is not code's to show
+        elif tag in _PROSE_MARKS or tag in ("a", "code"):
+            self.stack.append((tag, len(self.pieces), values))
+
+    def handle_endtag(self, tag: str) -> None:
+        at = next((i for i in range(len(self.stack) - 1, -1, -1) if self.stack[i][0] == tag), None)
+        if at is None:
+            if tag in _PROSE_BLOCKS:
+                self.flush()
+            return
+        _tag, start, values = self.stack[at]
+        del self.stack[at:]
+        inner = "".join(self.pieces[start:])
+        del self.pieces[start:]
+        if tag == "code":
+            self.pieces.append(md_code_span(inner))
+        elif tag == "a":
+            url = self.conv.resolve(values.get("href", ""), self.line, inner)
+            self.pieces.append(
+                f"[{inner.strip()}]({md_url(url)})" if url and inner.strip() else inner
+            )
+        elif inner.strip():
+            mark = "**" if tag in _HEADING_TAGS else _PROSE_MARKS.get(tag, "")
+            lead = " " if inner[:1].isspace() else ""
+            trail = " " if inner[-1:].isspace() else ""
+            body = f"<del>{inner.strip()}</del>" if mark == "~~" else f"{mark}{inner.strip()}{mark}"
+            self.pieces.append(f"{lead}{body}{trail}")
+        if tag in _HEADING_TAGS:
+            self.flush()
+
+    @property
+    def in_code(self) -> bool:
+        return any(tag == "code" for tag, _start, _values in self.stack)
+
+    def handle_data(self, data: str) -> None:
+        # Inside <code> the text stays raw until </code> makes it one code span.
+        self.pieces.append(data if self.in_code else self.conv.text(data, self.line))
+
+    def close(self) -> None:
+        super().close()
+        self.flush()
+
+
 def _survey(content: str) -> _HtmlSurvey:
     survey = _HtmlSurvey()
     try:
@@ -277,11 +379,16 @@ class _Converter:
                 return ""
 
             content = _IAL_RE.sub(cut, content)
-        if "{%" in content or "{{<" in content or "{{%" in content:
+        if "{%" in content or "{{" in content:
 
             def template(m: re.Match[str]) -> str:
-                if m.group(0).startswith("{{ "):
-                    return m.group(0)  # Jekyll output tags: maybe literal text, kept
+                tag = m.group(0)
+                if (
+                    tag[:3] not in ("{{<", "{{%")
+                    and tag[:2] == "{{"
+                    and not (_LIQUID_OUTPUT_RE.match(tag))
+                ):
+                    return m.group(0)  # '{{ x }}' may be literal text outside Jekyll: kept
                 self.drop(line, f"template tag {_excerpt(m.group(0))!r}", m.group(0))
                 return ""
 
@@ -489,7 +596,8 @@ class _Converter:
         if kind in ("math_block", "math_block_label"):
             return self.math("$$", node.content, line, block=True).split("\n")
         if kind == "html_block":
-            return self.html_block(node, line) or []
+            unit = self.html_block(node, line)
+            return unit[1] if unit else []
         if kind == "hr":
             return []
         return self.blocks(node.children)
@@ -537,7 +645,10 @@ class _Converter:
         lines = ["| " + " | ".join(r + [" "] * (width - len(r))) + " |" for r in rows]
         return [lines[0], "| " + " | ".join(sep) + " |", *lines[1:]]
 
-    def html_block(self, node: SyntaxTreeNode, line: int | None) -> list[str] | None:
+    def html_block(
+        self, node: SyntaxTreeNode, line: int | None
+    ) -> tuple[ChunkKind, list[str]] | None:
+        """An HTML block as a unit: a figure, code, prose (numbered) or nothing (dropped)."""
         content = node.content.strip("\n")
         if content.lstrip().startswith("<!--"):
             tail = content.rsplit("-->", 1)[-1].strip() if "-->" in content else ""
@@ -551,15 +662,27 @@ class _Converter:
         if survey.tags <= _LAYOUT_TAGS and not survey.text and survey.images:
             caption = " ".join(survey.caption)
             pictures = [self.html_picture(img, caption, line) for img in survey.images]
-            return [" ".join(pictures)] + ([f"*{md_text(caption)}*"] if caption else [])
+            lines = [" ".join(pictures)] + ([f"*{md_text(caption)}*"] if caption else [])
+            return "figure", lines
         if "pre" in survey.tags and survey.tags <= _CODE_TAGS:
             # <pre><code class="language-rust">: a code block written in HTML
-            return md_fence("".join(survey.raw).strip("\n"), survey.language)
-        if not (survey.tags & _ACTIVE_TAGS or survey.text or survey.caption or survey.images):
+            return "verbatim", md_fence("".join(survey.raw).strip("\n"), survey.language)
+        words = _TEMPLATE_RE.sub("", " ".join(survey.text + survey.caption)).strip()
+        if not (survey.tags & _ACTIVE_TAGS or words or survey.images):
             self.drop(line, f"HTML wrapper tags without content {_excerpt(content)!r}", content)
             return None
+        if survey.tags <= _PROSE_TAGS and survey.text:
+            prose = _HtmlProse(self, line)
+            try:
+                prose.feed(content)
+                prose.close()
+            except Exception:  # html.parser is lenient; anything it cannot take is kept as code
+                prose.lines = []
+            if prose.lines:
+                self.warn(line, f"HTML block {_excerpt(content)!r} imported as text; review it")
+                return "paragraph", prose.lines
         self.warn(line, f"HTML block kept as code {_excerpt(content)!r}; review it")
-        return md_fence(content, "html")
+        return "verbatim", md_fence(content, "html")
 
     def figure_paragraph(self, node: SyntaxTreeNode, line: int | None) -> list[str] | None:
         """A paragraph of images only (perhaps linked, perhaps inline ``<img>`` tags): their
@@ -656,12 +779,9 @@ class _Converter:
         elif kind == "html_block" and _MARKDOWN_IN_HTML_RE.match(node.content):
             self.markdown_in_html(node, line, meta)
         elif kind == "html_block":
-            kept = self.html_block(node, line)
-            if kept:
-                is_figure = kept[0].startswith(("![", "<!-- duizhao:figure"))
-                self.add(
-                    Chunk("\n".join(kept), kind="figure" if is_figure else "verbatim", line=line)
-                )
+            unit = self.html_block(node, line)
+            if unit:
+                self.add(Chunk("\n".join(unit[1]), kind=unit[0], line=line))
         elif kind == "footnote_block":
             for footnote in node.children:
                 self.footnote(footnote)
