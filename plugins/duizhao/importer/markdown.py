@@ -54,7 +54,7 @@ from .escape import md_code_span, md_fence, md_text, md_title, md_url, protect_l
 from .model import Chunk, ChunkKind, Note, Original
 
 #: Link schemes kept as links; anything else (javascript:, data:, vbscript:, file:) is text.
-SAFE_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "ftps", "tel"})
+SAFE_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "ftps", "tel", "irc", "ircs"})
 
 _IAL_RE = re.compile(r"\{:(?:[^{}\n]|\{[^{}\n]*\})*\}|\{::[^{}\n]*\}|\{:/[^{}\n]*\}")
 _HEADING_ATTRS_RE = re.compile(r"\s*\{[#.:][^{}]*\}\s*$")
