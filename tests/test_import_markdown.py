@@ -131,7 +131,9 @@ def test_template_dialects() -> None:
         "{{< note >}}\nA note body.\n{{< /note >}}\n\n"
         "{% highlight ruby linenos %}\ndef x\n  ```\nend\n{% endhighlight %}\n\n"
         '{% include figure image_path="/assets/u.jpg" alt="A placeholder" %}\n\n'
-        "Text {% raw %}{{ x }}{% endraw %} here.\n"
+        "Text {% raw %}{{ x }}{% endraw %} here.\n\n"
+        'The {{< glossary_tooltip term_id="kube-proxy" >}} on {{< glossary_tooltip text="nodes" '
+        'term_id="node" >}}{{ site.baseurl }}.\n'
     )
     original = parse_markdown(text, base_url="https://example.com/blog/post/")
     assert [(c.kind, c.text) for c in original.chunks] == [
@@ -140,10 +142,14 @@ def test_template_dialects() -> None:
         ("verbatim", "````ruby\ndef x\n  ```\nend\n````"),
         ("figure", "![A placeholder](https://example.com/assets/u.jpg)"),
         ("paragraph", "Text \\{\\{ x \\}\\} here."),
+        ("paragraph", "The kube proxy on nodes."),
     ]
     assert [n.message for n in original.notes] == [
         "template tag '{{< note >}}'",
         "template tag '{{< /note >}}'",
+        """template tag '{{< glossary_tooltip term_id="kube-proxy" >}}' replaced by 'kube proxy'""",
+        """template tag '{{< glossary_tooltip text="nodes" term_id="node" >}}' replaced by 'nodes'""",
+        "template tag '{{ site.baseurl }}'",
     ]
 
 

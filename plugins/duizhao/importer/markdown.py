@@ -311,6 +311,16 @@ class _HtmlProse(HTMLParser):
         self.flush()
 
 
+def _shortcode_words(tag: str) -> str | None:
+    """The words an inline shortcode shows: its ``text=``, else its ``term_id=`` (Hugo's
+    glossary_tooltip and the like)."""
+    for name in ("text", "term_id"):
+        m = re.search(r"\b" + name + r"\s*=\s*\"([^\"]+)\"", tag)
+        if m:
+            return m.group(1).replace("-", " ") if name == "term_id" else m.group(1)
+    return None
+
+
 def _survey(content: str) -> _HtmlSurvey:
     survey = _HtmlSurvey()
     try:
@@ -389,7 +399,11 @@ class _Converter:
                     and not (_LIQUID_OUTPUT_RE.match(tag))
                 ):
                     return m.group(0)  # '{{ x }}' may be literal text outside Jekyll: kept
-                self.drop(line, f"template tag {_excerpt(m.group(0))!r}", m.group(0))
+                said = _shortcode_words(tag) if tag[:3] == "{{<" else None
+                if said:  # {{< glossary_tooltip text="nodes" term_id="node" >}} reads "nodes"
+                    self.warn(line, f"template tag {_excerpt(tag)!r} replaced by {said!r}")
+                    return said
+                self.drop(line, f"template tag {_excerpt(tag)!r}", tag)
                 return ""
 
             content = _TEMPLATE_RE.sub(template, content)
