@@ -512,7 +512,7 @@ class _Converter:
         if scheme:
             if scheme.group(1).lower() in SAFE_SCHEMES:
                 return href
-            self.drop(line, f"link {text!r} with unsafe scheme {scheme.group(1)!r}; kept as text")
+            self.drop(line, f"target of {text!r} has an unsafe scheme {scheme.group(1)!r}")
             return None
         if href.startswith("//"):
             return "https:" + href
@@ -540,8 +540,7 @@ class _Converter:
             return text
         if not text.strip():
             text = md_text(url, table=self._table)
-        title = md_title(str(node.attrs.get("title") or ""))
-        return f"[{text}]({md_url(url)}{f' {chr(34)}{title}{chr(34)}' if title else ''})"
+        return f"[{text}]({_target(url, str(node.attrs.get('title') or ''))})"
 
     def image(self, node: SyntaxTreeNode, line: int | None, *, inline: bool) -> str:
         alt = self.plain(node.children)
@@ -550,20 +549,21 @@ class _Converter:
         return self.picture(src, alt, title, line, inline=inline)
 
     def picture(self, src: str, alt: str, title: str, line: int | None, *, inline: bool) -> str:
+        """An image as Markdown, or (when it cannot be linked) its alt text inline and a
+        figure-candidate marker (an HTML comment naming it) on its own."""
         url = self.resolve(src, line, alt or src)
         if url is None:
-            self.warn(
-                line,
-                f"image {src!r} ({alt or 'no alt text'}) cannot be linked without --base-url; "
-                + ("kept its alt text" if inline else "left a figure-candidate marker"),
-            )
+            shown = _excerpt(src, 80)
+            local = bool(src.strip()) and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", src)
+            why = "cannot be linked without --base-url" if local else "cannot be linked"
+            kept = "kept its alt text" if inline else "left a figure-candidate marker"
+            self.warn(line, f"image {shown!r} ({alt or 'no alt text'}) {why}; {kept}")
             if inline:
                 return md_text(alt, table=self._table)
-            safe = " ".join(f"{src} {alt}".replace("--", "- -").replace(">", "&gt;").split())
+            safe = " ".join(f"{shown} {alt}".replace("--", "- -").replace(">", "&gt;").split())
             return f"<!-- duizhao:figure-candidate {safe} -->"
-        title = md_title(title)
         alt_md = md_text(alt, table=self._table).replace("\\[", "(").replace("\\]", ")")
-        return f"![{alt_md}]({md_url(url)}{f' {chr(34)}{title}{chr(34)}' if title else ''})"
+        return f"![{alt_md}]({_target(url, title)})"
 
     # -- blocks --------------------------------------------------------------------------
 
@@ -906,6 +906,12 @@ class _Converter:
                 f"{len(self.links.inline_html)} inline HTML tag"
                 f"{'s' * (len(self.links.inline_html) != 1)} kept as literal text: {shown}{more}",
             )
+
+
+def _target(url: str, title: str) -> str:
+    """What goes between the parentheses of a Markdown link or image."""
+    title = md_title(title)
+    return md_url(url) + (f' "{title}"' if title else "")
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
