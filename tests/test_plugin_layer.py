@@ -4,11 +4,12 @@ rebuilds are tested through real builds in test_site.py and test_progress.py).""
 
 from __future__ import annotations
 
+import json
 import re
 
 from conftest import ROOT
 from duizhao.markdown import unwrap_blocks
-from duizhao.search.paragraphs import fresh_entries
+from duizhao.search.index import IndexText, fresh_entries, split_index
 from duizhao.site.social import locale
 
 
@@ -16,16 +17,28 @@ def entry(location: str, text: str = "") -> dict[str, str]:
     return {"location": location, "title": location, "text": text}
 
 
+def test_index_text_is_cut_into_entries_by_page() -> None:
+    entries = [entry(""), entry("#x", 'a "{\\"location\\":\\"" b'), entry("a/"), entry('q"/#P001')]
+    text = json.dumps({"config": {"lang": ["zh"]}, "docs": entries}, separators=(",", ":"))
+    index = split_index(text)
+    assert index is not None
+    assert [page for page, _ in index.entries] == ["", "", "a/", 'q"/']
+    assert [json.loads(t) for _, t in index.entries] == entries
+    assert index.join(t for _, t in index.entries) == text
+    assert split_index('{"config":{},"docs":[]}') == IndexText('{"config":{},"docs":[', [], "]}")
+    assert split_index('{"docs":[{"title":"x"}]}') is None  # another layout: parse it instead
+
+
 def test_fresh_entries_undo_materials_dirty_merge() -> None:
-    previous = [entry(""), entry("#x"), entry("a/"), entry("b/"), entry("b/#y")]
+    def pages(*urls: str) -> list[tuple[str, str]]:
+        return [(url, url) for url in urls]
+
     # Material keeps the previous entries that do not start with the first new location,
-    # then appends this build's entries: here b/ was rendered again, without its #y heading
-    written = [entry(""), entry("#x"), entry("a/"), entry("b/", "new")]
-    assert fresh_entries(written, previous, "b/") == [entry("b/", "new")]
+    # then appends this build's entries: here b/ was rendered again
+    assert fresh_entries(pages("", "", "a/", "b/", "b/"), "b/") == pages("b/", "b/")
     # the home page's location "" starts every location: Material wrote this build's alone
-    assert fresh_entries([entry("", "new")], previous, "") == [entry("", "new")]
-    # a plugin that writes this build's entries only (no previous index)
-    assert fresh_entries(written, None, None) == written
+    assert fresh_entries(pages("", "a/"), "") == pages("", "a/")
+    assert fresh_entries(pages("", "a/"), None) == []  # nothing rendered, nothing fresh
 
 
 def test_block_elements_leave_the_paragraph_around_them() -> None:
