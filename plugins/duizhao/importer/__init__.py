@@ -2,19 +2,21 @@
 
 - :mod:`.model`: the units of an original (:class:`Chunk`) and the result of an import;
 - :mod:`.text`: plain text or Markdown → chunks;
-- :mod:`.pdf`: a PDF's text layer → text (pypdfium2);
+- :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
+- :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
 """
 
 from __future__ import annotations
 
 from .apply import block_lines, import_chunks, new_article
-from .model import Chunk, ImportRefused, ImportResult
-from .pdf import pdf_text
+from .model import Chunk, FigureCandidate, ImportRefused, ImportResult
+from .pdf import PdfImport, import_pdf, report
 from .text import chunks_from_text, join_lines, vocabulary
 
 __all__ = [
     "Chunk",
+    "FigureCandidate",
     "ImportRefused",
     "ImportResult",
     "block_lines",
@@ -22,6 +24,8 @@ __all__ = [
     "import_chunks",
     "join_lines",
     "new_article",
-    "pdf_text",
+    "PdfImport",
+    "import_pdf",
+    "report",
     "vocabulary",
 ]

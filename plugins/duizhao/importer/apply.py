@@ -7,30 +7,52 @@ Each original goes in the blockquote and the translation holds
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
 from ..source import SourceFile
-from .model import Chunk, ImportRefused, ImportResult
+from .model import Chunk, FigureCandidate, ImportRefused, ImportResult
 
 
 def block_lines(chunk: Chunk, pid: str) -> list[str]:
     """The lines of one imported paragraph block (or one heading)."""
     if chunk.is_heading:
         return ["#" * chunk.level + " " + chunk.text, ""]
+    if chunk.figure is not None:
+        return figure_lines(chunk.figure)
+    if not chunk.numbered:
+        return [chunk.text, ""]
     quoted = [f"> {line}".rstrip() for line in chunk.text.split("\n")]
     return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
+
+
+def figure_lines(figure: FigureCandidate) -> list[str]:
+    """A placement when the figure spec declares the figure, else a marker to review."""
+    if figure.declared:
+        return [f"/// figure | {figure.number}", "///", ""]
+    box = ", ".join(f"{v:g}" for v in (round(x) for x in figure.box))
+    caption = " ".join(figure.caption.split()).replace("--", "- -")
+    return [
+        f"<!-- duizhao:{figure.kind} {figure.number} page: {figure.page} box: [{box}] "
+        f"{caption} -->",
+        "",
+    ]
 
 
 def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefused:
     return ImportRefused(Diagnostic(article.path, line, code, message))
 
 
-def new_article(title: str) -> bytes:
+def new_article(title: str, paper: dict[str, Any] | None = None) -> bytes:
     """The skeleton written when ``duizhao import`` is given an article that does not exist."""
-    meta = yaml.safe_dump({"title": title, "status": "draft"}, allow_unicode=True, sort_keys=False)
+    fields: dict[str, Any] = {"title": title}
+    if paper:
+        fields["paper"] = paper
+    fields["status"] = "draft"
+    meta = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=100)
     return f"---\n{meta}---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
@@ -74,21 +96,22 @@ def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
     for chunk in chunks:
         pid = f"P{next_number:0{width}d}"
         added.extend(block_lines(chunk, pid))
-        if not chunk.is_heading:
+        if not chunk.is_heading and chunk.numbered and chunk.figure is None:
             first = first or pid
             last = pid
             next_number += 1
             count += 1
     if added and added[-1] == "":
         added.pop()
+    headings = sum(chunk.is_heading for chunk in chunks)
     if count == 0:
-        return ImportResult(data, None, None, 0, len(chunks), rng)
+        return ImportResult(data, None, None, 0, headings, rng)
     source.append(added)
     new_end = next_number - 1
     start = rng.start if rng else min([*numbers, new_end - count + 1])
     new_range = ParagraphRange(start, max(new_end, rng.end if rng else new_end), width)
     _set_range(source, article, new_range)
-    return ImportResult(source.to_bytes(), first, last, count, len(chunks) - count, new_range)
+    return ImportResult(source.to_bytes(), first, last, count, headings, new_range)
 
 
 def _set_range(source: SourceFile, article: Article, rng: ParagraphRange) -> None:

@@ -17,11 +17,31 @@ class ImportRefused(Exception):  # noqa: N818 (reads better than ImportRefusedEr
 
 
 @dataclass(frozen=True)
+class FigureCandidate:
+    """A figure or table of the original, placed where the text first refers to it."""
+
+    kind: str  # "figure" | "table"
+    label: str  # as printed: "Figure 3", "TABLE II"
+    number: int
+    caption: str
+    page: int
+    box: tuple[float, float, float, float]  # PDF points from the top-left
+    #: the article's .figures.yml declares it: write a ``/// figure`` placement
+    declared: bool = False
+
+
+@dataclass(frozen=True)
 class Chunk:
-    """A heading (``level`` 1–6) or a paragraph (``level`` 0) of the original."""
+    """A heading (``level`` 1–6), a paragraph (``level`` 0) or a figure of the original.
+
+    ``numbered=False`` keeps a paragraph as plain Markdown without an ID (references, which are
+    not translated, by default).
+    """
 
     text: str
     level: int = 0
+    numbered: bool = True
+    figure: FigureCandidate | None = None
 
     @property
     def is_heading(self) -> bool:

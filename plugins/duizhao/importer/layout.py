@@ -1,0 +1,1308 @@
+"""Layout analysis of a paper's pages: glyphs with fonts and positions → the units of an import.
+
+Pure (no PDF library): :mod:`.pdf` reads the glyphs and graphics boxes with pypdfium2 and hands
+them over as :class:`PageContent`. Coordinates are PDF points from the page's *top-left* corner,
+like the boxes of ``<article>.figures.yml``.
+
+The steps, each a function below:
+
+1. overdrawn glyphs (bold faked by drawing a glyph twice) are dropped;
+2. glyphs become line fragments in drawing order, split at large horizontal gaps; spaces come
+   from the gaps between glyphs, never from a change of font;
+3. the column gutter of each page is found from the body-size lines; fragments on one baseline
+   in one column are merged; the reading order is band by band, left column before right;
+4. running heads, page numbers and the front matter (title, authors) are set aside;
+5. floats are found from their captions ("Figure 3:", "Fig. 3.", "Table 2", "TABLE II") and the
+   graphics and non-body text next to them: all of it leaves the text flow;
+6. headings need a numbering pattern *and* a heading style (larger, bold, italic or capitals),
+   or a well-known name (Abstract, References, …) in a heading style;
+7. the remaining lines become paragraphs (gaps, indents, short last lines); a paragraph
+   interrupted by a float or a column break stays one; references are split one per entry.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class FontStyle:
+    name: str
+    weight: int = 400
+    italic: bool = False
+    mono: bool = False
+    bold: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        lowered = self.name.lower()
+        bold = self.weight >= 600 or any(
+            key in lowered for key in ("bold", "black", "heavy", "semibold", "medi", "cmbx")
+        )
+        object.__setattr__(self, "bold", bold)
+
+
+@dataclass(slots=True)
+class Char:
+    """One glyph: its text, loose box (top-left origin), font size and font (index)."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    font: int = 0
+    #: the PDF has a real space character before this glyph
+    space_before: bool = False
+
+
+@dataclass
+class PageContent:
+    number: int  # 1-based
+    width: float
+    height: float
+    chars: list[Char]
+    #: bounding boxes of images, vector paths and shadings (top-left origin)
+    graphics: list[Box] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Line:
+    page: int
+    chars: list[Char]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool = False
+    italic: bool = False
+    mono: bool = False
+    #: number of large gaps inside (table rows and figure text have them)
+    gaps: int = 0
+    #: monospaced or letter-spaced: a code listing
+    code: bool = False
+    #: the texts of the fragments merged into this line
+    parts: list[str] = field(default_factory=list)
+    column: int = -1  # 0 left, 1 right, -1 spanning or single column
+    role: str = "text"  # text, running, front, title, float, caption, dropped
+    number: int = 0  # 1-based line number on its page, in reading order
+    text: str = ""
+
+    @property
+    def mid(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+
+@dataclass(frozen=True)
+class Float:
+    """A figure or table found from its caption: the same shape as figures.detect's result."""
+
+    page: int
+    kind: str  # "figure" | "table"
+    label: str  # as printed: "Figure 3", "Fig. 3", "TABLE II"
+    number: int
+    caption: str
+    box: Box
+    caption_box: Box
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A heading (level ≥ 1), a paragraph, a reference or a float placement, in order."""
+
+    kind: str  # "heading" | "paragraph" | "reference" | "code" | "float"
+    text: str
+    level: int = 0
+    page: int = 0
+    line: int = 0
+    float: Float | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the author should review: what was dropped or is uncertain, and where."""
+
+    page: int
+    line: int
+    message: str
+
+
+@dataclass
+class Layout:
+    units: list[Unit]
+    title: str
+    authors: list[str]
+    floats: list[Float]
+    notes: list[Note]
+
+
+# ---------------------------------------------------------------------------------------------
+# Unicode
+
+
+#: Compatibility characters that NFKC may fold without changing meaning: ligatures, full-width
+#: and half-width forms, and the many widths of space. Superscripts, ℝ, ½, ™ … are kept.
+def _safe_nfkc(ch: str) -> str:
+    code = ord(ch)
+    if 0xFB00 <= code <= 0xFB06 or 0xFF01 <= code <= 0xFFEE:
+        return unicodedata.normalize("NFKC", ch)
+    if ch in "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f":
+        return " "
+    if ch == "\ufffe":  # PDFium's mark for a soft hyphen at a line end
+        return "-"
+    if ch in "\u200b\u200c\u200d\u2060\ufeff\uffff":
+        return ""
+    if ch == "\u2212":  # the minus sign of math fonts reads as a hyphen-minus in prose
+        return "-"
+    if code < 32:
+        # PDFium marks a hyphen it takes for a line-end hyphenation as U+0002.
+        return "-" if ch == "\x02" else ""
+    return ch
+
+
+def normalize_text(text: str) -> str:
+    """Unicode normalisation where it is safe (ﬁ → fi, full-width → ASCII, odd spaces → space)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return unicodedata.normalize("NFC", "".join(_safe_nfkc(ch) for ch in text))
+
+
+# ---------------------------------------------------------------------------------------------
+# 1-2. Glyphs → line fragments
+
+
+def drop_overdrawn(chars: Sequence[Char]) -> tuple[list[Char], int]:
+    """Drop glyphs drawn again at (almost) the same place: bold faked by overprinting."""
+    seen: dict[tuple[str, int, int], float] = {}
+    kept: list[Char] = []
+    dropped = 0
+    prev: Char | None = None
+    for ch in chars:
+        # The letters of a ligature (ﬀ, ﬁ, ﬃ) share the glyph's box: they are not drawn twice.
+        if prev is not None and ch.x0 == prev.x0 and ch.x1 == prev.x1 and ch.text in "filt":
+            kept.append(ch)
+            continue
+        prev = ch
+        ix, iy = round(ch.x0), round(ch.y1)
+        tol = 0.3 * ch.size
+        text = ch.text
+        duplicate = False
+        for dx in (0, -1, 1):
+            x = seen.get((text, ix + dx, iy))
+            if x is not None and abs(x - ch.x0) < tol:
+                duplicate = True
+                break
+        if duplicate:
+            dropped += 1
+            continue
+        seen[(text, ix, iy)] = ch.x0
+        kept.append(ch)
+    return kept, dropped
+
+
+def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = False) -> str:
+    """The text of glyphs on one line; a space where the gap is a word space, never elsewhere.
+
+    Inter-word gaps of justified text are ≥ 0.15 em and kerning stays under 0.1 em (measured on
+    real ACM and IEEE papers); monospaced glyphs sit edge to edge, so only a wider gap counts.
+    """
+    out: list[str] = []
+    prev: Char | None = None
+    for ch in chars:
+        if prev is not None:
+            gap = ch.x0 - prev.x1
+            size = prev.size if prev.size < ch.size else ch.size
+            if code:
+                # Listings set each character in a fixed cell: a space is a whole empty cell.
+                if gap > 0.35 * size:
+                    out.append(" ")
+            elif gap > 0.11 * size or (ch.space_before and gap > 0.02 * size):
+                if gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono):
+                    out.append(" ")
+        out.append(ch.text)
+        prev = ch
+    text = normalize_text("".join(out)).strip()
+    # A soft hyphen ends a line only where the word was broken; elsewhere it is invisible.
+    if text.endswith("\u00ad"):
+        text = text[:-1] + "-"
+    return text.replace("\u00ad", "")
+
+
+def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: int = 0) -> Line:
+    sizes: Counter[float] = Counter(round(c.size, 1) for c in chars)
+    styles = Counter(c.font for c in chars)
+    n = len(chars)
+    bold = sum(k for f, k in styles.items() if fonts[f].bold)
+    italic = sum(k for f, k in styles.items() if fonts[f].italic)
+    mono = sum(k for f, k in styles.items() if fonts[f].mono)
+    text = line_text(chars, fonts)
+    tokens = text.split()
+    singles = sum(len(t) == 1 and t.isalpha() for t in tokens)
+    code = mono > 0.8 * n or (len(tokens) >= 6 and singles >= 0.4 * len(tokens))
+    return Line(
+        page=page,
+        chars=chars,
+        x0=min(c.x0 for c in chars),
+        y0=min(c.y0 for c in chars),
+        x1=max(c.x1 for c in chars),
+        y1=max(c.y1 for c in chars),
+        size=sizes.most_common(1)[0][0],
+        bold=bold > n / 2,
+        italic=italic > n / 2,
+        mono=mono > n / 2,
+        gaps=gaps,
+        code=code,
+        text=line_text(chars, fonts, True) if code else text,
+    )
+
+
+def fragments(page: PageContent, fonts: Sequence[FontStyle]) -> list[Line]:
+    """Glyphs in drawing order → line fragments (a new one at a line change or a large gap)."""
+    out: list[Line] = []
+    current: list[Char] = []
+    ref_mid = ref_size = 0.0
+
+    def flush() -> None:
+        if current:
+            line = _make_line(page.number, current[:], fonts)
+            if line.text:
+                out.append(line)
+            current.clear()
+
+    for ch in page.chars:
+        if ch.text.isspace():
+            continue
+        mid = (ch.y0 + ch.y1) / 2
+        if current:
+            prev = current[-1]
+            size = max(ref_size, ch.size)
+            same_line = abs(mid - ref_mid) < 0.45 * size
+            gap = ch.x0 - prev.x1
+            if same_line and (-0.5 * size < gap < 1.2 * size or ch.x0 == prev.x0):
+                current.append(ch)
+                if ch.size > ref_size * 1.05:
+                    ref_mid, ref_size = mid, ch.size
+                continue
+            flush()
+        current.append(ch)
+        ref_mid, ref_size = mid, ch.size
+    flush()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Columns and reading order
+
+
+def body_size(pages: Sequence[PageContent]) -> float:
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for ch in page.chars:
+            if not ch.text.isspace():
+                sizes[round(ch.size * 2) / 2] += 1
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _is_body_size(line: Line, body: float) -> bool:
+    return abs(line.size - body) <= 0.08 * body + 0.1
+
+
+def find_gutter(lines: Sequence[Line], width: float, body: float) -> tuple[float, float] | None:
+    """The empty vertical band between two columns, from the body-size lines of a page."""
+    body_lines = [ln for ln in lines if _is_body_size(ln, body) and len(ln.chars) >= 8]
+    if len(body_lines) < 6:
+        return None
+    bins = [0] * (int(width) + 2)
+    for ln in body_lines:
+        for x in range(max(0, int(ln.x0)), min(len(bins), int(ln.x1) + 1)):
+            bins[x] += 1
+    allowed = max(1, int(0.1 * len(body_lines)))
+    lo, hi = int(0.3 * width), int(0.7 * width)
+    best: tuple[float, float] | None = None
+    x = lo
+    while x < hi:
+        if bins[x] <= allowed:
+            start = x
+            while x < len(bins) - 1 and bins[x] <= allowed:
+                x += 1
+            if x - start >= 4:
+                left = sum(1 for ln in body_lines if ln.x1 <= start + 1)
+                right = sum(1 for ln in body_lines if ln.x0 >= x - 1)
+                candidate = (float(start), float(x))
+                if left >= 0.2 * len(body_lines) and right >= 0.2 * len(body_lines):
+                    center = width / 2
+                    if best is None or abs(sum(candidate) / 2 - center) < abs(
+                        sum(best) / 2 - center
+                    ):
+                        best = candidate
+        x += 1
+    return best
+
+
+def assign_columns(lines: Iterable[Line], gutter: tuple[float, float] | None) -> None:
+    for ln in lines:
+        if gutter is None:
+            ln.column = -1
+        elif ln.x1 <= gutter[1] - 1:
+            ln.column = 0
+        elif ln.x0 >= gutter[0] + 1:
+            ln.column = 1
+        else:
+            ln.column = -1
+
+
+def merge_baselines(lines: list[Line], fonts: Sequence[FontStyle]) -> list[Line]:
+    """Fragments on one baseline in one column become one line (in x order)."""
+    lines = sorted(lines, key=lambda ln: (ln.column, ln.mid, ln.x0))
+    out: list[Line] = []
+    group: list[Line] = []
+
+    def flush() -> None:
+        if not group:
+            return
+        if len(group) == 1:
+            out.append(group[0])
+        else:
+            group.sort(key=lambda ln: ln.x0)
+            chars = [ch for ln in group for ch in ln.chars]
+            merged = _make_line(group[0].page, chars, fonts, gaps=len(group) - 1)
+            merged.column = group[0].column
+            merged.text = " ".join(ln.text for ln in group)
+            merged.parts = [ln.text for ln in group]
+            out.append(merged)
+        group.clear()
+
+    for ln in lines:
+        if group:
+            head = group[0]
+            tol = 0.35 * max(head.size, ln.size)
+            if ln.column == head.column and abs(ln.mid - head.mid) < tol:
+                group.append(ln)
+                continue
+            flush()
+        group.append(ln)
+    flush()
+    return out
+
+
+def reading_order(lines: list[Line]) -> list[Line]:
+    """Bands separated by spanning lines; in each band the left column, then the right."""
+    by_y = sorted(lines, key=lambda ln: (ln.y0, ln.x0))
+    spanning = [ln for ln in by_y if ln.column == -1]
+    columns = [ln for ln in by_y if ln.column != -1]
+    if not columns:
+        return by_y
+    out: list[Line] = []
+    i = 0
+    for span in spanning + [None]:
+        limit = span.y0 if span is not None else float("inf")
+        band = []
+        while i < len(columns) and columns[i].mid < limit:
+            band.append(columns[i])
+            i += 1
+        out.extend(sorted(band, key=lambda ln: (ln.column, ln.y0, ln.x0)))
+        if span is not None:
+            out.append(span)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Floats
+
+_CAPTION_RE = re.compile(
+    r"^(?P<label>(?P<word>Figure|FIGURE|Fig\.?|FIG\.?|Table|TABLE|Tab\.)\s*"
+    r"(?P<num>[0-9]{1,3}|[IVXLC]{1,7}))(?:\s*(?P<punct>[.:|—–-])\s*|\s*$)"
+)
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def _roman(text: str) -> int:
+    total = 0
+    for a, b in zip(text, text[1:] + " ", strict=True):
+        value = _ROMAN[a]
+        total += -value if b in _ROMAN and _ROMAN[b] > value else value
+    return total
+
+
+def caption_match(text: str) -> tuple[str, str, int] | None:
+    """(kind, label, number) when ``text`` starts like a caption ("Figure 3:", "TABLE II")."""
+    m = _CAPTION_RE.match(text)
+    if not m:
+        return None
+    word, num = m.group("word"), m.group("num")
+    if word.isupper() and len(word) > 3 and num.isdigit() and not m.group("punct"):
+        return None
+    number = int(num) if num.isdigit() else _roman(num)
+    kind = "table" if word.lower().startswith("tab") else "figure"
+    return kind, m.group("label"), number
+
+
+def _union(boxes: Iterable[Box]) -> Box:
+    bs = list(boxes)
+    return (
+        min(b[0] for b in bs),
+        min(b[1] for b in bs),
+        max(b[2] for b in bs),
+        max(b[3] for b in bs),
+    )
+
+
+def _line_box(ln: Line) -> Box:
+    return (ln.x0, ln.y0, ln.x1, ln.y1)
+
+
+@dataclass
+class _Page:
+    content: PageContent
+    lines: list[Line]
+    gutter: tuple[float, float] | None
+    #: x extent of each column (0, 1) and of the text block (-1)
+    extents: dict[int, tuple[float, float]]
+    body_top: float = 0.0
+    body_bottom: float = 0.0
+
+
+class _Analysis:
+    def __init__(self, pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> None:
+        self.fonts = fonts
+        self.notes: list[Note] = []
+        self.body = body_size(pages)
+        self.pages: list[_Page] = []
+        for content in pages:
+            chars, dropped = drop_overdrawn(content.chars)
+            if dropped:
+                self.notes.append(
+                    Note(content.number, 0, f"merged {dropped} overdrawn glyphs (bold drawn twice)")
+                )
+            content = PageContent(
+                content.number, content.width, content.height, chars, content.graphics
+            )
+            frags = fragments(content, fonts)
+            gutter = find_gutter(frags, content.width, self.body)
+            self.pages.append(_Page(content, frags, gutter, {}))
+        self._settle_gutters()
+        for page in self.pages:
+            assign_columns(page.lines, page.gutter)
+            page.lines = reading_order(merge_baselines(page.lines, fonts))
+            for n, ln in enumerate(page.lines, 1):
+                ln.number = n
+            page.extents = self._extents(page)
+        self.leading = self._leading()
+
+    def _settle_gutters(self) -> None:
+        """Pages without a gutter of their own (a page of floats) take the paper's usual one."""
+        found = [p.gutter for p in self.pages if p.gutter is not None]
+        if len(found) < max(1, len(self.pages) // 3):
+            for p in self.pages:
+                p.gutter = None
+            return
+        usual = statistics.median_low([(g[0] + g[1]) / 2 for g in found])
+        common = min(found, key=lambda g: abs((g[0] + g[1]) / 2 - usual))
+        for p in self.pages:
+            if p.gutter is None:
+                body = [ln for ln in p.lines if _is_body_size(ln, self.body)]
+                crossing = [ln for ln in body if ln.x0 < common[0] and ln.x1 > common[1]]
+                if body and len(crossing) <= 0.2 * len(body):
+                    p.gutter = common
+
+    def _extents(self, page: _Page) -> dict[int, tuple[float, float]]:
+        out: dict[int, tuple[float, float]] = {}
+        for col in (-1, 0, 1):
+            body = [
+                ln
+                for ln in page.lines
+                if (col == -1 or ln.column == col) and _is_body_size(ln, self.body)
+            ]
+            if not body:
+                continue
+            lefts = Counter(round(ln.x0) for ln in body)
+            rights = Counter(round(ln.x1) for ln in body)
+            out[col] = (float(lefts.most_common(1)[0][0]), float(rights.most_common(1)[0][0]))
+        if page.gutter is None and -1 in out:
+            out[0] = out[1] = out[-1]
+        elif page.gutter is not None:
+            left = out.get(0, (page.content.width * 0.08, page.gutter[0]))
+            right = out.get(1, (page.gutter[1], page.content.width * 0.92))
+            out[0], out[1] = left, right
+            out[-1] = (left[0], right[1])
+        return out
+
+    def _leading(self) -> float:
+        diffs: list[float] = []
+        for page in self.pages:
+            prev: Line | None = None
+            for ln in page.lines:
+                if prev is not None and prev.column == ln.column and _is_body_size(ln, self.body):
+                    d = ln.y1 - prev.y1
+                    if 0.8 * self.body < d < 2.0 * self.body:
+                        diffs.append(d)
+                prev = ln
+        return statistics.median(diffs) if diffs else 1.2 * self.body
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def body_like(self, ln: Line, page: _Page) -> bool:
+        """A line of running text: body size, not monospaced, few gaps, most of a column."""
+        if not _is_body_size(ln, self.body) or ln.code or ln.gaps > 0:
+            return False
+        left, right = page.extents.get(ln.column, page.extents.get(-1, (ln.x0, ln.x1)))
+        # The short last line of a paragraph starts at the column's left edge.
+        return ln.width >= 0.55 * (right - left) or abs(ln.x0 - left) < 1.5
+
+    def full_width(self, ln: Line, page: _Page) -> bool:
+        _left, right = page.extents.get(ln.column, page.extents.get(-1, (ln.x0, ln.x1)))
+        return ln.x1 >= right - 1.2 * self.body
+
+    def indented(self, ln: Line, page: _Page) -> bool:
+        left, _right = page.extents.get(ln.column, page.extents.get(-1, (ln.x0, ln.x1)))
+        return 0.5 * self.body < ln.x0 - left < 4.0 * self.body
+
+
+def _graphics(page: _Page) -> list[Box]:
+    area = page.content.width * page.content.height
+    out = []
+    for box in page.content.graphics:
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w * h > 0.5 * area or (w < 0.5 and h < 0.5):
+            continue
+        out.append(box)
+    return out
+
+
+def _overlaps_x(a: tuple[float, float], b: tuple[float, float], slack: float = 0.0) -> bool:
+    return a[0] < b[1] + slack and b[0] < a[1] + slack
+
+
+def find_floats(an: _Analysis) -> list[Float]:
+    """Caption-anchored floats; their lines get the roles ``caption`` and ``float``."""
+    floats: list[Float] = []
+    for page in an.pages:
+        graphics = _graphics(page)
+        lines = page.lines
+        for i, ln in enumerate(lines):
+            if ln.role != "text":
+                continue
+            found = caption_match(ln.text)
+            if found is None and ln.parts:
+                # A caption on the baseline of a figure label ("fi Figure 4: …").
+                for k, part in enumerate(ln.parts[1:], 1):
+                    found = caption_match(part)
+                    if found is not None:
+                        ln.text = " ".join(ln.parts[k:])
+                        break
+            if found is None:
+                continue
+            prev = lines[i - 1] if i > 0 else None
+            # "… as shown in\nFigure 3. The …" inside a paragraph is not a caption.
+            if (
+                prev is not None
+                and prev.role == "text"
+                and prev.column == ln.column
+                and 0 < ln.y0 - prev.y1 < 0.6 * an.body
+                and an.body_like(prev, page)
+                and an.full_width(prev, page)
+                and not prev.text.endswith((".", ":"))
+                and not graphics_between(graphics, prev, ln)
+            ):
+                continue
+            kind, label, number = found
+            caption_lines = [ln]
+            pitch = 1.45 * ln.size
+            for nxt in lines[i + 1 :]:
+                last = caption_lines[-1]
+                if (
+                    nxt.role != "text"
+                    or nxt.page != ln.page
+                    or not (0 <= nxt.y0 - last.y0 <= pitch + 0.5)
+                    or abs(nxt.size - ln.size) > 0.15 * ln.size
+                    or not _overlaps_x((nxt.x0, nxt.x1), (ln.x0, ln.x1), 20)
+                    or caption_match(nxt.text)
+                ):
+                    break
+                caption_lines.append(nxt)
+            cap_box = _union(_line_box(c) for c in caption_lines)
+            spanning = page.gutter is not None and (
+                cap_box[0] < page.gutter[0] - 5 and cap_box[2] > page.gutter[1] + 5
+            )
+            col = -1 if spanning or page.gutter is None else caption_lines[0].column
+            extent = page.extents.get(col, (cap_box[0], cap_box[2]))
+            extent = (min(extent[0], cap_box[0]), max(extent[1], cap_box[2]))
+            directions = ["below", "above"] if kind == "table" else ["above", "below"]
+            body_lines: list[Line] = []
+            body_graphics: list[Box] = []
+            for direction in directions:
+                body_lines, body_graphics = _grow(an, page, graphics, caption_lines, extent,
+                                                  direction)
+                if body_lines or body_graphics:
+                    break
+            for c in caption_lines:
+                c.role = "caption"
+            for b in body_lines:
+                b.role = "float"
+            boxes = [_line_box(b) for b in body_lines] + body_graphics
+            box = _union(boxes) if boxes else cap_box
+            caption = " ".join(c.text for c in caption_lines)
+            floats.append(Float(ln.page, kind, label, number, caption, box, cap_box))
+    _sweep_float_text(an, floats)
+    return floats
+
+
+def graphics_between(graphics: Sequence[Box], upper: Line, lower: Line) -> bool:
+    return any(
+        g[1] >= upper.y1 - 1 and g[3] <= lower.y0 + 1 and _overlaps_x((g[0], g[2]),
+                                                                     (lower.x0, lower.x1))
+        for g in graphics
+    )
+
+
+def _grow(
+    an: _Analysis,
+    page: _Page,
+    graphics: Sequence[Box],
+    caption: Sequence[Line],
+    extent: tuple[float, float],
+    direction: str,
+) -> tuple[list[Line], list[Box]]:
+    """Lines and graphics of a float's body, walking away from its caption until body text."""
+    top, bottom = caption[0].y0, caption[-1].y1
+    inside = [
+        ln
+        for ln in page.lines
+        if ln.role in ("text", "caption", "float")
+        and ln not in caption
+        and _overlaps_x((ln.x0, ln.x1), extent, -2)
+        and (ln.y1 <= top + 1 if direction == "above" else ln.y0 >= bottom - 1)
+    ]
+    inside.sort(key=lambda ln: -ln.y1 if direction == "above" else ln.y0)
+    near = [g for g in graphics if _overlaps_x((g[0], g[2]), extent, -2)]
+    if direction == "above":
+        near = [g for g in near if g[3] <= top + 2]
+    else:
+        near = [g for g in near if g[1] >= bottom - 2]
+    taken: list[Line] = []
+    limit = 0.0 if direction == "above" else page.content.height
+    edge = top if direction == "above" else bottom
+    for ln in inside:
+        if ln.role != "text":  # another float's caption or body
+            limit = ln.y1 if direction == "above" else ln.y0
+            break
+        gap = edge - ln.y1 if direction == "above" else ln.y0 - edge
+        covered = any(
+            g[0] - 2 <= ln.x0 and ln.x1 <= g[2] + 2 and g[1] - 2 <= ln.y0 and ln.y1 <= g[3] + 2
+            for g in near
+        )
+        graphic_gap = any(
+            (g[1] < edge and g[3] > ln.y1 - 1) if direction == "above" else
+            (g[3] > edge and g[1] < ln.y0 + 1)
+            for g in near
+        )
+        if an.body_like(ln, page) and not covered:
+            limit = ln.y1 if direction == "above" else ln.y0
+            break
+        if gap > 3 * an.leading and not graphic_gap and not covered:
+            limit = ln.y1 if direction == "above" else ln.y0
+            break
+        if caption_match(ln.text) or _heading_candidate(ln.text) is not None and ln.bold:
+            limit = ln.y1 if direction == "above" else ln.y0
+            break
+        taken.append(ln)
+        edge = ln.y0 if direction == "above" else ln.y1
+    if direction == "above":
+        boxes = [g for g in near if g[1] >= limit - 1]
+    else:
+        boxes = [g for g in near if g[3] <= limit + 1]
+    # Graphics must touch the float: no body text between them and the caption.
+    if boxes:
+        lo = min(b[1] for b in boxes)
+        hi = max(b[3] for b in boxes)
+        for ln in page.lines:
+            if ln.role == "text" and ln not in taken and ln not in caption:
+                if _overlaps_x((ln.x0, ln.x1), extent, -2) and lo - 1 <= ln.y0 and ln.y1 <= hi + 1:
+                    if not an.body_like(ln, page):
+                        taken.append(ln)
+    return taken, boxes
+
+
+def _sweep_float_text(an: _Analysis, floats: Sequence[Float]) -> None:
+    """Text inside a float's box, or inside a large drawing without a caption, is not prose."""
+    for page in an.pages:
+        boxes = [f.box for f in floats if f.page == page.content.number]
+        for g in _graphics(page):
+            if (g[2] - g[0]) * (g[3] - g[1]) > 40 * an.body * an.body:
+                boxes.append(g)
+        for ln in page.lines:
+            if ln.role != "text":
+                continue
+            for b in boxes:
+                if b[0] - 2 <= ln.x0 and ln.x1 <= b[2] + 2 and b[1] - 2 <= ln.y0 and ln.y1 <= b[3] + 2:
+                    if not an.body_like(ln, page) or any(f.box == b for f in floats):
+                        ln.role = "float"
+                    break
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Running heads, page numbers, front matter
+
+_PAGE_NUMBER_RE = re.compile(
+    r"^(?:[-–—]\s*)?(?:page\s+)?[0-9ivxlc]{1,5}(?:\s+of\s+[0-9]+)?(?:\s*[-–—])?$", re.IGNORECASE
+)
+
+
+def _running_key(text: str) -> str:
+    return re.sub(r"[0-9]+", "#", text.strip().lower())
+
+
+def mark_running(an: _Analysis) -> None:
+    """Lines above or below the text block that repeat across pages, and page numbers."""
+    edges: Counter[str] = Counter()
+    candidates: list[tuple[_Page, Line]] = []
+    for page in an.pages:
+        body = [ln for ln in page.lines if _is_body_size(ln, an.body) and len(ln.chars) > 20]
+        if not body:
+            continue
+        page.body_top = min(ln.y0 for ln in body)
+        page.body_bottom = max(ln.y1 for ln in body)
+        h = page.content.height
+        for ln in page.lines:
+            if ln.y1 <= min(page.body_top, 0.12 * h) + 1 or ln.y0 >= max(
+                page.body_bottom, 0.88 * h
+            ) - 1:
+                candidates.append((page, ln))
+                edges[_running_key(ln.text)] += 1
+    for page, ln in candidates:
+        if _PAGE_NUMBER_RE.match(ln.text) or (edges[_running_key(ln.text)] >= 2):
+            ln.role = "running"
+    # Margin stamps (arXiv identifiers, "Preprint") are outside every column.
+    for page in an.pages:
+        for ln in page.lines:
+            if ln.role == "text" and (ln.x1 < page.content.width * 0.07 or
+                                      ln.x0 > page.content.width * 0.93):
+                ln.role = "running"
+
+
+_ABSTRACT_RE = re.compile(r"^(?:ABSTRACT|Abstract|A\s?BSTRACT)\b\s*(?:[—–:.-]\s*)?")
+
+
+def front_matter(an: _Analysis) -> tuple[str, list[str]]:
+    """The title (largest type on page 1) and the authors; both leave the text flow."""
+    if not an.pages:
+        return "", []
+    page = an.pages[0]
+    lines = [ln for ln in page.lines if ln.role == "text"]
+    upper = [ln for ln in lines if ln.y0 < page.content.height * 0.5]
+    if not upper:
+        return "", []
+    biggest = max(ln.size for ln in upper)
+    if biggest < an.body * 1.15:
+        return "", []
+    title_lines = [ln for ln in upper if ln.size >= biggest - 0.3]
+    title_lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    title = " ".join(ln.text for ln in title_lines)
+    title_bottom = max(ln.y1 for ln in title_lines)
+    # The front matter ends where the abstract or the first section starts.
+    end = page.content.height
+    for ln in lines:
+        if ln.y0 > title_bottom and (
+            _ABSTRACT_RE.match(ln.text) or _heading_candidate(ln.text) is not None
+        ):
+            end = min(end, ln.y0)
+    if end == page.content.height:
+        paragraphs = [ln for ln in lines if ln.y0 > title_bottom and an.body_like(ln, page)]
+        end = min((ln.y0 for ln in paragraphs), default=title_bottom)
+    header = [ln for ln in lines if ln.y1 <= end + 0.5 and ln not in title_lines]
+    for ln in title_lines:
+        ln.role = "title"
+    for ln in header:
+        ln.role = "front"
+    names = [ln for ln in header if ln.y0 >= title_lines[0].y0 and not _affiliation(ln.text)]
+    authors: list[str] = []
+    if names:
+        size = max(ln.size for ln in names)
+        for ln in sorted(names, key=lambda ln: (ln.y0, ln.x0)):
+            if abs(ln.size - size) < 0.3:
+                for name in re.split(r",\s*|\s+and\s+|\s*;\s*", _strip_marks(ln.text)):
+                    name = name.strip()
+                    if name and name not in authors and not name.lower() == "and":
+                        authors.append(name)
+    return title, authors
+
+
+_AFFILIATION_WORDS = re.compile(
+    r"@|https?:|\b(?:Universit|Institut|Department|Dept\.|College|School|Laborator|Lab\b|Inc\b|"
+    r"Corporation|Research|Center|Centre|Academy|Email|USA|China|Germany)",
+    re.IGNORECASE,
+)
+
+
+def _affiliation(text: str) -> bool:
+    return bool(_AFFILIATION_WORDS.search(text)) or sum(ch.isdigit() for ch in text) > 3
+
+
+def _strip_marks(text: str) -> str:
+    return re.sub(r"[∗*†‡§¶♯#0-9]+(?=,|\s|$)", "", text).strip(" ,")
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Headings
+
+_NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.?\s+(?P<title>[A-Z].*)$")
+_ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\.\s+(?P<title>[A-Z].*)$")
+_LETTER_RE = re.compile(
+    r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?)\s+(?P<title>[A-Z].*)$"
+)
+_NAMED = {
+    "abstract",
+    "references",
+    "bibliography",
+    "acknowledgments",
+    "acknowledgements",
+    "acknowledgment",
+    "acknowledgement",
+    "appendix",
+    "appendices",
+    "ccs concepts",
+    "keywords",
+    "index terms",
+    "conclusion",
+    "conclusions",
+    "introduction",
+    "related work",
+}
+
+
+def _heading_candidate(text: str) -> tuple[str, int] | None:
+    """(kind, depth) when ``text`` is numbered like a section title: numeric, roman, letter."""
+    text = text.strip()
+    if len(text) > 160 or text.endswith((",", ";")):
+        return None
+    m = _NUMERIC_RE.match(text)
+    if m:
+        first = int(m.group("num").split(".")[0])
+        title = m.group("title")
+        digits = sum(ch.isdigit() for ch in title)
+        if 0 < first <= 30 and digits <= len(title) * 0.3:
+            return "numeric", m.group("num").count(".") + 1
+        return None
+    m = _ROMAN_RE.match(text)
+    if m and not m.group("title").endswith("."):
+        return "roman", 1
+    m = _LETTER_RE.match(text)
+    # "A. Subsection" (IEEE), "A.1 Proof" or "A PROOF" (appendices); not "A FaaS platform …".
+    if m and not m.group("title").endswith(".") and (
+        m.group("dot") or "." in m.group("num") or _caps(m.group("title"))
+    ):
+        return "letter", m.group("num").count(".") + 1
+    if text.lower().rstrip(":.") in _NAMED:
+        return "named", 1
+    return None
+
+
+def _caps(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Paragraphs, references, hyphenation
+
+_WORD_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+_REF_LABEL_RE = re.compile(r"^(?:\[[^\]]{1,20}\]|[0-9]{1,3}\.\s)")
+_BULLETS = ("•", "◦", "▪", "‣", "∙", "–", "·")
+
+
+def vocabulary(texts: Iterable[str]) -> tuple[set[str], set[str]]:
+    """Words (lowercase) written whole, and compounds written with a hyphen, in the paper."""
+    whole: set[str] = set()
+    compounds: set[str] = set()
+    for text in texts:
+        for w in _WORD_RE.findall(text):
+            (compounds if "-" in w else whole).add(w.lower())
+    return whole, compounds
+
+
+@dataclass
+class Joiner:
+    whole: set[str]
+    compounds: set[str]
+    uncertain: list[str] = field(default_factory=list)
+
+    def join(self, parts: Sequence[str]) -> str:
+        """Join lines; ``commu-`` + ``nication`` → ``communication``, ``32-`` + ``bit`` kept."""
+        out = ""
+        for part in parts:
+            part = part.strip()
+            if not part:
+                continue
+            if not out:
+                out = part
+                continue
+            if out.endswith("-") and len(out) > 1 and not out.endswith("--"):
+                out = self._hyphen(out, part)
+            elif out.endswith("/") and "://" in out.rsplit(" ", 1)[-1]:
+                out += part  # a URL broken after a slash
+            else:
+                out += " " + part
+        return out
+
+    def _hyphen(self, out: str, part: str) -> str:
+        before = out[:-1].rsplit(" ", 1)[-1]
+        m = _WORD_RE.match(part)
+        head = m.group(0) if m else ""
+        stem_m = re.search(r"[A-Za-z]+$", before)
+        stem = stem_m.group(0) if stem_m else ""
+        joined = (stem + head).lower()
+        compound = f"{stem}-{head}".lower()
+        keep = (
+            not stem
+            or not before[-1:].isalpha()  # 32-bit, x86-64
+            or not part[:1].isalpha()
+            or part[:1].isupper()  # GPU-NPU
+            or "/" in before  # URLs
+            or "-" in before  # state-of-the-art
+            or (compound in self.compounds and joined not in self.whole)
+        )
+        if keep:
+            return out + part
+        if joined not in self.whole and (head.lower() not in self.whole or len(head) < 3):
+            self.uncertain.append(f"{stem}-{head}")
+        return out[:-1] + part
+
+
+def markdown_text(text: str, block_start: bool = True) -> str:
+    """Text of the original as Markdown inline text that renders literally (``Owned<T>``).
+
+    ``block_start``: the text opens a block, where ``#``, ``-`` or ``1.`` would start a heading
+    or a list.
+    """
+    # "&amp;" or "&#36;" written by the author stays literal; a lone "&" is already literal.
+    text = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", text)
+    out = []
+    for ch in text:
+        if ch in "\\`*_[]{}":
+            out.append("\\" + ch)
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch == ">":
+            out.append("&gt;")
+        elif ch == "$":
+            out.append("&#36;")
+        else:
+            out.append(ch)
+    s = "".join(out)
+    if not block_start:
+        return s
+    # Block syntax at the start of a paragraph: headings, lists, rules.
+    s = re.sub(r"^(#|[-+=]|[0-9]+(?=[.)]\s))", r"\\\1", s)
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole analysis
+
+
+_REFERENCE_NAMES = {"references", "bibliography", "reference", "literature cited"}
+
+
+def analyse(pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> Layout:
+    """Pages of glyphs → headings, paragraphs, references and float placements, with notes."""
+    an = _Analysis(pages, fonts)
+    if not an.pages or not any(p.lines for p in an.pages):
+        return Layout([], "", [], [], an.notes)
+    mark_running(an)
+    title, authors = front_matter(an)
+    floats = find_floats(an)
+    _drop_notes(an)
+    units = _flow(an)
+    units = _place_floats(units, floats)
+    return Layout(units, title, authors, floats, an.notes)
+
+
+def _drop_notes(an: _Analysis) -> None:
+    for page in an.pages:
+        for ln in page.lines:
+            if ln.role == "running":
+                an.notes.append(Note(ln.page, ln.number, f"dropped running head/foot {ln.text!r}"))
+
+
+@dataclass
+class _Para:
+    lines: list[Line]
+    kind: str = "paragraph"
+
+
+def _flow(an: _Analysis) -> list[Unit]:
+    lines = [ln for page in an.pages for ln in page.lines]
+    pages = {p.content.number: p for p in an.pages}
+    whole, compounds = vocabulary(ln.text for ln in lines)
+    joiner = Joiner(whole, compounds)
+    units: list[Unit] = []
+    para: list[Line] = []
+    in_refs = False
+    ref_left: dict[tuple[int, int], float] = {}
+    heading_style: dict[int, tuple[float, bool]] = {}
+    last_text: Line | None = None
+    interrupted = False
+
+    def end() -> None:
+        nonlocal para
+        if para:
+            kind = "reference" if in_refs else "paragraph"
+            text = joiner.join([ln.text for ln in para])
+            small = all(ln.size < 0.88 * an.body for ln in para)
+            if small and not in_refs:
+                an.notes.append(
+                    Note(para[0].page, para[0].number,
+                         f"dropped small text (footnote or figure text?) {_clip(text)!r}")
+                )
+            else:
+                units.append(Unit(kind, text, 0, para[0].page, para[0].number))
+            para = []
+
+    code: list[Line] = []
+
+    def end_code() -> None:
+        if code:
+            units.append(Unit("code", "\n".join(c.text for c in code), 0, code[0].page,
+                              code[0].number))
+            code.clear()
+
+    for ln in lines:
+        page = pages[ln.page]
+        if ln.role in ("float", "caption"):
+            interrupted = True
+            continue
+        if ln.role != "text":
+            continue
+        if not in_refs and (ln.code or (code and _continues_code(an, page, code[-1], ln))):
+            end()
+            code.append(ln)
+            continue
+        end_code()
+        heading = _as_heading(an, page, ln, para, last_text, heading_style)
+        if heading is not None:
+            level, text, rest = heading
+            end()
+            units.append(Unit("heading", text, level, ln.page, ln.number))
+            in_refs = text.lower().strip(":. ") in _REFERENCE_NAMES or (
+                in_refs and level > 2
+            )
+            last_text = ln
+            interrupted = False
+            if rest:
+                rest_line = Line(ln.page, [], ln.x0, ln.y0, ln.x1, ln.y1, ln.size,
+                                 column=ln.column, number=ln.number, text=rest)
+                para = [rest_line]
+            continue
+        if para and _breaks(an, page, pages[para[-1].page], para[-1], ln, interrupted, in_refs,
+                            ref_left):
+            end()
+        if in_refs:
+            key = (ln.page, ln.column)
+            ref_left[key] = min(ref_left.get(key, ln.x0), ln.x0)
+        para.append(ln)
+        last_text = ln
+        interrupted = False
+    end()
+    end_code()
+    for word in joiner.uncertain[:20]:
+        an.notes.append(Note(0, 0, f"hyphen removed without a dictionary check: {word!r}"))
+    return units
+
+
+def _continues_code(an: _Analysis, page: _Page, prev: Line, ln: Line) -> bool:
+    """A short line right below a listing line (a brace, an argument in another font)."""
+    return (
+        prev.page == ln.page
+        and prev.column == ln.column
+        and 0 < ln.y1 - prev.y1 < 2.6 * an.leading
+        and ln.width < 0.5 * (page.extents.get(ln.column, (0.0, 1.0e9))[1]
+                              - page.extents.get(ln.column, (0.0, 1.0e9))[0])
+        and not ln.text.endswith(".")
+    )
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _as_heading(
+    an: _Analysis,
+    page: _Page,
+    ln: Line,
+    para: list[Line],
+    last: Line | None,
+    styles: dict[int, tuple[float, bool]],
+) -> tuple[int, str, str] | None:
+    """(level, title, rest of the line) when ``ln`` opens a section."""
+    # A heading starts a block: after a finished line, a gap, or at a column top.
+    if para and last is not None and last.page == ln.page and last.column == ln.column:
+        gap = ln.y0 - last.y1
+        if gap < 0.35 * an.leading and not last.text.endswith((".", ":", "?", "!")):
+            if an.full_width(last, page):
+                return None
+    text = ln.text
+    m = _ABSTRACT_RE.match(text)
+    if m and (ln.bold or ln.italic or _caps(text[: m.end()].strip(" —–:.-"))):
+        rest = text[m.end():].strip()
+        return 2, "Abstract", rest
+    styled = ln.size >= an.body * 1.08 or ln.bold or _caps(text)
+    found = _heading_candidate(text)
+    if found is not None:
+        kind, depth = found
+        italic_ok = kind == "letter" and ln.italic
+        if (styled or italic_ok) and ln.width < 0.95 * (
+            page.extents.get(ln.column, (ln.x0, ln.x1))[1]
+            - page.extents.get(ln.column, (ln.x0, ln.x1))[0]
+        ) + 1:
+            if kind == "named":
+                level = 2
+            elif kind == "numeric":
+                level = 1 + depth
+            elif kind == "roman":
+                level = 2
+            else:
+                level = 2 + depth
+            styles.setdefault(level, (ln.size, ln.bold))
+            return level, text, ""
+    # Run-in heading: a bold (or italic) numbered prefix ending with a full stop.
+    prefix = _styled_prefix(ln, an.fonts)
+    if prefix and prefix.endswith(".") and len(prefix) < 100:
+        found = _heading_candidate(prefix.rstrip("."))
+        if found is not None and found[0] in ("numeric", "letter", "roman"):
+            depth = found[1]
+            level = 1 + depth if found[0] == "numeric" else 3 + depth
+            rest = text[len(prefix):].strip()
+            if rest:
+                return min(level, 6), prefix.rstrip(". "), rest
+    return None
+
+
+def _styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
+    if not ln.chars:
+        return ""
+    first = fonts[ln.chars[0].font]
+    if not (first.bold or first.italic):
+        return ""
+    n = 0
+    for ch in ln.chars:
+        style = fonts[ch.font]
+        if style.bold != first.bold or style.italic != first.italic:
+            break
+        n += 1
+    if n == len(ln.chars):
+        return ""
+    return line_text(ln.chars[:n], fonts)
+
+
+def _breaks(
+    an: _Analysis,
+    page: _Page,
+    prev_page: _Page,
+    prev: Line,
+    ln: Line,
+    interrupted: bool,
+    in_refs: bool,
+    ref_left: dict[tuple[int, int], float],
+) -> bool:
+    """Whether ``ln`` starts a new paragraph after ``prev``."""
+    if in_refs:
+        if _REF_LABEL_RE.match(ln.text):
+            return True
+        left = ref_left.get((ln.page, ln.column))
+        if left is not None and ln.x0 <= left + 0.3 * an.body:
+            prev_hanging = prev.x0 > left + 0.5 * an.body
+            return prev_hanging or not an.full_width(prev, prev_page)
+        if left is None:
+            # A new column: a reference starts here unless the line is indented (hanging).
+            col_left = page.extents.get(ln.column, (ln.x0, ln.x1))[0]
+            return ln.x0 <= col_left + 0.3 * an.body
+        return False
+    if ln.text.startswith(_BULLETS) or re.match(r"^\(?[0-9a-z]{1,2}\)\s", ln.text):
+        return True
+    ended = prev.text.endswith((".", "!", "?", ":")) and not an.full_width(prev, prev_page)
+    if ended:
+        return True
+    # An indent opens a paragraph after a finished sentence or a short line; after a full line
+    # that runs on it is the hanging indent of a list item or a description.
+    if an.indented(ln, page) and (
+        prev.text.endswith((".", "!", "?", ":")) or not an.full_width(prev, prev_page)
+    ):
+        return True
+    same_column = prev.page == ln.page and prev.column == ln.column
+    if abs(ln.size - prev.size) > 0.2 * an.body:
+        return True
+    if same_column and not interrupted:
+        gap = ln.y0 - prev.y1
+        pitch = ln.y1 - prev.y1
+        if pitch > 1.6 * an.leading and gap > 0.6 * an.body:
+            return True
+        return False
+    # Across a float, a column or a page: the paragraph goes on after a full line.
+    return not an.full_width(prev, prev_page)
+
+
+_REF_RE_CACHE: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+def _ref_pattern(f: Float) -> re.Pattern[str]:
+    key = (f.kind, f.number)
+    pattern = _REF_RE_CACHE.get(key)
+    if pattern is None:
+        words = r"(?:Table|TABLE|Tab\.)" if f.kind == "table" else r"(?:Figure|FIGURE|Fig\.|FIG\.)"
+        numbers = {str(f.number)}
+        if f.kind == "table":
+            numbers.add(_to_roman(f.number))
+        alternatives = "|".join(sorted(numbers))
+        pattern = re.compile(rf"{words}s?\s*(?:{alternatives})(?![0-9A-Za-z])")
+        _REF_RE_CACHE[key] = pattern
+    return pattern
+
+
+def _to_roman(n: int) -> str:
+    out = ""
+    for value, letters in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"),
+                           (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out += letters
+            n -= value
+    return out
+
+
+def _place_floats(units: list[Unit], floats: Sequence[Float]) -> list[Unit]:
+    """Each float after the first paragraph that refers to it; else where it stood."""
+    after: dict[int, list[Float]] = {}
+    placed: set[int] = set()
+    for idx, f in enumerate(floats):
+        pattern = _ref_pattern(f)
+        for i, u in enumerate(units):
+            if u.kind == "paragraph" and pattern.search(u.text):
+                after.setdefault(i, []).append(f)
+                placed.add(idx)
+                break
+    for idx, f in enumerate(floats):
+        if idx in placed:
+            continue
+        # Where it stood: after the last unit that starts on an earlier page or higher up.
+        pos = -1
+        for i, u in enumerate(units):
+            if u.page and (u.page, 0) <= (f.page, 0):
+                pos = i
+        after.setdefault(pos, []).append(f)
+    out: list[Unit] = [Unit("float", f.caption, 0, f.page, 0, f) for f in after.get(-1, [])]
+    for i, u in enumerate(units):
+        out.append(u)
+        for f in after.get(i, []):
+            out.append(Unit("float", f.caption, 0, f.page, 0, f))
+    return out
