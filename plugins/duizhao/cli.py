@@ -18,7 +18,14 @@ from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
 from .figures import Catalog
 from .figures_cli import figures
-from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
+from .importer import (
+    ImportRefused,
+    chunks_from_text,
+    import_chunks,
+    import_pdf,
+    new_article,
+    report,
+)
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress import corpus_progress, format_table, stale_diagnostics, to_json
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
@@ -252,27 +259,46 @@ def _read_lock(path: Path) -> Lock:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="The English original: plain text, Markdown or a PDF with a text layer.",
 )
-def import_(article: Path, original: Path) -> None:
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: give each reference a paragraph ID to translate (default: plain, unnumbered).",
+)
+def import_(article: Path, original: Path, number_references: bool) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
-    ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
+    ARTICLE is created as a draft. A PDF is read from its layout (columns, headings, floats,
+    references); a report lists what was found and what to review.
     """
+    title = article.stem.replace("-", " ").replace("_", " ")
+    paper: dict[str, Any] = {}
+    pdf_report: list[str] = []
     if original.suffix.lower() == ".pdf":
         try:
-            text = pdf_text(original)
+            found = import_pdf(
+                original,
+                number_references=number_references,
+                declared_figures=_declared_figures(article),
+            )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
+        chunks = found.chunks
+        if found.title:
+            title = paper["title"] = found.title
+        if found.authors:
+            paper["authors"] = found.authors if len(found.authors) > 1 else found.authors[0]
+        pdf_report = report(found, str(original))
     else:
         try:
             text = original.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-    title = article.stem.replace("-", " ").replace("_", " ")
-    data = article.read_bytes() if article.exists() else new_article(title)
+        chunks = chunks_from_text(text)
+    data = article.read_bytes() if article.exists() else new_article(title, paper or None)
     try:
-        result = import_chunks(data, article, chunks_from_text(text))
+        result = import_chunks(data, article, chunks)
     except ImportRefused as exc:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:
@@ -283,6 +309,18 @@ def import_(article: Path, original: Path) -> None:
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
+    for line in pdf_report:
+        click.echo(line)
+
+
+def _declared_figures(article: Path) -> list[int]:
+    """Figure ids of the article's .figures.yml, if it has one that reads (else none)."""
+    from .figures import load_spec, spec_path
+
+    path = spec_path(article)
+    if not path.is_file():
+        return []
+    return sorted(load_spec(path, Path.cwd()).declared)
 
 
 @main.command("renumber")

@@ -22,6 +22,7 @@ The steps, each a function below:
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import unicodedata
@@ -228,9 +229,10 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
                 # Listings set each character in a fixed cell: a space is a whole empty cell.
                 if gap > 0.35 * size:
                     out.append(" ")
-            elif gap > 0.11 * size or (ch.space_before and gap > 0.02 * size):
-                if gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono):
-                    out.append(" ")
+            elif (gap > 0.11 * size or (ch.space_before and gap > 0.02 * size)) and (
+                gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono)
+            ):
+                out.append(" ")
         out.append(ch.text)
         prev = ch
     text = normalize_text("".join(out)).strip()
@@ -290,7 +292,7 @@ def fragments(page: PageContent, fonts: Sequence[FontStyle]) -> list[Line]:
             size = max(ref_size, ch.size)
             same_line = abs(mid - ref_mid) < 0.45 * size
             gap = ch.x0 - prev.x1
-            if same_line and (-0.5 * size < gap < 1.2 * size or ch.x0 == prev.x0):
+            if same_line and (-0.5 * size < gap < 1.5 * size or ch.x0 == prev.x0):
                 current.append(ch)
                 if ch.size > ref_size * 1.05:
                     ref_mid, ref_size = mid, ch.size
@@ -341,7 +343,8 @@ def find_gutter(lines: Sequence[Line], width: float, body: float) -> tuple[float
                 left = sum(1 for ln in body_lines if ln.x1 <= start + 1)
                 right = sum(1 for ln in body_lines if ln.x0 >= x - 1)
                 candidate = (float(start), float(x))
-                if left >= 0.2 * len(body_lines) and right >= 0.2 * len(body_lines):
+                enough = max(2, 0.1 * len(body_lines))
+                if left >= enough and right >= enough:
                     center = width / 2
                     if best is None or abs(sum(candidate) / 2 - center) < abs(
                         sum(best) / 2 - center
@@ -377,7 +380,11 @@ def merge_baselines(lines: list[Line], fonts: Sequence[FontStyle]) -> list[Line]
         else:
             group.sort(key=lambda ln: ln.x0)
             chars = [ch for ln in group for ch in ln.chars]
-            merged = _make_line(group[0].page, chars, fonts, gaps=len(group) - 1)
+            # Wide word spaces of a justified line are not the gaps between table cells.
+            gaps = sum(
+                b.x0 - a.x1 > 2.0 * min(a.size, b.size) for a, b in itertools.pairwise(group)
+            )
+            merged = _make_line(group[0].page, chars, fonts, gaps=gaps)
             merged.column = group[0].column
             merged.text = " ".join(ln.text for ln in group)
             merged.parts = [ln.text for ln in group]
@@ -387,7 +394,7 @@ def merge_baselines(lines: list[Line], fonts: Sequence[FontStyle]) -> list[Line]
     for ln in lines:
         if group:
             head = group[0]
-            tol = 0.35 * max(head.size, ln.size)
+            tol = 0.35 * min(head.size, ln.size)
             if ln.column == head.column and abs(ln.mid - head.mid) < tol:
                 group.append(ln)
                 continue
@@ -406,7 +413,7 @@ def reading_order(lines: list[Line]) -> list[Line]:
         return by_y
     out: list[Line] = []
     i = 0
-    for span in spanning + [None]:
+    for span in [*spanning, None]:
         limit = span.y0 if span is not None else float("inf")
         band = []
         while i < len(columns) and columns[i].mid < limit:
@@ -643,8 +650,9 @@ def find_floats(an: _Analysis) -> list[Float]:
             body_lines: list[Line] = []
             body_graphics: list[Box] = []
             for direction in directions:
-                body_lines, body_graphics = _grow(an, page, graphics, caption_lines, extent,
-                                                  direction)
+                body_lines, body_graphics = _grow(
+                    an, page, graphics, caption_lines, extent, direction, col
+                )
                 if body_lines or body_graphics:
                     break
             for c in caption_lines:
@@ -661,8 +669,9 @@ def find_floats(an: _Analysis) -> list[Float]:
 
 def graphics_between(graphics: Sequence[Box], upper: Line, lower: Line) -> bool:
     return any(
-        g[1] >= upper.y1 - 1 and g[3] <= lower.y0 + 1 and _overlaps_x((g[0], g[2]),
-                                                                     (lower.x0, lower.x1))
+        g[1] >= upper.y1 - 1
+        and g[3] <= lower.y0 + 1
+        and _overlaps_x((g[0], g[2]), (lower.x0, lower.x1))
         for g in graphics
     )
 
@@ -674,6 +683,7 @@ def _grow(
     caption: Sequence[Line],
     extent: tuple[float, float],
     direction: str,
+    column: int,
 ) -> tuple[list[Line], list[Box]]:
     """Lines and graphics of a float's body, walking away from its caption until body text."""
     top, bottom = caption[0].y0, caption[-1].y1
@@ -682,6 +692,7 @@ def _grow(
         for ln in page.lines
         if ln.role in ("text", "caption", "float")
         and ln not in caption
+        and (column == -1 or ln.column == column)
         and _overlaps_x((ln.x0, ln.x1), extent, -2)
         and (ln.y1 <= top + 1 if direction == "above" else ln.y0 >= bottom - 1)
     ]
@@ -704,17 +715,23 @@ def _grow(
             for g in near
         )
         graphic_gap = any(
-            (g[1] < edge and g[3] > ln.y1 - 1) if direction == "above" else
-            (g[3] > edge and g[1] < ln.y0 + 1)
+            (g[1] < edge and g[3] > ln.y1 - 1)
+            if direction == "above"
+            else (g[3] > edge and g[1] < ln.y0 + 1)
             for g in near
         )
-        if an.body_like(ln, page) and not covered:
+        # Body text, or type larger than body text (a heading, the title block), ends a float.
+        if (an.body_like(ln, page) or ln.size > 1.1 * an.body) and not covered:
             limit = ln.y1 if direction == "above" else ln.y0
             break
         if gap > 3 * an.leading and not graphic_gap and not covered:
             limit = ln.y1 if direction == "above" else ln.y0
             break
-        if caption_match(ln.text) or _heading_candidate(ln.text) is not None and ln.bold:
+        if caption_match(ln.text) or (
+            _heading_candidate(ln.text) is not None
+            and (ln.bold or _caps(ln.text))
+            and ln.size >= 0.95 * an.body
+        ):
             limit = ln.y1 if direction == "above" else ln.y0
             break
         taken.append(ln)
@@ -728,10 +745,16 @@ def _grow(
         lo = min(b[1] for b in boxes)
         hi = max(b[3] for b in boxes)
         for ln in page.lines:
-            if ln.role == "text" and ln not in taken and ln not in caption:
-                if _overlaps_x((ln.x0, ln.x1), extent, -2) and lo - 1 <= ln.y0 and ln.y1 <= hi + 1:
-                    if not an.body_like(ln, page):
-                        taken.append(ln)
+            if (
+                ln.role == "text"
+                and ln not in taken
+                and ln not in caption
+                and _overlaps_x((ln.x0, ln.x1), extent, -2)
+                and lo - 1 <= ln.y0
+                and ln.y1 <= hi + 1
+                and not an.body_like(ln, page)
+            ):
+                taken.append(ln)
     return taken, boxes
 
 
@@ -746,7 +769,12 @@ def _sweep_float_text(an: _Analysis, floats: Sequence[Float]) -> None:
             if ln.role != "text":
                 continue
             for b in boxes:
-                if b[0] - 2 <= ln.x0 and ln.x1 <= b[2] + 2 and b[1] - 2 <= ln.y0 and ln.y1 <= b[3] + 2:
+                if (
+                    b[0] - 2 <= ln.x0
+                    and ln.x1 <= b[2] + 2
+                    and b[1] - 2 <= ln.y0
+                    and ln.y1 <= b[3] + 2
+                ):
                     if not an.body_like(ln, page) or any(f.box == b for f in floats):
                         ln.role = "float"
                     break
@@ -776,19 +804,21 @@ def mark_running(an: _Analysis) -> None:
         page.body_bottom = max(ln.y1 for ln in body)
         h = page.content.height
         for ln in page.lines:
-            if ln.y1 <= min(page.body_top, 0.12 * h) + 1 or ln.y0 >= max(
-                page.body_bottom, 0.88 * h
-            ) - 1:
+            if (
+                ln.y1 <= min(page.body_top, 0.12 * h) + 1
+                or ln.y0 >= max(page.body_bottom, 0.88 * h) - 1
+            ):
                 candidates.append((page, ln))
                 edges[_running_key(ln.text)] += 1
-    for page, ln in candidates:
+    for _page, ln in candidates:
         if _PAGE_NUMBER_RE.match(ln.text) or (edges[_running_key(ln.text)] >= 2):
             ln.role = "running"
     # Margin stamps (arXiv identifiers, "Preprint") are outside every column.
     for page in an.pages:
         for ln in page.lines:
-            if ln.role == "text" and (ln.x1 < page.content.width * 0.07 or
-                                      ln.x0 > page.content.width * 0.93):
+            if ln.role == "text" and (
+                ln.x1 < page.content.width * 0.07 or ln.x0 > page.content.width * 0.93
+            ):
                 ln.role = "running"
 
 
@@ -815,7 +845,8 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
     end = page.content.height
     for ln in lines:
         if ln.y0 > title_bottom and (
-            _ABSTRACT_RE.match(ln.text) or _heading_candidate(ln.text) is not None
+            _ABSTRACT_RE.match(ln.text)
+            or (_heading_candidate(ln.text) is not None and ln.size >= 0.75 * an.body)
         ):
             end = min(end, ln.y0)
     if end == page.content.height:
@@ -834,7 +865,7 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
             if abs(ln.size - size) < 0.3:
                 for name in re.split(r",\s*|\s+and\s+|\s*;\s*", _strip_marks(ln.text)):
                     name = name.strip()
-                    if name and name not in authors and not name.lower() == "and":
+                    if name and name not in authors and name.lower() != "and":
                         authors.append(name)
     return title, authors
 
@@ -859,9 +890,7 @@ def _strip_marks(text: str) -> str:
 
 _NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.?\s+(?P<title>[A-Z].*)$")
 _ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\.\s+(?P<title>[A-Z].*)$")
-_LETTER_RE = re.compile(
-    r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?)\s+(?P<title>[A-Z].*)$"
-)
+_LETTER_RE = re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?)\s+(?P<title>[A-Z].*)$")
 _NAMED = {
     "abstract",
     "references",
@@ -900,8 +929,10 @@ def _heading_candidate(text: str) -> tuple[str, int] | None:
         return "roman", 1
     m = _LETTER_RE.match(text)
     # "A. Subsection" (IEEE), "A.1 Proof" or "A PROOF" (appendices); not "A FaaS platform …".
-    if m and not m.group("title").endswith(".") and (
-        m.group("dot") or "." in m.group("num") or _caps(m.group("title"))
+    if (
+        m
+        and not m.group("title").endswith(".")
+        and (m.group("dot") or "." in m.group("num") or _caps(m.group("title")))
     ):
         return "letter", m.group("num").count(".") + 1
     if text.lower().rstrip(":.") in _NAMED:
@@ -1020,9 +1051,9 @@ def analyse(pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> Layout:
     an = _Analysis(pages, fonts)
     if not an.pages or not any(p.lines for p in an.pages):
         return Layout([], "", [], [], an.notes)
-    mark_running(an)
-    title, authors = front_matter(an)
     floats = find_floats(an)
+    title, authors = front_matter(an)
+    mark_running(an)
     _drop_notes(an)
     units = _flow(an)
     units = _place_floats(units, floats)
@@ -1063,8 +1094,11 @@ def _flow(an: _Analysis) -> list[Unit]:
             small = all(ln.size < 0.88 * an.body for ln in para)
             if small and not in_refs:
                 an.notes.append(
-                    Note(para[0].page, para[0].number,
-                         f"dropped small text (footnote or figure text?) {_clip(text)!r}")
+                    Note(
+                        para[0].page,
+                        para[0].number,
+                        f"dropped small text (footnote or figure text?) {_clip(text)!r}",
+                    )
                 )
             else:
                 units.append(Unit(kind, text, 0, para[0].page, para[0].number))
@@ -1074,8 +1108,9 @@ def _flow(an: _Analysis) -> list[Unit]:
 
     def end_code() -> None:
         if code:
-            units.append(Unit("code", "\n".join(c.text for c in code), 0, code[0].page,
-                              code[0].number))
+            units.append(
+                Unit("code", "\n".join(c.text for c in code), 0, code[0].page, code[0].number)
+            )
             code.clear()
 
     for ln in lines:
@@ -1095,18 +1130,27 @@ def _flow(an: _Analysis) -> list[Unit]:
             level, text, rest = heading
             end()
             units.append(Unit("heading", text, level, ln.page, ln.number))
-            in_refs = text.lower().strip(":. ") in _REFERENCE_NAMES or (
-                in_refs and level > 2
-            )
+            in_refs = text.lower().strip(":. ") in _REFERENCE_NAMES or (in_refs and level > 2)
             last_text = ln
             interrupted = False
             if rest:
-                rest_line = Line(ln.page, [], ln.x0, ln.y0, ln.x1, ln.y1, ln.size,
-                                 column=ln.column, number=ln.number, text=rest)
+                rest_line = Line(
+                    ln.page,
+                    [],
+                    ln.x0,
+                    ln.y0,
+                    ln.x1,
+                    ln.y1,
+                    ln.size,
+                    column=ln.column,
+                    number=ln.number,
+                    text=rest,
+                )
                 para = [rest_line]
             continue
-        if para and _breaks(an, page, pages[para[-1].page], para[-1], ln, interrupted, in_refs,
-                            ref_left):
+        if para and _breaks(
+            an, page, pages[para[-1].page], para[-1], ln, interrupted, in_refs, ref_left
+        ):
             end()
         if in_refs:
             key = (ln.page, ln.column)
@@ -1127,8 +1171,12 @@ def _continues_code(an: _Analysis, page: _Page, prev: Line, ln: Line) -> bool:
         prev.page == ln.page
         and prev.column == ln.column
         and 0 < ln.y1 - prev.y1 < 2.6 * an.leading
-        and ln.width < 0.5 * (page.extents.get(ln.column, (0.0, 1.0e9))[1]
-                              - page.extents.get(ln.column, (0.0, 1.0e9))[0])
+        and ln.width
+        < 0.5
+        * (
+            page.extents.get(ln.column, (0.0, 1.0e9))[1]
+            - page.extents.get(ln.column, (0.0, 1.0e9))[0]
+        )
         and not ln.text.endswith(".")
     )
 
@@ -1149,13 +1197,16 @@ def _as_heading(
     # A heading starts a block: after a finished line, a gap, or at a column top.
     if para and last is not None and last.page == ln.page and last.column == ln.column:
         gap = ln.y0 - last.y1
-        if gap < 0.35 * an.leading and not last.text.endswith((".", ":", "?", "!")):
-            if an.full_width(last, page):
-                return None
+        if (
+            gap < 0.35 * an.leading
+            and not last.text.endswith((".", ":", "?", "!"))
+            and an.full_width(last, page)
+        ):
+            return None
     text = ln.text
     m = _ABSTRACT_RE.match(text)
     if m and (ln.bold or ln.italic or _caps(text[: m.end()].strip(" —–:.-"))):
-        rest = text[m.end():].strip()
+        rest = text[m.end() :].strip()
         return 2, "Abstract", rest
     styled = ln.size >= an.body * 1.08 or ln.bold or _caps(text)
     found = _heading_candidate(text)
@@ -1183,7 +1234,7 @@ def _as_heading(
         if found is not None and found[0] in ("numeric", "letter", "roman"):
             depth = found[1]
             level = 1 + depth if found[0] == "numeric" else 3 + depth
-            rest = text[len(prefix):].strip()
+            rest = text[len(prefix) :].strip()
             if rest:
                 return min(level, 6), prefix.rstrip(". "), rest
     return None
@@ -1246,9 +1297,7 @@ def _breaks(
     if same_column and not interrupted:
         gap = ln.y0 - prev.y1
         pitch = ln.y1 - prev.y1
-        if pitch > 1.6 * an.leading and gap > 0.6 * an.body:
-            return True
-        return False
+        return pitch > 1.6 * an.leading and gap > 0.6 * an.body
     # Across a float, a column or a page: the paragraph goes on after a full line.
     return not an.full_width(prev, prev_page)
 
@@ -1272,8 +1321,17 @@ def _ref_pattern(f: Float) -> re.Pattern[str]:
 
 def _to_roman(n: int) -> str:
     out = ""
-    for value, letters in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"),
-                           (5, "V"), (4, "IV"), (1, "I")):
+    for value, letters in (
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
         while n >= value:
             out += letters
             n -= value

@@ -37,7 +37,14 @@ class PdfImport:
     pages: int
 
     def counts(self) -> dict[str, int]:
-        out = {"paragraphs": 0, "headings": 0, "references": 0, "code": 0, "figures": 0, "tables": 0}
+        out = {
+            "paragraphs": 0,
+            "headings": 0,
+            "references": 0,
+            "code": 0,
+            "figures": 0,
+            "tables": 0,
+        }
         for c in self.chunks:
             if c.figure is not None:
                 out["tables" if c.figure.kind == "table" else "figures"] += 1
@@ -73,11 +80,13 @@ def _fast(function: Any, restype: Any, *argtypes: Any) -> Any:
     """A ctypes function with plain argument types: the per-glyph calls dominate the import
     time, and pypdfium2's typed pointers cost several microseconds per call to convert."""
     address = ctypes.cast(function, ctypes.c_void_p).value
+    assert address is not None
     return ctypes.CFUNCTYPE(restype, *argtypes)(address)
 
 
-def _page_chars(textpage: Any, height: float, fonts: list[FontStyle],
-                font_ids: dict[int | None, int]) -> list[Char]:
+def _page_chars(
+    textpage: Any, height: float, fonts: list[FontStyle], font_ids: dict[int | None, int]
+) -> list[Char]:
     import pypdfium2.raw as pdfium_c
 
     vp, c_int = ctypes.c_void_p, ctypes.c_int
@@ -92,6 +101,7 @@ def _page_chars(textpage: Any, height: float, fonts: list[FontStyle],
     is_generated = _fast(pdfium_c.FPDFText_IsGenerated, c_int, vp, c_int)
     get_font = _fast(pdfium_c.FPDFTextObj_GetFont, vp, vp)
     objects: dict[int | None, tuple[int, float] | None] = {}
+    unseen: tuple[int, float] | None = (-1, 0.0)  # a sentinel: not looked up yet
     chars: list[Char] = []
     append = chars.append
     space = False
@@ -104,8 +114,8 @@ def _page_chars(textpage: Any, height: float, fonts: list[FontStyle],
             space = False
             continue
         key = get_object(handle, i)
-        info = objects.get(key, False)
-        if info is False:
+        info = objects.get(key, unseen)
+        if info is unseen:
             info = None
             angle = pdfium_c.FPDFText_GetCharAngle(raw, i)
             # Rotated text (margin stamps, rotated table headers) is not part of the prose.
@@ -114,7 +124,9 @@ def _page_chars(textpage: Any, height: float, fonts: list[FontStyle],
                 fid = font_ids.get(font)
                 if fid is None:
                     style = (
-                        _font_style(ctypes.cast(font, pdfium_c.FPDF_FONT)) if font else FontStyle("")
+                        _font_style(ctypes.cast(font, pdfium_c.FPDF_FONT))
+                        if font
+                        else FontStyle("")
                     )
                     fid = font_ids[font] = len(fonts)
                     fonts.append(style)
@@ -129,8 +141,16 @@ def _page_chars(textpage: Any, height: float, fonts: list[FontStyle],
         except ValueError:
             text = "\ufffd"
         append(
-            Char(text, rect.left, height - rect.top, rect.right, height - rect.bottom,
-                 info[1], info[0], space)
+            Char(
+                text,
+                rect.left,
+                height - rect.top,
+                rect.right,
+                height - rect.bottom,
+                info[1],
+                info[0],
+                space,
+            )
         )
         space = False
     return chars
@@ -164,7 +184,7 @@ def _page_graphics(page: Any, height: float) -> list[Box]:
                 own = (m.a, m.b, m.c, m.d, m.e, m.f)
                 walk(
                     pdfium_c.FPDFFormObj_CountObjects(obj),
-                    lambda j, o=obj: pdfium_c.FPDFFormObj_GetObject(o, j),
+                    _form_getter(obj),
                     _compose(own, matrix),
                 )
             elif kind in (_PATH, _IMAGE, _SHADING):
@@ -181,6 +201,12 @@ def _page_graphics(page: Any, height: float) -> list[Box]:
         None,
     )
     return out
+
+
+def _form_getter(form: Any) -> Callable[[int], Any]:
+    import pypdfium2.raw as pdfium_c
+
+    return lambda j: pdfium_c.FPDFFormObj_GetObject(form, j)
 
 
 def _compose(inner: tuple[float, ...], outer: tuple[float, ...] | None) -> tuple[float, ...]:
@@ -308,8 +334,10 @@ def report(result: PdfImport, source: str) -> list[str]:
     for f in result.floats:
         lines.append(f"  {f.kind}: {f.label} on page {f.page}, box {[round(v) for v in f.box]}")
     for note in result.notes:
-        where = f"page {note.page}, line {note.line}" if note.line else (
-            f"page {note.page}" if note.page else "document"
+        where = (
+            f"page {note.page}, line {note.line}"
+            if note.line
+            else (f"page {note.page}" if note.page else "document")
         )
         lines.append(f"  review ({where}): {note.message}")
     return lines
