@@ -23,6 +23,7 @@ The steps, each a function below:
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 import statistics
 import unicodedata
@@ -242,24 +243,28 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
     return text.replace("\u00ad", "")
 
 
+_X0, _Y0, _X1, _Y1 = (operator.attrgetter(a) for a in ("x0", "y0", "x1", "y1"))
+_SIZE, _FONT = operator.attrgetter("size"), operator.attrgetter("font")
+
+
 def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: int = 0) -> Line:
-    sizes: Counter[float] = Counter(round(c.size, 1) for c in chars)
-    styles = Counter(c.font for c in chars)
+    sizes: Counter[float] = Counter(map(_SIZE, chars))
+    styles = Counter(map(_FONT, chars))
     n = len(chars)
     bold = sum(k for f, k in styles.items() if fonts[f].bold)
     italic = sum(k for f, k in styles.items() if fonts[f].italic)
     mono = sum(k for f, k in styles.items() if fonts[f].mono)
     text = line_text(chars, fonts)
     tokens = text.split()
-    singles = sum(len(t) == 1 and t.isalpha() for t in tokens)
-    code = mono > 0.8 * n or (len(tokens) >= 6 and singles >= 0.4 * len(tokens))
+    singles = sum(len(t) == 1 for t in tokens)
+    code = mono > 0.8 * n or (len(tokens) >= 6 and singles >= 0.45 * len(tokens))
     return Line(
         page=page,
         chars=chars,
-        x0=min(c.x0 for c in chars),
-        y0=min(c.y0 for c in chars),
-        x1=max(c.x1 for c in chars),
-        y1=max(c.y1 for c in chars),
+        x0=min(map(_X0, chars)),
+        y0=min(map(_Y0, chars)),
+        x1=max(map(_X1, chars)),
+        y1=max(map(_Y1, chars)),
         size=sizes.most_common(1)[0][0],
         bold=bold > n / 2,
         italic=italic > n / 2,
@@ -284,8 +289,6 @@ def fragments(page: PageContent, fonts: Sequence[FontStyle]) -> list[Line]:
             current.clear()
 
     for ch in page.chars:
-        if ch.text.isspace():
-            continue
         mid = (ch.y0 + ch.y1) / 2
         if current:
             prev = current[-1]
@@ -308,12 +311,11 @@ def fragments(page: PageContent, fonts: Sequence[FontStyle]) -> list[Line]:
 # 3. Columns and reading order
 
 
-def body_size(pages: Sequence[PageContent]) -> float:
+def body_size(lines: Iterable[Line]) -> float:
+    """The most common type size, by glyph count: the body text's."""
     sizes: Counter[float] = Counter()
-    for page in pages:
-        for ch in page.chars:
-            if not ch.text.isspace():
-                sizes[round(ch.size * 2) / 2] += 1
+    for ln in lines:
+        sizes[round(ln.size * 2) / 2] += len(ln.chars)
     return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
@@ -485,7 +487,6 @@ class _Analysis:
     def __init__(self, pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> None:
         self.fonts = fonts
         self.notes: list[Note] = []
-        self.body = body_size(pages)
         self.pages: list[_Page] = []
         for content in pages:
             chars, dropped = drop_overdrawn(content.chars)
@@ -496,9 +497,10 @@ class _Analysis:
             content = PageContent(
                 content.number, content.width, content.height, chars, content.graphics
             )
-            frags = fragments(content, fonts)
-            gutter = find_gutter(frags, content.width, self.body)
-            self.pages.append(_Page(content, frags, gutter, {}))
+            self.pages.append(_Page(content, fragments(content, fonts), None, {}))
+        self.body = body_size(ln for page in self.pages for ln in page.lines)
+        for page in self.pages:
+            page.gutter = find_gutter(page.lines, page.content.width, self.body)
         self._settle_gutters()
         for page in self.pages:
             assign_columns(page.lines, page.gutter)
@@ -629,6 +631,9 @@ def find_floats(an: _Analysis) -> list[Float]:
             pitch = 1.45 * ln.size
             for nxt in lines[i + 1 :]:
                 last = caption_lines[-1]
+                if nxt.role == "text" and (len(nxt.text) <= 2 or nxt.size < 0.5 * an.body):
+                    nxt.role = "float"  # a stray glyph of the figure on the caption's line
+                    continue
                 if (
                     nxt.role != "text"
                     or nxt.page != ln.page
@@ -730,7 +735,7 @@ def _grow(
         if caption_match(ln.text) or (
             _heading_candidate(ln.text) is not None
             and (ln.bold or _caps(ln.text))
-            and ln.size >= 0.95 * an.body
+            and ln.size >= 0.75 * an.body  # small capitals count; plot legends are smaller
         ):
             limit = ln.y1 if direction == "above" else ln.y0
             break
