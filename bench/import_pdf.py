@@ -6,8 +6,8 @@ Without PDFs it builds a 12-page paper from the real test papers (ACM and IEEE, 
 tests/data/papers/import-*.pdf): their pages one after another until ``--pages``. The time is
 the median of ``--repeat`` calls of :func:`duizhao.importer.import_pdf` in one process (wall
 and CPU time; the lower is judged, as other processes on a shared machine inflate the wall
-time), after one untimed call (pypdfium2's import, about 0.25 s, is paid once per command and reported
-separately). Target (issue 13): < 1 s for 12 pages.
+time), after one untimed call (pypdfium2's import, about 0.25 s, is paid once per command and
+reported separately). Target (issue 13): < 1 s for 12 pages.
 """
 
 from __future__ import annotations
@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
                 scaled = per_page * 12
                 ok = scaled < TARGET
                 missed |= not ok
-                print(f"  12 pages: {scaled:.3f} s (target < {TARGET} s): {'ok' if ok else 'MISSED'}")
+                print(
+                    f"  12 pages: {scaled:.3f} s (target < {TARGET} s): {'ok' if ok else 'MISSED'}"
+                )
     return 1 if missed else 0
 
 

@@ -31,8 +31,9 @@ class Writer:
             self.fonts[name] = pdfium_c.FPDFText_LoadStandardFont(self.pdf.raw, name.encode())
         return self.fonts[name]
 
-    def word(self, text: str, x: float, y: float, size: float = BODY, font: str = "Times-Roman"
-             ) -> float:
+    def word(
+        self, text: str, x: float, y: float, size: float = BODY, font: str = "Times-Roman"
+    ) -> float:
         """Draw ``text`` with its left end at x and baseline at y (from the top); its width."""
         obj = pdfium_c.FPDFPageObj_CreateTextObj(self.pdf.raw, self.font(font), size)
         buffer = ctypes.create_string_buffer((text + "\x00").encode("utf-16-le"))
@@ -52,8 +53,17 @@ class Writer:
         pdfium_c.FPDFPageObj_Destroy(obj)
         return right.value - left.value
 
-    def line(self, text: str, x0: float, x1: float, y: float, *, justify: bool = True,
-             size: float = BODY, font: str = "Times-Roman") -> None:
+    def line(
+        self,
+        text: str,
+        x0: float,
+        x1: float,
+        y: float,
+        *,
+        justify: bool = True,
+        size: float = BODY,
+        font: str = "Times-Roman",
+    ) -> None:
         """Words separated by spaces in ``text``; ``a|b|c`` draws a, b and c without gaps, b in
         Helvetica (a citation number in another font)."""
         words = text.split(" ")
@@ -86,8 +96,14 @@ class Writer:
         pdfium_c.FPDFPage_InsertObject(self.page.raw, path)
 
 
-def paragraph(w: Writer, col: tuple[float, float], y: float, lines: list[str],
-              indent: bool = True, ends: bool = True) -> float:
+def paragraph(
+    w: Writer,
+    col: tuple[float, float],
+    y: float,
+    lines: list[str],
+    indent: bool = True,
+    ends: bool = True,
+) -> float:
     """Justified lines, the first indented, the last ragged if the paragraph ``ends`` here
     (not where it goes on after a float). Returns the next baseline."""
     for i, text in enumerate(lines):
@@ -131,33 +147,51 @@ def make_ieee_paper(path: Path) -> Path:
         "structure of a paper: its columns, floats, headings and",
         "references. The method reads every glyph with its font.",
     ]
-    w.line("study how the layout of a page tells the", x + 14, LEFT[1], y, size=9,
-           font="Times-Bold")
+    w.line(
+        "study how the layout of a page tells the", x + 14, LEFT[1], y, size=9, font="Times-Bold"
+    )
     y += 11
     for i, text in enumerate(abstract[1:]):
         w.line(text, LEFT[0], LEFT[1], y, justify=i == 0, size=9, font="Times-Bold")
         y += 11
     y += 14
     y = heading(w, LEFT, y, "I.", "INTRODUCTION")
-    y = paragraph(w, LEFT, y, [
-        "Serving large language models needs very fast commu-",
-        "nication between the accelerators of a cluster. Systems",
-        "such as Rust [|36|] and its Owned<T> types help us here,",
-        "and the small counters of Table I are kept as 32-",
-        "bit integers.",
-    ], indent=False)
-    y = paragraph(w, LEFT, y, [
-        "The second paragraph starts with an indent of its own",
-        "and ends on a short line.",
-    ])
+    y = paragraph(
+        w,
+        LEFT,
+        y,
+        [
+            "Serving large language models needs very fast commu-",
+            "nication between the accelerators of a cluster. Systems",
+            "such as Rust [|36|] and its Owned<T> types help us here,",
+            "and the small counters of Table I are kept as 32-",
+            "bit integers.",
+        ],
+        indent=False,
+    )
+    y = paragraph(
+        w,
+        LEFT,
+        y,
+        [
+            "The second paragraph starts with an indent of its own",
+            "and ends on a short line.",
+        ],
+    )
     y += 6
     w.line("A. Related Work", LEFT[0], LEFT[1], y, justify=False, font="Times-Italic")
     y += LEADING + 4
-    paragraph(w, LEFT, y, [
-        "Earlier systems drew the same picture many times over,",
-        "as Fig. 1 shows for three runs of the benchmark. This",
-        "paragraph goes on in the right-hand column, after all of",
-    ], ends=False)
+    paragraph(
+        w,
+        LEFT,
+        y,
+        [
+            "Earlier systems drew the same picture many times over,",
+            "as Fig. 1 shows for three runs of the benchmark. This",
+            "paragraph goes on in the right-hand column, after all of",
+        ],
+        ends=False,
+    )
     # Right column: a figure at the top, the paragraph continues below it.
     top = 150.0
     w.rect(RIGHT[0] + 20, top, RIGHT[1] - 20, top + 100)
@@ -168,23 +202,41 @@ def make_ieee_paper(path: Path) -> Path:
         w.word(tick, RIGHT[0] + 25 + 60 * i, top + 110, 7, "Helvetica")
     w.word("Latency (ms)", RIGHT[0] + 95, top + 120, 7, "Helvetica")
     w.word("Fig. 1.", RIGHT[0], top + 140, 8, "Times-Roman")
-    w.line("Throughput of three runs on one superpod.", RIGHT[0] + 24, RIGHT[1], top + 140,
-           justify=False, size=8)
-    y = paragraph(w, RIGHT, top + 170, [
-        "the float that stands above it, in the very same sentence,",
-        "and ends here.",
-    ], indent=False)
+    w.line(
+        "Throughput of three runs on one superpod.",
+        RIGHT[0] + 24,
+        RIGHT[1],
+        top + 140,
+        justify=False,
+        size=8,
+    )
+    y = paragraph(
+        w,
+        RIGHT,
+        top + 170,
+        [
+            "the float that stands above it, in the very same sentence,",
+            "and ends here.",
+        ],
+        indent=False,
+    )
     y += 6
     w.line("B. Method", RIGHT[0], RIGHT[1], y, justify=False, font="Times-Italic")
     y += LEADING + 4
-    paragraph(w, RIGHT, y, [
-        "We read the glyphs of each page with their boxes, sizes",
-        "and fonts, and find the gap between the two columns of",
-        "the page from the lines of body text. The lines then fol-",
-        "low in reading order, and the floats leave the text flow",
-        "together with their captions and the text drawn inside",
-        "them.",
-    ], indent=False)
+    paragraph(
+        w,
+        RIGHT,
+        y,
+        [
+            "We read the glyphs of each page with their boxes, sizes",
+            "and fonts, and find the gap between the two columns of",
+            "the page from the lines of body text. The lines then fol-",
+            "low in reading order, and the floats leave the text flow",
+            "together with their captions and the text drawn inside",
+            "them.",
+        ],
+        indent=False,
+    )
     w.word("1", WIDTH / 2, 760, 8)
     assert pdfium_c.FPDFPage_GenerateContent(w.page.raw)
     w.page.close()
@@ -201,16 +253,27 @@ def make_ieee_paper(path: Path) -> Path:
         w.word(b, LEFT[0] + 160, 100 + 11 * i, 8)
     w.hline(LEFT[0] + 30, LEFT[1] - 30, 128)
     y = heading(w, LEFT, 160, "II.", "RESULTS")
-    y = paragraph(w, LEFT, y, [
-        "The method finds every heading and every float of the",
-        "generated paper, and a Vector<u8> stays text, literally.",
-    ], indent=False)
+    y = paragraph(
+        w,
+        LEFT,
+        y,
+        [
+            "The method finds every heading and every float of the",
+            "generated paper, and a Vector<u8> stays text, literally.",
+        ],
+        indent=False,
+    )
     y += 10
     w.word("REFERENCES", (LEFT[0] + LEFT[1] - w.width("REFERENCES", 8)) / 2, y, 8)
     y += 16
     refs = [
-        ("[1]", ["A. Author, B. Writer and C. Reader, “A rather long title of a",
-                 "paper that needs two lines,” in Proc. Examples, 2020."]),
+        (
+            "[1]",
+            [
+                "A. Author, B. Writer and C. Reader, “A rather long title of a",
+                "paper that needs two lines,” in Proc. Examples, 2020.",
+            ],
+        ),
         ("[2]", ["C. Coder, “Another title,” J. Tests, 2021."]),
     ]
     for label, lines in refs:

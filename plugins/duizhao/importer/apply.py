@@ -14,6 +14,7 @@ import yaml
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
 from ..source import SourceFile
+from .layout import markdown_text
 from .model import Chunk, FigureCandidate, ImportRefused, ImportResult
 
 
@@ -53,7 +54,8 @@ def new_article(title: str, paper: dict[str, Any] | None = None) -> bytes:
         fields["paper"] = paper
     fields["status"] = "draft"
     meta = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=100)
-    return f"---\n{meta}---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
+    heading = markdown_text(title, block_start=False)  # "Owned<T>" must stay text
+    return f"---\n{meta}---\n\n# {heading}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
 def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:

@@ -198,7 +198,8 @@ def drop_overdrawn(chars: Sequence[Char]) -> tuple[list[Char], int]:
             continue
         prev = ch
         ix, iy = round(ch.x0), round(ch.y1)
-        tol = 0.3 * ch.size
+        # Overprinting shifts a glyph by a fraction of its width ("ll" is two glyphs apart).
+        tol = max(0.3 * (ch.x1 - ch.x0), 0.05 * ch.size)
         text = ch.text
         duplicate = False
         for dx in (0, -1, 1):
@@ -479,8 +480,6 @@ class _Page:
     gutter: tuple[float, float] | None
     #: x extent of each column (0, 1) and of the text block (-1)
     extents: dict[int, tuple[float, float]]
-    body_top: float = 0.0
-    body_bottom: float = 0.0
 
 
 class _Analysis:
@@ -802,17 +801,11 @@ def mark_running(an: _Analysis) -> None:
     edges: Counter[str] = Counter()
     candidates: list[tuple[_Page, Line]] = []
     for page in an.pages:
-        body = [ln for ln in page.lines if _is_body_size(ln, an.body) and len(ln.chars) > 20]
-        if not body:
-            continue
-        page.body_top = min(ln.y0 for ln in body)
-        page.body_bottom = max(ln.y1 for ln in body)
         h = page.content.height
-        for ln in page.lines:
-            if (
-                ln.y1 <= min(page.body_top, 0.12 * h) + 1
-                or ln.y0 >= max(page.body_bottom, 0.88 * h) - 1
-            ):
+        live = sorted((ln for ln in page.lines if ln.role == "text"), key=lambda ln: ln.y0)
+        # The two top and two bottom lines, if they lie in the page's top or bottom eighth.
+        for ln in live[:2] + live[-2:]:
+            if (ln.y1 <= 0.12 * h or ln.y0 >= 0.88 * h) and (page, ln) not in candidates:
                 candidates.append((page, ln))
                 edges[_running_key(ln.text)] += 1
     for _page, ln in candidates:
@@ -1040,8 +1033,8 @@ def markdown_text(text: str, block_start: bool = True) -> str:
     if not block_start:
         return s
     # Block syntax at the start of a paragraph: headings, lists, rules.
-    s = re.sub(r"^(#|[-+=]|[0-9]+(?=[.)]\s))", r"\\\1", s)
-    return s
+    s = re.sub(r"^([#+-])", r"\\\1", s)
+    return re.sub(r"^([0-9]+)([.)])(?=\s|$)", r"\1\\\2", s)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1097,7 +1090,10 @@ def _flow(an: _Analysis) -> list[Unit]:
             kind = "reference" if in_refs else "paragraph"
             text = joiner.join([ln.text for ln in para])
             small = all(ln.size < 0.88 * an.body for ln in para)
-            if small and not in_refs:
+            if in_refs and re.match(r"^Received \d", text):
+                # ACM's "Received …; revised …; accepted …" line ends the references.
+                an.notes.append(Note(para[0].page, para[0].number, f"dropped {_clip(text)!r}"))
+            elif small and not in_refs:
                 an.notes.append(
                     Note(
                         para[0].page,
@@ -1215,6 +1211,16 @@ def _as_heading(
         return 2, "Abstract", rest
     styled = ln.size >= an.body * 1.08 or ln.bold or _caps(text)
     found = _heading_candidate(text)
+    if found is not None and not styled and found[0] in ("numeric", "roman", "named"):
+        # A paper in one font: a short numbered line standing apart is a heading too.
+        left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+        apart = last is None or last.page != ln.page or ln.y0 - last.y1 > 0.5 * an.leading
+        styled = (
+            apart
+            and ln.width < 0.6 * (right - left)
+            and len(text.split()) <= 9
+            and not text.endswith((".", ",", ";", ":"))
+        )
     if found is not None:
         kind, depth = found
         italic_ok = kind == "letter" and ln.italic

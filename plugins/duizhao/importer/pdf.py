@@ -95,13 +95,8 @@ def _page_chars(
     count = pdfium_c.FPDFText_CountChars(raw)
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
-    # All the text at once (UTF-16, one unit per glyph unless a glyph is beyond the BMP).
-    buffer = ctypes.create_string_buffer(2 * count + 2)
-    pdfium_c.FPDFText_GetText(raw, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
-    codes: Sequence[int] = memoryview(buffer.raw[: 2 * count]).cast("H")
-    if any(0xD800 <= c < 0xE000 for c in codes):
-        get_unicode = _fast(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint, vp, c_int)
-        codes = [get_unicode(handle, i) for i in range(count)]
+    # Per glyph: FPDFText_GetText does not map one to one (it drops and rewrites some glyphs).
+    get_unicode = _fast(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint, vp, c_int)
     get_box = _fast(pdfium_c.FPDFText_GetLooseCharBox, c_int, vp, c_int, vp)
     get_object = _fast(pdfium_c.FPDFText_GetTextObject, vp, vp, c_int)
     is_generated = _fast(pdfium_c.FPDFText_IsGenerated, c_int, vp, c_int)
@@ -111,7 +106,8 @@ def _page_chars(
     chars: list[Char] = []
     append = chars.append
     space = False
-    for i, code in enumerate(codes):
+    for i in range(count):
+        code = get_unicode(handle, i)
         if code == 32:
             space = space or not is_generated(handle, i)
             continue

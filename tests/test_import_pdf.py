@@ -1,0 +1,337 @@
+"""`duizhao import --from paper.pdf`: layout analysis of generated and real two-column papers."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import markdown
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import Site
+from duizhao.article import read_article
+from duizhao.cli import main
+from duizhao.importer import Chunk, FigureCandidate, PdfImport, block_lines, import_pdf
+from duizhao.importer.layout import Joiner, caption_match, markdown_text, normalize_text
+from pdf_papers import make_ieee_paper
+
+PAPERS = Path(__file__).parent / "data" / "papers"
+ACM = PAPERS / "import-acm-samba.pdf"
+IEEE = PAPERS / "import-ieee-raft-webrtc.pdf"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> PdfImport:
+    return import_pdf(make_ieee_paper(tmp_path_factory.mktemp("gen") / "paper.pdf"))
+
+
+@pytest.fixture(scope="module")
+def acm() -> PdfImport:
+    return import_pdf(ACM)
+
+
+@pytest.fixture(scope="module")
+def ieee() -> PdfImport:
+    return import_pdf(IEEE)
+
+
+def headings(result: PdfImport) -> list[str]:
+    return [c.text for c in result.chunks if c.is_heading]
+
+
+def paragraphs(result: PdfImport) -> list[str]:
+    return [c.text for c in result.chunks if c.numbered and not c.is_heading and not c.figure]
+
+
+def references(result: PdfImport) -> list[str]:
+    return [c.text for c in result.chunks if not c.numbered and not c.text.startswith("```")]
+
+
+#: Artefacts of text-stream extraction that the layout import must never produce.
+ARTEFACTS = {
+    "space inside brackets at a font change": re.compile(r"\\\[ |(?<!\\) \\\]"),
+    "space before punctuation": re.compile(r"[A-Za-z\]\)] [,.;:](?!\.)"),
+    "doubled glyphs": re.compile(r"\b([A-Za-z])\1([a-z])\2([a-z])\3"),
+    "hyphen left at a line break": re.compile(r"[A-Za-z0-9]- [a-z]"),
+    "caption in a paragraph": re.compile(r"(?:Figure|Fig\.|Table|TABLE) [0-9IVX]+: [A-Z]"),
+    "ligature": re.compile("[\ufb00-\ufb06]"),
+}
+
+
+def artefacts(result: PdfImport) -> list[tuple[str, str]]:
+    texts = paragraphs(result) + references(result)
+    found = [(name, t) for t in texts for name, rx in ARTEFACTS.items() if rx.search(t)]
+    for f in result.floats:
+        found.extend(("caption in a paragraph", t) for t in texts if f.caption[:40] in t)
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# A generated IEEE-style paper: every expectation is known exactly
+
+
+def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport) -> None:
+    assert headings(generated) == [
+        "Abstract",
+        "I. INTRODUCTION",  # small capitals drawn twice (fake bold)
+        "A. Related Work",
+        "B. Method",
+        "II. RESULTS",
+        "REFERENCES",
+    ]
+    assert [c.level for c in generated.chunks if c.is_heading] == [2, 2, 3, 3, 2, 2]
+    assert paragraphs(generated) == [
+        "We study how the layout of a page tells the structure of a paper: its columns, floats, "
+        "headings and references. The method reads every glyph with its font.",
+        # Spacing from geometry (no space at the font change of "[36]"), hyphenation joined
+        # with a dictionary check, author text escaped for Markdown.
+        "Serving large language models needs very fast communication between the accelerators "
+        "of a cluster. Systems such as Rust \\[36\\] and its Owned&lt;T&gt; types help us here, "
+        "and the small counters of Table I are kept as 32-bit integers.",
+        "The second paragraph starts with an indent of its own and ends on a short line.",
+        # Interrupted by a float at the top of the next column: still one paragraph.
+        "Earlier systems drew the same picture many times over, as Fig. 1 shows for three runs "
+        "of the benchmark. This paragraph goes on in the right-hand column, after all of the "
+        "float that stands above it, in the very same sentence, and ends here.",
+        "We read the glyphs of each page with their boxes, sizes and fonts, and find the gap "
+        "between the two columns of the page from the lines of body text. The lines then follow "
+        "in reading order, and the floats leave the text flow together with their captions and "
+        "the text drawn inside them.",
+        "The method finds every heading and every float of the generated paper, and a "
+        "Vector&lt;u8&gt; stays text, literally.",
+    ]
+    assert references(generated) == [
+        "\\[1\\] A. Author, B. Writer and C. Reader, “A rather long title of a paper that needs "
+        "two lines,” in Proc. Examples, 2020.",
+        "\\[2\\] C. Coder, “Another title,” J. Tests, 2021.",
+    ]
+
+
+def test_generated_paper_front_matter_and_floats(generated: PdfImport) -> None:
+    assert generated.title == "Layout Analysis for Owned<T> Papers"
+    assert generated.authors == ["Ada Lovelace", "Alan Turing"]
+    kinds = [(c.figure.kind, c.figure.label, c.figure.page) for c in generated.chunks if c.figure]
+    assert kinds == [("table", "TABLE I", 2), ("figure", "Fig. 1", 1)]
+    texts = [c.text for c in generated.chunks]
+    # Each float right after the paragraph that first refers to it (Table I is on page 2).
+    table = next(i for i, c in enumerate(generated.chunks) if c.figure and c.figure.kind == "table")
+    assert "Table I" in texts[table - 1]
+    fig = next(i for i, c in enumerate(generated.chunks) if c.figure and c.figure.kind == "figure")
+    assert "Fig. 1 shows" in texts[fig - 1]
+    figure = generated.chunks[fig].figure
+    assert figure is not None
+    assert figure.caption == "Fig. 1. Throughput of three runs on one superpod."
+    # The box holds the drawing and its labels, from the top-left, in points.
+    x0, y0, x1, y1 = figure.box
+    assert 320 < x0 < 340 and 140 < y0 < 155 and 520 < x1 < 545 and 265 < y1 < 280
+    # Plot legends ("1 Baseline") and axis labels never become headings or paragraphs.
+    assert not any("Baseline" in t or "Latency (ms)" in t for t in texts)
+    assert not any("COUNTERS" in t or "64-bit" in t for t in texts if not t.startswith("TABLE"))
+
+
+def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> None:
+    from duizhao.importer import report
+
+    lines = report(generated, "paper.pdf")
+    assert lines[0] == (
+        "paper.pdf: 2 pages; 6 headings, 6 paragraphs, 2 references, 0 code listings, "
+        "1 figures, 1 tables"
+    )
+    assert "  title: Layout Analysis for Owned<T> Papers" in lines
+    assert "  heading: ## I. INTRODUCTION" in lines
+    assert any(line.startswith("  table: TABLE I on page 2, box [") for line in lines)
+    dropped = [line for line in lines if "running head" in line]
+    assert dropped == [
+        "  review (page 1, line 19): dropped running head/foot '1'",
+        "  review (page 2, line 14): dropped running head/foot '2'",
+    ]
+
+
+def test_references_can_be_numbered(tmp_path: Path) -> None:
+    result = import_pdf(make_ieee_paper(tmp_path / "p.pdf"), number_references=True)
+    assert references(result) == []
+    assert paragraphs(result)[-1].startswith("\\[2\\] C. Coder")
+
+
+# ---------------------------------------------------------------------------------------------
+# Real papers (see tests/data/papers/SOURCES.md)
+
+
+def test_acm_paper(acm: PdfImport) -> None:
+    assert acm.title == "Samba: Enabling Confidential and Collaborative Cloud Functions"
+    assert acm.authors == ["Matthew Berthoud", "Stephen Herwig"]
+    assert headings(acm) == [
+        "Abstract",
+        "CCS Concepts",
+        "Keywords",
+        "1 Introduction",
+        "2 Background",
+        "3 Goals & Assumptions",
+        "4 Design",
+        "5 Implementation",
+        "5.1 Proxy Re-encryption Library",
+        "5.2 Samba Library",
+        "5.3 Samba-Lite",
+        "6 Evaluation",
+        "7 Future Work",
+        "7.1 Integration with Knative",
+        "7.2 Control Flow Integrity",
+        "7.3 Running Functions in TEEs",
+        "8 Conclusion",
+        "References",
+    ]
+    # 70 paragraphs of prose and list items by hand count; lists and a boxed statement vary.
+    assert 65 <= len(paragraphs(acm)) <= 85
+    assert artefacts(acm) == []
+    # One unit per reference, in order: none merged, none split.
+    refs = references(acm)
+    assert [re.match(r"\\\[(\d+)\\\]", r).group(1) for r in refs] == [  # type: ignore[union-attr]
+        str(n) for n in range(1, 50)
+    ]
+    assert [(f.label, f.page) for f in acm.floats] == [
+        ("Figure 1", 3),
+        ("Figure 2", 5),
+        ("Figure 3", 5),
+        ("Figure 4", 6),
+        ("Figure 5", 6),
+    ]
+    # Code listings are kept verbatim and unnumbered, not as letter-spaced paragraphs.
+    code = [c.text for c in acm.chunks if c.text.startswith("```")]
+    assert any("type SambaMessage struct {" in c for c in code)
+    assert not any(re.search(r"\b[a-z] [a-z] [a-z] [a-z]\b", p) for p in paragraphs(acm))
+    # Running heads and the copyright footnote are dropped, and said so.
+    messages = [n.message for n in acm.notes]
+    assert "dropped running head/foot 'Berthoud et al.'" in messages
+    assert not any("Berthoud et al." in p for p in paragraphs(acm))
+
+
+def test_ieee_paper(ieee: PdfImport) -> None:
+    assert ieee.title.startswith("Peer-to-peer Browser Middleware for Communication")
+    assert ieee.authors == ["Joel Martin", "David Levine"]
+    assert headings(ieee) == [
+        "Abstract",
+        "1. Use Case/Scenario",
+        "2. Background",
+        "2.1. Raft",
+        "2.2. WebRTC",
+        "2.2.1. WebRTC APIs",  # run-in headings of IEEE's Computer Society style
+        "2.2.2. WebRTC Protocols",
+        "3. Design and Implementation",
+        "3.1. Raft.js Core Library",
+        "3.2. PeerJS",
+        "3.3. Signaling Server",
+        "3.4. Client",
+        "3.5. Chat Application",
+        "4. Experimental Results",
+        "4.1. Test Setup",
+        "4.2. Outcome",
+        "5. Future Work",
+        "6. Conclusion",
+        "Acknowledgments",
+        "References",
+    ]
+    assert 45 <= len(paragraphs(ieee)) <= 60
+    assert artefacts(ieee) == []
+    assert [r.split("\\]")[0] for r in references(ieee)] == [f"\\[{n}" for n in range(1, 12)]
+    assert [f.label for f in ieee.floats] == [f"Figure {n}" for n in range(1, 8)]
+    # The abstract is its own unit, without its "Abstract—" lead.
+    assert paragraphs(ieee)[0].startswith("We describe a browser-based peer-to-peer")
+
+
+# ---------------------------------------------------------------------------------------------
+# The pieces
+
+
+def test_hyphenation_is_joined_with_a_dictionary_check() -> None:
+    joiner = Joiner(whole={"communication", "bit"}, compounds={"well-known"})
+    assert joiner.join(["fast commu-", "nication"]) == "fast communication"
+    assert joiner.join(["a 32-", "bit counter"]) == "a 32-bit counter"
+    assert joiner.join(["state-of-the-", "art"]) == "state-of-the-art"
+    assert joiner.join(["a well-", "known fact"]) == "a well-known fact"
+    assert joiner.join(["GPU-", "NPU links"]) == "GPU-NPU links"
+    assert joiner.join(["see https://x.org/a-", "b/"]) == "see https://x.org/a-b/"
+    assert joiner.uncertain == []
+    assert joiner.join(["unseen hyphen-", "ation"]) == "unseen hyphenation"
+    assert joiner.uncertain == ["hyphen-ation"]
+
+
+def test_unicode_is_normalised_where_safe() -> None:
+    assert normalize_text("\ufb01nd e\ufb03cient \uff21\uff22 a\u00a0b") == "find efficient AB a b"
+    # Meaning-bearing characters stay: superscripts, ℝ, ½, ∗, math italic letters.
+    assert normalize_text("x² ∈ ℝ, ½, a∗b, 𝑠𝑘") == "x² ∈ ℝ, ½, a∗b, 𝑠𝑘"
+
+
+def test_caption_lines() -> None:
+    assert caption_match("Figure 3: Overview.") == ("figure", "Figure 3", 3)
+    assert caption_match("Fig. 12. Latency") == ("figure", "Fig. 12", 12)
+    assert caption_match("TABLE II") == ("table", "TABLE II", 2)
+    assert caption_match("Table 4 Sizes") is None  # a sentence, not a caption
+    assert caption_match("Figure 3 shows the design.") is None
+
+
+def test_figure_candidates_become_placements_or_markers() -> None:
+    fig = FigureCandidate("figure", "Figure 3", 3, "Figure 3: A -- B.", 4, (72.4, 96, 540, 380))
+    assert block_lines(Chunk(fig.caption, figure=fig), "P001") == [
+        "<!-- duizhao:figure 3 page: 4 box: [72, 96, 540, 380] Figure 3: A - - B. -->",
+        "",
+    ]
+    declared = FigureCandidate("figure", "Figure 3", 3, "", 4, (0, 0, 1, 1), declared=True)
+    assert block_lines(Chunk("", figure=declared), "P001") == ["/// figure | 3", "///", ""]
+    assert block_lines(Chunk("\\[1\\] A. Author.", numbered=False), "P009") == [
+        "\\[1\\] A. Author.",
+        "",
+    ]
+
+
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=60))
+def test_markdown_text_renders_literally(text: str) -> None:
+    text = " ".join(text.split())
+    rendered = markdown.markdown(markdown_text(text))
+    inner = re.sub(r"^<p>|</p>$", "", rendered)
+    assert "<" not in inner.replace("&lt;", "")  # no element the author did not write
+    assert html.unescape(inner) == text
+
+
+# ---------------------------------------------------------------------------------------------
+# The command, and a strict build of what it wrote
+
+
+def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
+    make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    site = make_site({"index.md": "# Home\n"})
+    chdir(site.root)
+    (site.docs / "papers").mkdir()
+    pdf = make_ieee_paper(site.root / "paper.pdf")
+    result = CliRunner().invoke(main, ["import", "docs/papers/layout.md", "--from", str(pdf)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "docs/papers/layout.md: imported 6 paragraphs (P001-P006) and 6 headings; "
+        "paragraphs: P001-P006"
+    )
+    assert f"{pdf}: 2 pages; 6 headings, 6 paragraphs, 2 references" in lines[1]
+    assert "  review (page 2, line 14): dropped running head/foot '2'" in lines
+    article = read_article(site.docs / "papers/layout.md")
+    assert article.title == "Layout Analysis for Owned<T> Papers"
+    assert article.meta["paper"] == {
+        "title": "Layout Analysis for Owned<T> Papers",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+    }
+    assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 7)]
+    text = (site.docs / "papers/layout.md").read_text(encoding="utf-8")
+    assert "<!-- duizhao:figure 1 page: 1 box: [" in text
+    assert "<!-- duizhao:table 1 page: 2 box: [" in text
+    # The author states the licence (the PDF does not); then the strict build passes.
+    text = text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1)
+    (site.docs / "papers/layout.md").write_text(text, encoding="utf-8")
+    site.build(strict=True)
+    page = site.html("papers/layout.md")
+    assert "Owned&lt;T&gt; types" in page and "<T>" not in page
+    assert "Vector&lt;u8&gt;" in page
+    assert "[1] A. Author, B. Writer and C. Reader" in page  # a plain, unnumbered reference
