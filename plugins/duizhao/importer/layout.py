@@ -30,6 +30,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 Box = tuple[float, float, float, float]
 
@@ -1044,18 +1045,68 @@ def markdown_text(text: str, block_start: bool = True) -> str:
 _REFERENCE_NAMES = {"references", "bibliography", "reference", "literature cited"}
 
 
-def analyse(pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> Layout:
-    """Pages of glyphs → headings, paragraphs, references and float placements, with notes."""
+class FloatLike(Protocol):
+    """What a figure detector returns per float (``figures.detect.DetectedFigure``)."""
+
+    page: int
+    kind: str
+    label: str
+    number: int
+    caption: str
+    box: Box
+    caption_box: Box
+
+
+def analyse(
+    pages: Sequence[PageContent],
+    fonts: Sequence[FontStyle],
+    floats: Sequence[FloatLike] | None = None,
+) -> Layout:
+    """Pages of glyphs → headings, paragraphs, references and float placements, with notes.
+
+    ``floats``: the figures and tables found by a detector (boxes from the top-left); by default
+    :func:`find_floats` finds them from their captions.
+    """
     an = _Analysis(pages, fonts)
     if not an.pages or not any(p.lines for p in an.pages):
         return Layout([], "", [], [], an.notes)
-    floats = find_floats(an)
+    found = find_floats(an) if floats is None else _use_floats(an, floats)
     title, authors = front_matter(an)
     mark_running(an)
     _drop_notes(an)
     units = _flow(an)
-    units = _place_floats(units, floats)
-    return Layout(units, title, authors, floats, an.notes)
+    units = _place_floats(units, found)
+    return Layout(units, title, authors, found, an.notes)
+
+
+def _inside(ln: Line, box: Box, slack: float = 2.0) -> bool:
+    return (
+        box[0] - slack <= ln.x0
+        and ln.x1 <= box[2] + slack
+        and box[1] - slack <= ln.y0
+        and ln.y1 <= box[3] + slack
+    )
+
+
+def _box(b: Sequence[float]) -> Box:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
+def _use_floats(an: _Analysis, floats: Sequence[FloatLike]) -> list[Float]:
+    """Take the floats of a detector: the lines in their boxes leave the text flow."""
+    out = [
+        Float(f.page, f.kind, f.label, f.number, f.caption, _box(f.box), _box(f.caption_box))
+        for f in floats
+    ]
+    for page in an.pages:
+        here = [f for f in out if f.page == page.content.number]
+        for ln in page.lines:
+            for f in here:
+                if _inside(ln, f.caption_box):
+                    ln.role = "caption"
+                elif _inside(ln, f.box):
+                    ln.role = "float"
+    return out
 
 
 def _drop_notes(an: _Analysis) -> None:

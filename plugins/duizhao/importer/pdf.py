@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .layout import Box, Char, Float, FontStyle, Layout, Note, PageContent, analyse, markdown_text
+from .layout import (
+    Box,
+    Char,
+    Float,
+    FloatLike,
+    FontStyle,
+    Layout,
+    Note,
+    PageContent,
+    analyse,
+    markdown_text,
+)
 from .model import Chunk, FigureCandidate
 
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
@@ -281,15 +292,18 @@ def import_pdf(
     *,
     number_references: bool = False,
     declared_figures: Sequence[int] = (),
+    detect: Callable[[Path], Sequence[FloatLike]] | None = None,
 ) -> PdfImport:
     """Read a paper and turn it into chunks (see the module docstring).
 
     References become unnumbered blocks unless ``number_references``. A float becomes a figure
     candidate: a ``/// figure`` placement when ``declared_figures`` (the ids of the article's
     ``.figures.yml``) has its number, else a comment marker for the author to review.
+    ``detect``: a figure detector (``duizhao.figures.detect.detect_figures``) to use instead of
+    the caption-anchored :func:`find_floats`.
     """
     pages, fonts = read_pages(path)
-    layout = analyse(pages, fonts)
+    layout = analyse(pages, fonts, None if detect is None else detect(path))
     chunks: list[Chunk] = []
     declared = set(declared_figures)
     for unit in layout.units:
