@@ -35,6 +35,9 @@ from typing import Protocol
 Box = tuple[float, float, float, float]
 
 
+_SC_RE = re.compile(r"(?<=[a-z0-9])SC(?:[0-9]*)$|-SC\b")
+
+
 @dataclass(frozen=True)
 class FontStyle:
     name: str
@@ -42,6 +45,8 @@ class FontStyle:
     italic: bool = False
     mono: bool = False
     bold: bool = field(init=False)
+    #: a small-capitals font (LMRomanCaps10, CMCSC10, …ReguSC): a heading style
+    smallcaps: bool = field(init=False)
 
     def __post_init__(self) -> None:
         lowered = self.name.lower()
@@ -49,6 +54,8 @@ class FontStyle:
             key in lowered for key in ("bold", "black", "heavy", "semibold", "medi", "cmbx")
         )
         object.__setattr__(self, "bold", bold)
+        smallcaps = "caps" in lowered or "cmcsc" in lowered or bool(_SC_RE.search(self.name))
+        object.__setattr__(self, "smallcaps", smallcaps)
 
 
 @dataclass(slots=True)
@@ -92,6 +99,8 @@ class Line:
     gaps: int = 0
     #: monospaced or letter-spaced: a code listing
     code: bool = False
+    #: set in small capitals
+    smallcaps: bool = False
     #: the texts of the fragments merged into this line
     parts: list[str] = field(default_factory=list)
     column: int = -1  # 0 left, 1 right, -1 spanning or single column
@@ -256,6 +265,7 @@ def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: i
     bold = sum(k for f, k in styles.items() if fonts[f].bold)
     italic = sum(k for f, k in styles.items() if fonts[f].italic)
     mono = sum(k for f, k in styles.items() if fonts[f].mono)
+    smallcaps = sum(k for f, k in styles.items() if fonts[f].smallcaps)
     text = line_text(chars, fonts)
     tokens = text.split()
     singles = sum(len(t) == 1 for t in tokens)
@@ -273,6 +283,7 @@ def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: i
         mono=mono > n / 2,
         gaps=gaps,
         code=code,
+        smallcaps=smallcaps > n / 2,
         text=line_text(chars, fonts, True) if code else text,
     )
 
@@ -656,7 +667,7 @@ def find_floats(an: _Analysis) -> list[Float]:
             body_graphics: list[Box] = []
             for direction in directions:
                 body_lines, body_graphics = _grow(
-                    an, page, graphics, caption_lines, extent, direction, col
+                    an, page, graphics, caption_lines, extent, direction, col, kind
                 )
                 if body_lines or body_graphics:
                     break
@@ -664,6 +675,9 @@ def find_floats(an: _Analysis) -> list[Float]:
                 c.role = "caption"
             for b in body_lines:
                 b.role = "float"
+            # A drawing belongs to one float (a table's last rule is not the next figure's).
+            claimed = set(body_graphics)
+            graphics = [g for g in graphics if g not in claimed]
             boxes = [_line_box(b) for b in body_lines] + body_graphics
             box = _union(boxes) if boxes else cap_box
             caption = " ".join(c.text for c in caption_lines)
@@ -689,8 +703,13 @@ def _grow(
     extent: tuple[float, float],
     direction: str,
     column: int,
+    kind: str = "figure",
 ) -> tuple[list[Line], list[Box]]:
-    """Lines and graphics of a float's body, walking away from its caption until body text."""
+    """Lines and graphics of a float's body, walking away from its caption until body text.
+
+    A table reaches at least to the last of the horizontal rules that start next to its caption
+    (booktabs' top, mid and bottom rules): its rows may look like body text.
+    """
     top, bottom = caption[0].y0, caption[-1].y1
     inside = [
         ln
@@ -710,9 +729,17 @@ def _grow(
     taken: list[Line] = []
     limit = 0.0 if direction == "above" else page.content.height
     edge = top if direction == "above" else bottom
+    reach = _rules_reach(an, near, extent, edge, direction, inside) if kind == "table" else None
     for ln in inside:
         if ln.role != "text":  # another float's caption or body
             limit = ln.y1 if direction == "above" else ln.y0
+            break
+        if reach is not None:
+            # A ruled table ends at its last rule.
+            if ln.y0 >= reach - 1 if direction == "above" else ln.y1 <= reach + 1:
+                taken.append(ln)
+                continue
+            limit = reach
             break
         gap = edge - ln.y1 if direction == "above" else ln.y0 - edge
         covered = any(
@@ -761,6 +788,36 @@ def _grow(
             ):
                 taken.append(ln)
     return taken, boxes
+
+
+def _rules_reach(
+    an: _Analysis,
+    graphics: Sequence[Box],
+    extent: tuple[float, float],
+    edge: float,
+    direction: str,
+    lines: Sequence[Line],
+) -> float | None:
+    """How far a table's chain of horizontal rules goes from its caption, if it has one."""
+    width = extent[1] - extent[0]
+    above = direction == "above"
+    rules = [g for g in graphics if g[3] - g[1] < 2.0 and g[2] - g[0] > 0.3 * width]
+    rules.sort(key=lambda g: -g[3] if above else g[1])
+    stops = [_line_box(ln) for ln in lines if ln.role != "text" or caption_match(ln.text)]
+    # A drawing (an image, a plot) between two rules means the chain has left the table.
+    stops += [g for g in graphics if g[3] - g[1] >= 2.0]
+    pos = edge
+    for g in rules:
+        near, far = (g[3], g[1]) if above else (g[1], g[3])
+        distance = pos - near if above else near - pos
+        if distance > (4 if pos == edge else 30) * an.leading:
+            break
+        if any(
+            (far <= b[1] and b[3] <= pos) if above else (pos <= b[1] and b[3] <= far) for b in stops
+        ):
+            break
+        pos = far
+    return None if pos == edge else pos
 
 
 def _sweep_float_text(an: _Analysis, floats: Sequence[Float]) -> None:
@@ -1131,7 +1188,7 @@ def _flow(an: _Analysis) -> list[Unit]:
     para: list[Line] = []
     in_refs = False
     ref_left: dict[tuple[int, int], float] = {}
-    heading_style: dict[int, tuple[float, bool]] = {}
+    heading_state = _Sections()
     last_text: Line | None = None
     interrupted = False
 
@@ -1177,7 +1234,7 @@ def _flow(an: _Analysis) -> list[Unit]:
             code.append(ln)
             continue
         end_code()
-        heading = _as_heading(an, page, ln, para, last_text, heading_style)
+        heading = _as_heading(an, page, ln, para, last_text, heading_state)
         if heading is not None:
             level, text, rest = heading
             end()
@@ -1243,7 +1300,7 @@ def _as_heading(
     ln: Line,
     para: list[Line],
     last: Line | None,
-    styles: dict[int, tuple[float, bool]],
+    sections: _Sections,
 ) -> tuple[int, str, str] | None:
     """(level, title, rest of the line) when ``ln`` opens a section."""
     # A heading starts a block: after a finished line, a gap, or at a column top.
@@ -1260,7 +1317,7 @@ def _as_heading(
     if m and (ln.bold or ln.italic or _caps(text[: m.end()].strip(" —–:.-"))):
         rest = text[m.end() :].strip()
         return 2, "Abstract", rest
-    styled = ln.size >= an.body * 1.08 or ln.bold or _caps(text)
+    styled = ln.size >= an.body * 1.08 or ln.bold or ln.smallcaps or _caps(text)
     found = _heading_candidate(text)
     if found is not None and not styled and found[0] in ("numeric", "roman", "named"):
         # A paper in one font: a short numbered line standing apart is a heading too.
@@ -1279,15 +1336,20 @@ def _as_heading(
             page.extents.get(ln.column, (ln.x0, ln.x1))[1]
             - page.extents.get(ln.column, (ln.x0, ln.x1))[0]
         ) + 1:
+            number = text.split(".", 1)[0]
+            if kind == "roman" and len(number) == 1 and sections.follows_letter(number):
+                kind = "letter"  # "I. Sub Figures" after "H. Figures", not section I
             if kind == "named":
                 level = 2
             elif kind == "numeric":
                 level = 1 + depth
             elif kind == "roman":
                 level = 2
+                sections.letter = ""
             else:
                 level = 2 + depth
-            styles.setdefault(level, (ln.size, ln.bold))
+                if depth == 1:
+                    sections.letter = number
             return level, text, ""
     # Run-in heading: a bold (or italic) numbered prefix ending with a full stop.
     prefix = _styled_prefix(ln, an.fonts)
@@ -1300,6 +1362,16 @@ def _as_heading(
             if rest:
                 return min(level, 6), prefix.rstrip(". "), rest
     return None
+
+
+@dataclass
+class _Sections:
+    """The last subsection letter seen (A., B., …), to read "I." after "H." as a letter."""
+
+    letter: str = ""
+
+    def follows_letter(self, number: str) -> bool:
+        return bool(self.letter) and ord(number) == ord(self.letter) + 1
 
 
 def _styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
