@@ -366,3 +366,43 @@ def test_a_figure_detector_can_replace_the_caption_search(
     assert headings(result) == headings(generated)
     assert paragraphs(result) == paragraphs(generated)
     assert any("COUNTERS BY WIDTH" in n.message and n.page == 2 for n in result.notes)
+
+
+def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> None:
+    result = import_pdf(PAPERS / "import-acm-sigconf-sample.pdf")
+    assert result.title == "SIG Proceedings Paper in LaTeX Format"  # its footnote mark dropped
+    # This PDF maps no Unicode to the "Th" ligature: "2.6 Theorem-like Constructs" and
+    # "A.2 The Body of the Paper" read "2.6 eorem…" and "A.2 e Body…", which no heading rule
+    # may accept. The report says so, page by page.
+    assert headings(result) == [
+        "Abstract",
+        "CCS CONCEPTS",
+        "1 INTRODUCTION",
+        "2 THE BODY OF THE PAPER",
+        "2.1 Type Changes and Special Characters",
+        "2.2 Math Equations",
+        "2.2.1 Inline (In-text) Equations",
+        "2.2.2 Display Equations",
+        "2.3 Citations",
+        "2.4 Tables",
+        "2.5 Figures",
+        "3 CONCLUSIONS",
+        "4 ACKNOWLEDGMENTS",
+        "A HEADINGS IN APPENDICES",  # an appendix is a section: ##
+        "A.1 Introduction",
+        "A.3 Conclusions",
+        "A.4 Acknowledgments",
+        "A.5 References",
+        "B MORE HELP FOR THE HARDY",
+        "REFERENCES",
+    ]
+    levels = {c.text: c.level for c in result.chunks if c.is_heading}
+    assert (levels["A HEADINGS IN APPENDICES"], levels["A.1 Introduction"]) == (2, 3)
+    assert any("no Unicode mapping" in n.message for n in result.notes)
+    # Ruled tables (booktabs): caption above, the body down to the last rule, rows out of the
+    # text even where they are set in body type.
+    tables = {f.label: f for f in result.floats if f.kind == "table"}
+    assert sorted(tables) == ["Table 1", "Table 2"]
+    assert 165 < tables["Table 1"].box[3] < 175
+    assert not any("Frequency Comments" in p or "1 in 1,000" in p for p in paragraphs(result))
+    assert [r.split("\\]")[0] for r in references(result)] == [f"\\[{n}" for n in range(1, 9)]

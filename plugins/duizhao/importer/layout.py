@@ -178,8 +178,9 @@ def _safe_nfkc(ch: str) -> str:
         return ""
     if ch == "\u2212":  # the minus sign of math fonts reads as a hyphen-minus in prose
         return "-"
-    if code < 32:
-        # PDFium marks a hyphen it takes for a line-end hyphenation as U+0002.
+    if code < 32 or 0x7F <= code < 0xA0:
+        # PDFium marks a hyphen it takes for a line-end hyphenation as U+0002; other control
+        # characters are glyphs without a Unicode mapping.
         return "-" if ch == "\x02" else ""
     return ch
 
@@ -225,6 +226,43 @@ def drop_overdrawn(chars: Sequence[Char]) -> tuple[list[Char], int]:
     return kept, dropped
 
 
+#: Spacing accents that TeX draws as glyphs of their own, and their combining forms.
+_ACCENTS = {
+    "¨": "\u0308",
+    "´": "\u0301",
+    "`": "\u0300",
+    "ˆ": "\u0302",
+    "˜": "\u0303",
+    "¸": "\u0327",
+    "ˇ": "\u030c",
+    "˚": "\u030a",
+}
+
+
+def _place_accents(chars: Sequence[Char]) -> dict[int, str]:
+    """TeX draws "ä" as "a" and a separate "¨" over it: the letter under each accent.
+
+    Returns {index of a letter: combining accents}; an accent over no letter is kept as it is
+    (its own index maps to "").
+    """
+    out: dict[int, str] = {}
+    for i, ch in enumerate(chars):
+        accent = _ACCENTS.get(ch.text)
+        if accent is None:
+            continue
+        center = (ch.x0 + ch.x1) / 2
+        under = [
+            j
+            for j in range(len(chars))
+            if j != i and chars[j].text.isalpha() and chars[j].x0 <= center <= chars[j].x1
+        ]
+        if under:
+            out[under[0]] = out.get(under[0], "") + accent
+        else:
+            out[i] = ""
+    return out
+
+
 def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = False) -> str:
     """The text of glyphs on one line; a space where the gap is a word space, never elsewhere.
 
@@ -233,7 +271,10 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
     """
     out: list[str] = []
     prev: Char | None = None
-    for ch in chars:
+    accents = _place_accents(chars) if any(ch.text in _ACCENTS for ch in chars) else {}
+    for i, ch in enumerate(chars):
+        if ch.text in _ACCENTS and i not in accents:
+            continue
         if prev is not None:
             gap = ch.x0 - prev.x1
             size = prev.size if prev.size < ch.size else ch.size
@@ -245,7 +286,7 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
                 gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono)
             ):
                 out.append(" ")
-        out.append(ch.text)
+        out.append(unicodedata.normalize("NFC", ch.text + accents[i]) if i in accents else ch.text)
         prev = ch
     text = normalize_text("".join(out)).strip()
     # A soft hyphen ends a line only where the word was broken; elsewhere it is invisible.
@@ -401,7 +442,6 @@ def merge_baselines(lines: list[Line], fonts: Sequence[FontStyle]) -> list[Line]
             )
             merged = _make_line(group[0].page, chars, fonts, gaps=gaps)
             merged.column = group[0].column
-            merged.text = " ".join(ln.text for ln in group)
             merged.parts = [ln.text for ln in group]
             out.append(merged)
         group.clear()
@@ -494,6 +534,11 @@ class _Page:
     extents: dict[int, tuple[float, float]]
 
 
+def _unmapped(text: str) -> bool:
+    code = ord(text[0]) if text else 0
+    return (code < 32 and code != 2) or 0x7F <= code < 0xA0 or code == 0xFFFD
+
+
 class _Analysis:
     def __init__(self, pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> None:
         self.fonts = fonts
@@ -501,6 +546,16 @@ class _Analysis:
         self.pages: list[_Page] = []
         for content in pages:
             chars, dropped = drop_overdrawn(content.chars)
+            unmapped = sum(1 for ch in chars if _unmapped(ch.text))
+            if unmapped:
+                self.notes.append(
+                    Note(
+                        content.number,
+                        0,
+                        f"{unmapped} glyphs have no Unicode mapping in the PDF: words there may "
+                        "miss letters (often the ligatures ﬁ, ﬀ, Th)",
+                    )
+                )
             if dropped:
                 self.notes.append(
                     Note(content.number, 0, f"merged {dropped} overdrawn glyphs (bold drawn twice)")
@@ -895,7 +950,7 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
         return "", []
     title_lines = [ln for ln in upper if ln.size >= biggest - 0.3]
     title_lines.sort(key=lambda ln: (ln.y0, ln.x0))
-    title = " ".join(ln.text for ln in title_lines)
+    title = _strip_marks(" ".join(ln.text for ln in title_lines))
     title_bottom = max(ln.y1 for ln in title_lines)
     # The front matter ends where the abstract or the first section starts.
     end = page.content.height
@@ -990,7 +1045,9 @@ def _heading_candidate(text: str) -> tuple[str, int] | None:
         and not m.group("title").endswith(".")
         and (m.group("dot") or "." in m.group("num") or _caps(m.group("title")))
     ):
-        return "letter", m.group("num").count(".") + 1
+        if m.group("dot") and "." not in m.group("num"):
+            return "letter", 1  # IEEE's subsection under a roman section
+        return "appendix", m.group("num").count(".") + 1
     if text.lower().rstrip(":.") in _NAMED:
         return "named", 1
     return None
@@ -1346,6 +1403,8 @@ def _as_heading(
             elif kind == "roman":
                 level = 2
                 sections.letter = ""
+            elif kind == "appendix":  # "A PROOF" is a section, "A.1 Lemma" a subsection
+                level = 1 + depth
             else:
                 level = 2 + depth
                 if depth == 1:
@@ -1355,9 +1414,9 @@ def _as_heading(
     prefix = _styled_prefix(ln, an.fonts)
     if prefix and prefix.endswith(".") and len(prefix) < 100:
         found = _heading_candidate(prefix.rstrip("."))
-        if found is not None and found[0] in ("numeric", "letter", "roman"):
+        if found is not None and found[0] in ("numeric", "letter", "roman", "appendix"):
             depth = found[1]
-            level = 1 + depth if found[0] == "numeric" else 3 + depth
+            level = 1 + depth if found[0] in ("numeric", "appendix") else 3 + depth
             rest = text[len(prefix) :].strip()
             if rest:
                 return min(level, 6), prefix.rstrip(". "), rest
