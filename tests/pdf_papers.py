@@ -264,6 +264,21 @@ def make_ieee_paper(path: Path) -> Path:
         indent=False,
     )
     y += 10
+    # A numbered heading too wide for one line (bold, as ACM sets them).
+    w.line(
+        "2.1 A Rather Long Numbered Heading That Needs Two", LEFT[0], LEFT[1], y, font="Times-Bold"
+    )
+    w.line("Lines of the Column", LEFT[0], LEFT[1], y + 11, justify=False, font="Times-Bold")
+    y = paragraph(
+        w,
+        LEFT,
+        y + 26,
+        [
+            "Wide headings wrap like this one and stay one heading.",
+        ],
+        indent=False,
+    )
+    y += 10
     w.word("REFERENCES", (LEFT[0] + LEFT[1] - w.width("REFERENCES", 8)) / 2, y, 8)
     y += 16
     refs = [

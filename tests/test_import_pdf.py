@@ -82,9 +82,10 @@ def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport
         "A. Related Work",
         "B. Method",
         "II. RESULTS",
+        "2.1 A Rather Long Numbered Heading That Needs Two Lines of the Column",  # wrapped
         "REFERENCES",
     ]
-    assert [c.level for c in generated.chunks if c.is_heading] == [2, 2, 3, 3, 2, 2]
+    assert [c.level for c in generated.chunks if c.is_heading] == [2, 2, 3, 3, 2, 3, 2]
     assert paragraphs(generated) == [
         "We study how the layout of a page tells the structure of a paper: its columns, floats, "
         "headings and references. The method reads every glyph with its font.",
@@ -104,6 +105,7 @@ def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport
         "the text drawn inside them.",
         "The method finds every heading and every float of the generated paper, and a "
         "Vector&lt;u8&gt; stays text, literally.",
+        "Wide headings wrap like this one and stay one heading.",
     ]
     assert references(generated) == [
         "\\[1\\] A. Author, B. Writer and C. Reader, “A rather long title of a paper that needs "
@@ -139,7 +141,7 @@ def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> N
 
     lines = report(generated, "paper.pdf")
     assert lines[0] == (
-        "paper.pdf: 2 pages; 6 headings, 6 paragraphs, 2 references, 0 code listings, "
+        "paper.pdf: 2 pages; 7 headings, 7 paragraphs, 2 references, 0 code listings, "
         "1 figures, 1 tables"
     )
     assert "  title: Layout Analysis for Owned<T> Papers" in lines
@@ -148,7 +150,7 @@ def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> N
     dropped = [line for line in lines if "running head" in line]
     assert dropped == [
         "  review (page 1, line 19): dropped running head/foot '1'",
-        "  review (page 2, line 14): dropped running head/foot '2'",
+        "  review (page 2, line 17): dropped running head/foot '2'",
     ]
 
 
@@ -312,18 +314,18 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "docs/papers/layout.md: imported 6 paragraphs (P001-P006) and 6 headings; "
-        "paragraphs: P001-P006"
+        "docs/papers/layout.md: imported 7 paragraphs (P001-P007) and 7 headings; "
+        "paragraphs: P001-P007"
     )
-    assert f"{pdf}: 2 pages; 6 headings, 6 paragraphs, 2 references" in lines[1]
-    assert "  review (page 2, line 14): dropped running head/foot '2'" in lines
+    assert f"{pdf}: 2 pages; 7 headings, 7 paragraphs, 2 references" in lines[1]
+    assert "  review (page 2, line 17): dropped running head/foot '2'" in lines
     article = read_article(site.docs / "papers/layout.md")
     assert article.title == "Layout Analysis for Owned<T> Papers"
     assert article.meta["paper"] == {
         "title": "Layout Analysis for Owned<T> Papers",
         "authors": ["Ada Lovelace", "Alan Turing"],
     }
-    assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 7)]
+    assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 8)]
     text = (site.docs / "papers/layout.md").read_text(encoding="utf-8")
     assert "<!-- duizhao:figure 1 page: 1 box: [" in text
     assert "<!-- duizhao:table 1 page: 2 box: [" in text

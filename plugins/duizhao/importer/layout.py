@@ -1279,6 +1279,7 @@ def _flow(an: _Analysis) -> list[Unit]:
             )
             code.clear()
 
+    open_heading: Line | None = None  # a heading line that may wrap onto the next line
     for ln in lines:
         page = pages[ln.page]
         if ln.role in ("float", "caption"):
@@ -1286,6 +1287,12 @@ def _flow(an: _Analysis) -> list[Unit]:
             continue
         if ln.role != "text":
             continue
+        if open_heading is not None and _continues_heading(an, page, open_heading, ln):
+            head = units[-1]
+            units[-1] = Unit("heading", f"{head.text} {ln.text}", head.level, head.page, head.line)
+            open_heading = last_text = ln
+            continue
+        open_heading = None
         if not in_refs and (ln.code or (code and _continues_code(an, page, code[-1], ln))):
             end()
             code.append(ln)
@@ -1299,6 +1306,7 @@ def _flow(an: _Analysis) -> list[Unit]:
             in_refs = text.lower().strip(":. ") in _REFERENCE_NAMES or (in_refs and level > 2)
             last_text = ln
             interrupted = False
+            open_heading = None if rest else ln
             if rest:
                 rest_line = Line(
                     ln.page,
@@ -1329,6 +1337,22 @@ def _flow(an: _Analysis) -> list[Unit]:
     for word in joiner.uncertain[:20]:
         an.notes.append(Note(0, 0, f"hyphen removed without a dictionary check: {word!r}"))
     return units
+
+
+def _continues_heading(an: _Analysis, page: _Page, head: Line, ln: Line) -> bool:
+    """The second line of a heading too wide for one line: same style, set tight below it."""
+    left, right = page.extents.get(head.column, (head.x0, head.x1))
+    return (
+        head.page == ln.page
+        and head.column == ln.column
+        and head.width > 0.6 * (right - left)
+        and -0.5 * head.size <= ln.y0 - head.y1 < 0.6 * head.size
+        and abs(ln.size - head.size) < 0.3
+        and (ln.bold, ln.italic, ln.smallcaps) == (head.bold, head.italic, head.smallcaps)
+        and _caps(ln.text) == _caps(head.text)
+        and _heading_candidate(ln.text) is None
+        and not ln.text.endswith(".")
+    )
 
 
 def _continues_code(an: _Analysis, page: _Page, prev: Line, ln: Line) -> bool:
@@ -1389,10 +1413,10 @@ def _as_heading(
     if found is not None:
         kind, depth = found
         italic_ok = kind == "letter" and ln.italic
-        if (styled or italic_ok) and ln.width < 0.95 * (
-            page.extents.get(ln.column, (ln.x0, ln.x1))[1]
-            - page.extents.get(ln.column, (ln.x0, ln.x1))[0]
-        ) + 1:
+        left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+        # A bold or larger heading may fill its column (and wrap); others are short.
+        strong = ln.bold or ln.size >= an.body * 1.08
+        if (styled or italic_ok) and ln.width < (1.02 if strong else 0.95) * (right - left) + 1:
             number = text.split(".", 1)[0]
             if kind == "roman" and len(number) == 1 and sections.follows_letter(number):
                 kind = "letter"  # "I. Sub Figures" after "H. Figures", not section I
