@@ -208,20 +208,19 @@ def drop_overdrawn(chars: Sequence[Char]) -> tuple[list[Char], int]:
             kept.append(ch)
             continue
         prev = ch
-        ix, iy = round(ch.x0), round(ch.y1)
         # Overprinting shifts a glyph by a fraction of its width ("ll" is two glyphs apart).
         tol = max(0.3 * (ch.x1 - ch.x0), 0.05 * ch.size)
-        text = ch.text
-        duplicate = False
-        for dx in (0, -1, 1):
-            x = seen.get((text, ix + dx, iy))
-            if x is not None and abs(x - ch.x0) < tol:
-                duplicate = True
-                break
-        if duplicate:
+        # Buckets 2 pt wide: the glyph's own and the neighbour its position is closer to.
+        half = ch.x0 * 0.5
+        ix, iy = int(half), int(ch.y1)
+        key = (ch.text, ix, iy)
+        x = seen.get(key)
+        if x is None:
+            x = seen.get((ch.text, ix + 1 if half - ix > 0.5 else ix - 1, iy))
+        if x is not None and abs(x - ch.x0) < tol:
             dropped += 1
             continue
-        seen[(text, ix, iy)] = ch.x0
+        seen[key] = ch.x0
         kept.append(ch)
     return kept, dropped
 
@@ -534,11 +533,6 @@ class _Page:
     extents: dict[int, tuple[float, float]]
 
 
-def _unmapped(text: str) -> bool:
-    code = ord(text[0]) if text else 0
-    return (code < 32 and code != 2) or 0x7F <= code < 0xA0 or code == 0xFFFD
-
-
 class _Analysis:
     def __init__(self, pages: Sequence[PageContent], fonts: Sequence[FontStyle]) -> None:
         self.fonts = fonts
@@ -546,7 +540,12 @@ class _Analysis:
         self.pages: list[_Page] = []
         for content in pages:
             chars, dropped = drop_overdrawn(content.chars)
-            unmapped = sum(1 for ch in chars if _unmapped(ch.text))
+            text = "".join(ch.text for ch in chars)
+            # Control characters and U+FFFD are glyphs without a Unicode mapping (U+0002 is
+            # PDFium's mark of a line-end hyphen).
+            unmapped = (
+                sum(not c.isprintable() for c in text) - text.count("\x02") + text.count("\ufffd")
+            )
             if unmapped:
                 self.notes.append(
                     Note(
