@@ -28,7 +28,7 @@ import re
 import statistics
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -1075,6 +1075,16 @@ def vocabulary(texts: Iterable[str]) -> tuple[set[str], set[str]]:
     return whole, compounds
 
 
+def _unbroken(texts: Iterable[str]) -> Iterator[str]:
+    """Line texts without the halves of words broken at a line end ("commu-", "nication")."""
+    broken = False
+    for text in texts:
+        if broken:
+            text = text.split(" ", 1)[1] if " " in text else ""
+        broken = text.endswith("-")
+        yield text.rsplit(" ", 1)[0] if broken else text
+
+
 @dataclass
 class Joiner:
     whole: set[str]
@@ -1107,18 +1117,22 @@ class Joiner:
         stem = stem_m.group(0) if stem_m else ""
         joined = (stem + head).lower()
         compound = f"{stem}-{head}".lower()
-        keep = (
+        if (
             not stem
             or not before[-1:].isalpha()  # 32-bit, x86-64
             or not part[:1].isalpha()
-            or part[:1].isupper()  # GPU-NPU
             or "/" in before  # URLs
             or "-" in before  # state-of-the-art
-            or (compound in self.compounds and joined not in self.whole)
-        )
-        if keep:
+        ):
             return out + part
-        if joined not in self.whole and (head.lower() not in self.whole or len(head) < 3):
+        if joined in self.whole:  # the paper writes "communication", "RTCPeerConnection"
+            return out[:-1] + part
+        if compound in self.compounds or part[:1].isupper():  # well-known, GPU-NPU
+            return out + part
+        if len(stem) > 2 and stem.lower() in self.whole and head.lower() in self.whole:
+            self.uncertain.append(f"{stem}-{head}")  # two words: a compound, most likely
+            return out + part
+        if head.lower() not in self.whole or len(head) < 3:
             self.uncertain.append(f"{stem}-{head}")
         return out[:-1] + part
 
@@ -1238,7 +1252,7 @@ class _Para:
 def _flow(an: _Analysis) -> list[Unit]:
     lines = [ln for page in an.pages for ln in page.lines]
     pages = {p.content.number: p for p in an.pages}
-    whole, compounds = vocabulary(ln.text for ln in lines)
+    whole, compounds = vocabulary(_unbroken(ln.text for ln in lines))
     joiner = Joiner(whole, compounds)
     units: list[Unit] = []
     para: list[Line] = []
@@ -1334,7 +1348,7 @@ def _flow(an: _Analysis) -> list[Unit]:
     end()
     end_code()
     for word in joiner.uncertain[:20]:
-        an.notes.append(Note(0, 0, f"hyphen removed without a dictionary check: {word!r}"))
+        an.notes.append(Note(0, 0, f"hyphen removed, no other spelling in the paper to check: {word!r}"))
     return units
 
 
