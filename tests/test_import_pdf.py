@@ -259,7 +259,7 @@ def test_hyphenation_is_joined_with_a_dictionary_check() -> None:
     assert joiner.join(["see https://x.org/a-", "b/"]) == "see https://x.org/a-b/"
     assert joiner.uncertain == []
     assert joiner.join(["unseen hyphen-", "ation"]) == "unseen hyphenation"
-    assert joiner.uncertain == ["hyphen-ation"]
+    assert joiner.uncertain == [(0, 0, "hyphen-ation")]
 
 
 def test_unicode_is_normalised_where_safe() -> None:

@@ -1089,7 +1089,10 @@ def _unbroken(texts: Iterable[str]) -> Iterator[str]:
 class Joiner:
     whole: set[str]
     compounds: set[str]
-    uncertain: list[str] = field(default_factory=list)
+    #: (page, line, "commu-nication") of the joins the paper's own words could not confirm
+    uncertain: list[tuple[int, int, str]] = field(default_factory=list)
+    #: page and line of the paragraph being joined
+    where: tuple[int, int] = (0, 0)
 
     def join(self, parts: Sequence[str]) -> str:
         """Join lines; ``commu-`` + ``nication`` → ``communication``, ``32-`` + ``bit`` kept."""
@@ -1130,10 +1133,10 @@ class Joiner:
         if compound in self.compounds or part[:1].isupper():  # well-known, GPU-NPU
             return out + part
         if len(stem) > 2 and stem.lower() in self.whole and head.lower() in self.whole:
-            self.uncertain.append(f"{stem}-{head}")  # two words: a compound, most likely
+            self.uncertain.append((*self.where, f"{stem}-{head}"))  # two words: a compound
             return out + part
         if head.lower() not in self.whole or len(head) < 3:
-            self.uncertain.append(f"{stem}-{head}")
+            self.uncertain.append((*self.where, f"{stem}-{head}"))
         return out[:-1] + part
 
 
@@ -1266,6 +1269,7 @@ def _flow(an: _Analysis) -> list[Unit]:
         nonlocal para
         if para:
             kind = "reference" if in_refs else "paragraph"
+            joiner.where = (para[0].page, para[0].number)
             text = joiner.join([ln.text for ln in para])
             small = all(ln.size < 0.88 * an.body for ln in para)
             if in_refs and re.match(r"^Received \d", text):
@@ -1347,8 +1351,9 @@ def _flow(an: _Analysis) -> list[Unit]:
         interrupted = False
     end()
     end_code()
-    for word in joiner.uncertain[:20]:
-        an.notes.append(Note(0, 0, f"hyphen removed, no other spelling in the paper to check: {word!r}"))
+    for page_no, line_no, word in joiner.uncertain:
+        message = f"hyphen removed, no other spelling in the paper to check: {word!r}"
+        an.notes.append(Note(page_no, line_no, message))
     return units
 
 
