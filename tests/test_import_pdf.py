@@ -408,3 +408,27 @@ def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> Non
     assert 165 < tables["Table 1"].box[3] < 175
     assert not any("Frequency Comments" in p or "1 in 1,000" in p for p in paragraphs(result))
     assert [r.split("\\]")[0] for r in references(result)] == [f"\\[{n}" for n in range(1, 9)]
+
+
+def test_cli_places_figures_the_spec_declares(
+    make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    """detect → write → import: a declared figure gets a real placement, the rest a marker."""
+    site = make_site({"index.md": "# Home\n"})
+    chdir(site.root)
+    make_ieee_paper(site.root / "paper.pdf")
+    site.write(
+        "x.figures.yml",
+        "source: ../paper.pdf\n"
+        "figures:\n"
+        "  - id: 1\n"
+        "    page: 1\n"
+        "    box: [330, 148, 540, 275]\n"
+        "    caption: {en: Throughput., zh: 吞吐量。}\n",
+    )
+    result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", "paper.pdf"])
+    assert result.exit_code == 0, result.output
+    text = (site.docs / "x.md").read_text(encoding="utf-8")
+    assert "/// figure | 1\n///\n" in text
+    assert "<!-- duizhao:figure 1" not in text
+    assert "<!-- duizhao:table 1 page: 2" in text  # tables are not placed automatically
