@@ -572,7 +572,10 @@ class _Analysis:
             page.lines = reading_order(merge_baselines(page.lines, fonts))
             for n, ln in enumerate(page.lines, 1):
                 ln.number = n
-            page.extents = self._extents(page)
+        # Column edges from lines of running text; a page of figures takes the paper's usual.
+        usual = self._edges(ln for page in self.pages for ln in page.lines)
+        for page in self.pages:
+            page.extents = self._extents(page, usual)
         self.leading = self._leading()
 
     def _settle_gutters(self) -> None:
@@ -591,27 +594,34 @@ class _Analysis:
                 if body and len(crossing) <= 0.2 * len(body):
                     p.gutter = common
 
-    def _extents(self, page: _Page) -> dict[int, tuple[float, float]]:
-        out: dict[int, tuple[float, float]] = {}
-        for col in (-1, 0, 1):
-            body = [
-                ln
-                for ln in page.lines
-                if (col == -1 or ln.column == col) and _is_body_size(ln, self.body)
-            ]
-            if not body:
-                continue
-            lefts = Counter(round(ln.x0) for ln in body)
-            rights = Counter(round(ln.x1) for ln in body)
-            out[col] = (float(lefts.most_common(1)[0][0]), float(rights.most_common(1)[0][0]))
-        if page.gutter is None and -1 in out:
-            out[0] = out[1] = out[-1]
-        elif page.gutter is not None:
-            left = out.get(0, (page.content.width * 0.08, page.gutter[0]))
-            right = out.get(1, (page.gutter[1], page.content.width * 0.92))
-            out[0], out[1] = left, right
-            out[-1] = (left[0], right[1])
-        return out
+    def _edges(self, lines: Iterable[Line], least: int = 1) -> dict[int, tuple[float, float]]:
+        """The usual left and right edge of each column (-1: the text block), from lines of
+        running text (body size, 20 glyphs or more: not tick labels or table cells)."""
+        lefts: dict[int, Counter[int]] = {-1: Counter(), 0: Counter(), 1: Counter()}
+        rights: dict[int, Counter[int]] = {-1: Counter(), 0: Counter(), 1: Counter()}
+        for ln in lines:
+            if len(ln.chars) >= 20 and _is_body_size(ln, self.body):
+                for col in {-1, ln.column}:
+                    lefts[col][round(ln.x0)] += 1
+                    rights[col][round(ln.x1)] += 1
+        return {
+            col: (_left_edge(lefts[col]), float(rights[col].most_common(1)[0][0]))
+            for col in (-1, 0, 1)
+            if lefts[col].total() >= least
+        }
+
+    def _extents(
+        self, page: _Page, usual: dict[int, tuple[float, float]]
+    ) -> dict[int, tuple[float, float]]:
+        own = self._edges(page.lines, least=5)
+        out = {col: own.get(col) or usual.get(col) for col in (-1, 0, 1)}
+        found = {col: e for col, e in out.items() if e is not None}
+        if page.gutter is None:
+            block = found.get(-1, (page.content.width * 0.08, page.content.width * 0.92))
+            return {-1: block, 0: block, 1: block}
+        left = found.get(0, (page.content.width * 0.08, page.gutter[0]))
+        right = found.get(1, (page.gutter[1], page.content.width * 0.92))
+        return {0: left, 1: right, -1: (left[0], right[1])}
 
     def _leading(self) -> float:
         diffs: list[float] = []
@@ -642,6 +652,13 @@ class _Analysis:
     def indented(self, ln: Line, page: _Page) -> bool:
         left, _right = page.extents.get(ln.column, page.extents.get(-1, (ln.x0, ln.x1)))
         return 0.5 * self.body < ln.x0 - left < 4.0 * self.body
+
+
+def _left_edge(lefts: Counter[int]) -> float:
+    """Where a column's lines start: the leftmost edge two lines share (indented first lines
+    and hanging list items start further right, and may be the majority on a page)."""
+    shared = [x for x, n in lefts.items() if n >= 2]
+    return float(min(shared) if shared else lefts.most_common(1)[0][0])
 
 
 def _graphics(page: _Page) -> list[Box]:
@@ -696,7 +713,11 @@ def find_floats(an: _Analysis) -> list[Float]:
             pitch = 1.45 * ln.size
             for nxt in lines[i + 1 :]:
                 last = caption_lines[-1]
-                if nxt.role == "text" and (len(nxt.text) <= 2 or nxt.size < 0.5 * an.body):
+                if (
+                    nxt.role == "text"
+                    and (len(nxt.text) <= 2 or nxt.size < 0.5 * an.body)
+                    and last.y0 - 2 <= nxt.mid <= last.y1 + 2
+                ):
                     nxt.role = "float"  # a stray glyph of the figure on the caption's line
                     continue
                 if (
@@ -875,25 +896,28 @@ def _rules_reach(
 
 
 def _sweep_float_text(an: _Analysis, floats: Sequence[Float]) -> None:
-    """Text inside a float's box, or inside a large drawing without a caption, is not prose."""
+    """Text inside a float's box, or inside a large drawing without a caption, is not prose;
+    nor are tick labels ("0.5", "10", "250ms") just outside a float's box."""
+    m = an.body
     for page in an.pages:
-        boxes = [f.box for f in floats if f.page == page.content.number]
-        for g in _graphics(page):
-            if (g[2] - g[0]) * (g[3] - g[1]) > 40 * an.body * an.body:
-                boxes.append(g)
+        own = [f.box for f in floats if f.page == page.content.number]
+        boxes = own + [g for g in _graphics(page) if (g[2] - g[0]) * (g[3] - g[1]) > 40 * m * m]
         for ln in page.lines:
             if ln.role != "text":
                 continue
             for b in boxes:
-                if (
-                    b[0] - 2 <= ln.x0
-                    and ln.x1 <= b[2] + 2
-                    and b[1] - 2 <= ln.y0
-                    and ln.y1 <= b[3] + 2
-                ):
-                    if not an.body_like(ln, page) or any(f.box == b for f in floats):
+                if _inside(ln, b):
+                    if not an.body_like(ln, page) or b in own:
                         ln.role = "float"
                     break
+            else:
+                if _TICK_RE.match(ln.text) and any(
+                    _inside(ln, (b[0] - 3 * m, b[1] - m, b[2] + 3 * m, b[3] + m)) for b in own
+                ):
+                    ln.role = "float"
+
+
+_TICK_RE = re.compile(r"^[-+−]?[0-9][0-9.,]*\s?(?:%|[a-zA-Zµ]{1,3})?$")
 
 
 # ---------------------------------------------------------------------------------------------
