@@ -139,7 +139,7 @@ class Unit:
     level: int = 0
     page: int = 0
     line: int = 0
-    float: Float | None = None
+    figure: Float | None = None
 
 
 @dataclass(frozen=True)

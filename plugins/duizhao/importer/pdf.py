@@ -21,7 +21,6 @@ from .layout import (
     Float,
     FloatLike,
     FontStyle,
-    Layout,
     Note,
     PageContent,
     analyse,
@@ -282,11 +281,6 @@ def find_floats(path: Path) -> list[Float]:
     return analyse(pages, fonts).floats
 
 
-def layout_of(path: Path) -> Layout:
-    pages, fonts = read_pages(path)
-    return analyse(pages, fonts)
-
-
 def import_pdf(
     path: Path,
     *,
@@ -316,8 +310,8 @@ def import_pdf(
             chunks.append(Chunk(f"{fence}text\n{unit.text}\n{fence}", numbered=False))
         elif unit.kind == "reference":
             chunks.append(Chunk(markdown_text(unit.text), numbered=number_references))
-        elif unit.float is not None:
-            f = unit.float
+        elif unit.figure is not None:
+            f = unit.figure
             placed = f.kind == "figure" and f.number in declared
             chunks.append(
                 Chunk(
