@@ -531,6 +531,8 @@ class _Page:
     gutter: tuple[float, float] | None
     #: x extent of each column (0, 1) and of the text block (-1)
     extents: dict[int, tuple[float, float]]
+    #: the drawings, merged (see _graphics)
+    drawings: list[Box] | None = None
 
 
 class _Analysis:
@@ -662,14 +664,62 @@ def _left_edge(lefts: Counter[int]) -> float:
 
 
 def _graphics(page: _Page) -> list[Box]:
-    area = page.content.width * page.content.height
-    out = []
-    for box in page.content.graphics:
-        w, h = box[2] - box[0], box[3] - box[1]
-        if w * h > 0.5 * area or (w < 0.5 and h < 0.5):
-            continue
-        out.append(box)
-    return out
+    """The page's drawings, touching ones merged (a plot of 10 000 paths is one box), without
+    page-size backgrounds and invisible specks. Computed once per page."""
+    if page.drawings is None:
+        area = page.content.width * page.content.height
+        boxes = []
+        for box in page.content.graphics:
+            w, h = box[2] - box[0], box[3] - box[1]
+            if w * h > 0.5 * area or (w < 0.5 and h < 0.5):
+                continue
+            boxes.append(box)
+        page.drawings = merge_boxes(boxes)
+    return page.drawings
+
+
+def merge_boxes(boxes: Sequence[Box], slack: float = 1.0) -> list[Box]:
+    """Union of the boxes that overlap or touch (within ``slack``), transitively.
+
+    A grid of cells gives each box its candidate neighbours, so a page of many small paths
+    costs about linear time.
+    """
+    if len(boxes) < 2:
+        return list(boxes)
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cell = 24.0
+    grid: dict[tuple[int, int], list[int]] = {}
+    for i, b in enumerate(boxes):
+        cx0, cy0 = int((b[0] - slack) // cell), int((b[1] - slack) // cell)
+        cx1, cy1 = int((b[2] + slack) // cell), int((b[3] + slack) // cell)
+        if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 4096:
+            cx1, cy1 = cx0, cy0  # a huge box: compared through the cell of its corner only
+        for cx in range(cx0, cx1 + 1):
+            for cy in range(cy0, cy1 + 1):
+                members = grid.setdefault((cx, cy), [])
+                for j in members:
+                    o = boxes[j]
+                    if (
+                        b[0] <= o[2] + slack
+                        and o[0] <= b[2] + slack
+                        and b[1] <= o[3] + slack
+                        and o[1] <= b[3] + slack
+                    ):
+                        ri, rj = find(i), find(j)
+                        if ri != rj:
+                            parent[ri] = rj
+                members.append(i)
+    groups: dict[int, list[Box]] = {}
+    for i, b in enumerate(boxes):
+        groups.setdefault(find(i), []).append(b)
+    return [_union(g) for g in groups.values()]
 
 
 def _overlaps_x(a: tuple[float, float], b: tuple[float, float], slack: float = 0.0) -> bool:
