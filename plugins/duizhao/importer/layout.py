@@ -681,12 +681,13 @@ def _graphics(page: _Page) -> list[Box]:
 def merge_boxes(boxes: Sequence[Box], slack: float = 1.0) -> list[Box]:
     """Union of the boxes that overlap or touch (within ``slack``), transitively.
 
-    A grid of cells gives each box its candidate neighbours, so a page of many small paths
-    costs about linear time.
+    A grid of cells gives each box its candidate neighbours; a cell keeps one entry per cluster
+    (compared by the cluster's bounding box), so a dense plot of 20 000 paths stays fast.
     """
     if len(boxes) < 2:
         return list(boxes)
     parent = list(range(len(boxes)))
+    cluster = list(boxes)  # bounding box of each cluster, kept at its root
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -694,32 +695,30 @@ def merge_boxes(boxes: Sequence[Box], slack: float = 1.0) -> list[Box]:
             i = parent[i]
         return i
 
+    def touch(a: Box, o: Box) -> bool:
+        return (
+            a[0] <= o[2] + slack
+            and o[0] <= a[2] + slack
+            and a[1] <= o[3] + slack
+            and o[1] <= a[3] + slack
+        )
+
     cell = 24.0
     grid: dict[tuple[int, int], list[int]] = {}
     for i, b in enumerate(boxes):
         cx0, cy0 = int((b[0] - slack) // cell), int((b[1] - slack) // cell)
         cx1, cy1 = int((b[2] + slack) // cell), int((b[3] + slack) // cell)
-        if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 4096:
-            cx1, cy1 = cx0, cy0  # a huge box: compared through the cell of its corner only
         for cx in range(cx0, cx1 + 1):
             for cy in range(cy0, cy1 + 1):
                 members = grid.setdefault((cx, cy), [])
-                for j in members:
-                    o = boxes[j]
-                    if (
-                        b[0] <= o[2] + slack
-                        and o[0] <= b[2] + slack
-                        and b[1] <= o[3] + slack
-                        and o[1] <= b[3] + slack
-                    ):
-                        ri, rj = find(i), find(j)
-                        if ri != rj:
-                            parent[ri] = rj
-                members.append(i)
-    groups: dict[int, list[Box]] = {}
-    for i, b in enumerate(boxes):
-        groups.setdefault(find(i), []).append(b)
-    return [_union(g) for g in groups.values()]
+                roots = {find(j) for j in members}
+                for r in roots:
+                    ri = find(i)
+                    if r != ri and touch(b, cluster[r]):
+                        parent[r] = ri
+                        cluster[ri] = _union((cluster[ri], cluster[r]))
+                members[:] = list({find(j) for j in roots} | {find(i)})
+    return [cluster[i] for i in range(len(boxes)) if find(i) == i]
 
 
 def _overlaps_x(a: tuple[float, float], b: tuple[float, float], slack: float = 0.0) -> bool:
