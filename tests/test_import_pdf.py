@@ -17,7 +17,15 @@ from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import Chunk, FigureCandidate, PdfImport, block_lines, import_pdf
-from duizhao.importer.layout import Float, Joiner, caption_match, markdown_text, normalize_text
+from duizhao.importer.layout import (
+    Box,
+    Float,
+    Joiner,
+    caption_match,
+    markdown_text,
+    merge_boxes,
+    normalize_text,
+)
 from pdf_papers import make_ieee_paper
 
 PAPERS = Path(__file__).parent / "data" / "papers"
@@ -432,3 +440,22 @@ def test_cli_places_figures_the_spec_declares(
     assert "/// figure | 1\n///\n" in text
     assert "<!-- duizhao:figure 1" not in text
     assert "<!-- duizhao:table 1 page: 2" in text  # tables are not placed automatically
+
+
+boxes_st = st.lists(
+    st.tuples(
+        st.integers(0, 600), st.integers(0, 800), st.integers(1, 120), st.integers(1, 120)
+    ).map(lambda t: (float(t[0]), float(t[1]), float(t[0] + t[2]), float(t[1] + t[3]))),
+    max_size=40,
+)
+
+
+@given(boxes_st)
+def test_merged_drawings_cover_every_box_and_do_not_touch(boxes: list[Box]) -> None:
+    merged = merge_boxes(boxes)
+    for b in boxes:
+        assert any(m[0] <= b[0] and m[1] <= b[1] and b[2] <= m[2] and b[3] <= m[3] for m in merged)
+    for i, a in enumerate(merged):
+        for o in merged[i + 1 :]:
+            apart = a[2] + 1 < o[0] or o[2] + 1 < a[0] or a[3] + 1 < o[1] or o[3] + 1 < a[1]
+            assert apart, (a, o)

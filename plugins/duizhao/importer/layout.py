@@ -718,7 +718,10 @@ def merge_boxes(boxes: Sequence[Box], slack: float = 1.0) -> list[Box]:
                         parent[r] = ri
                         cluster[ri] = _union((cluster[ri], cluster[r]))
                 members[:] = list({find(j) for j in roots} | {find(i)})
-    return [cluster[i] for i in range(len(boxes)) if find(i) == i]
+    merged = [cluster[i] for i in range(len(boxes)) if find(i) == i]
+    # A cluster that grew may now touch one it was compared with before: merge again until
+    # no two boxes touch (few boxes are left after the first pass).
+    return merged if len(merged) == len(boxes) else merge_boxes(merged, slack)
 
 
 def _overlaps_x(a: tuple[float, float], b: tuple[float, float], slack: float = 0.0) -> bool:
