@@ -278,6 +278,11 @@ def make_ieee_paper(path: Path) -> Path:
         ],
         indent=False,
     )
+    # A figure across both columns at the foot of the page, referred to nowhere.
+    w.rect(LEFT[0] + 40, 600, RIGHT[1] - 40, 680)
+    w.word("Nodes", WIDTH / 2 - 10, 690, 7, "Helvetica")
+    cap = "Fig. 2. A wide figure across both columns, referred to nowhere in the text."
+    w.word(cap, (WIDTH - w.width(cap, 8)) / 2, 710, 8)
     y += 10
     w.word("REFERENCES", (LEFT[0] + LEFT[1] - w.width("REFERENCES", 8)) / 2, y, 8)
     y += 16

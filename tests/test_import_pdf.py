@@ -126,7 +126,7 @@ def test_generated_paper_front_matter_and_floats(generated: PdfImport) -> None:
     assert generated.title == "Layout Analysis for Owned<T> Papers"
     assert generated.authors == ["Ada Lovelace", "Alan Turing"]
     kinds = [(c.figure.kind, c.figure.label, c.figure.page) for c in generated.chunks if c.figure]
-    assert kinds == [("table", "TABLE I", 2), ("figure", "Fig. 1", 1)]
+    assert kinds == [("table", "TABLE I", 2), ("figure", "Fig. 1", 1), ("figure", "Fig. 2", 2)]
     texts = [c.text for c in generated.chunks]
     # Each float right after the paragraph that first refers to it (Table I is on page 2).
     table = next(i for i, c in enumerate(generated.chunks) if c.figure and c.figure.kind == "table")
@@ -142,6 +142,12 @@ def test_generated_paper_front_matter_and_floats(generated: PdfImport) -> None:
     # Plot legends ("1 Baseline") and axis labels never become headings or paragraphs.
     assert not any("Baseline" in t or "Latency (ms)" in t for t in texts)
     assert not any("COUNTERS" in t or "64-bit" in t for t in texts if not t.startswith("TABLE"))
+    # A float across both columns that nothing refers to stays where it stood (page 2's foot,
+    # after the references), and takes none of the text above it.
+    last = generated.chunks[-1].figure
+    assert last is not None and last.label == "Fig. 2"
+    assert 590 < last.box[1] < 605 and last.box[0] < 100 and last.box[2] > 510
+    assert len(references(generated)) == 2
 
 
 def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> None:
@@ -150,7 +156,7 @@ def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> N
     lines = report(generated, "paper.pdf")
     assert lines[0] == (
         "paper.pdf: 2 pages; 7 headings, 7 paragraphs, 2 references, 0 code listings, "
-        "1 figures, 1 tables"
+        "2 figures, 1 tables"
     )
     assert "  title: Layout Analysis for Owned<T> Papers" in lines
     assert "  heading: ## I. INTRODUCTION" in lines
@@ -158,7 +164,7 @@ def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> N
     dropped = [line for line in lines if "running head" in line]
     assert dropped == [
         "  review (page 1, line 19): dropped running head/foot '1'",
-        "  review (page 2, line 17): dropped running head/foot '2'",
+        "  review (page 2, line 19): dropped running head/foot '2'",
     ]
 
 
@@ -326,7 +332,7 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
         "paragraphs: P001-P007"
     )
     assert f"{pdf}: 2 pages; 7 headings, 7 paragraphs, 2 references" in lines[1]
-    assert "  review (page 2, line 17): dropped running head/foot '2'" in lines
+    assert "  review (page 2, line 19): dropped running head/foot '2'" in lines
     article = read_article(site.docs / "papers/layout.md")
     assert article.title == "Layout Analysis for Owned<T> Papers"
     assert article.meta["paper"] == {

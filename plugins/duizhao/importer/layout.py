@@ -11,9 +11,9 @@ The steps, each a function below:
    from the gaps between glyphs, never from a change of font;
 3. the column gutter of each page is found from the body-size lines; fragments on one baseline
    in one column are merged; the reading order is band by band, left column before right;
-4. running heads, page numbers and the front matter (title, authors) are set aside;
-5. floats are found from their captions ("Figure 3:", "Fig. 3.", "Table 2", "TABLE II") and the
+4. floats are found from their captions ("Figure 3:", "Fig. 3.", "Table 2", "TABLE II") and the
    graphics and non-body text next to them: all of it leaves the text flow;
+5. the front matter (title, authors), running heads and page numbers are set aside;
 6. headings need a numbering pattern *and* a heading style (larger, bold, italic or capitals),
    or a well-known name (Abstract, References, …) in a heading style;
 7. the remaining lines become paragraphs (gaps, indents, short last lines); a paragraph
@@ -480,7 +480,7 @@ def reading_order(lines: list[Line]) -> list[Line]:
 
 
 # ---------------------------------------------------------------------------------------------
-# 5. Floats
+# 4. Floats
 
 _CAPTION_RE = re.compile(
     r"^(?P<label>(?P<word>Figure|FIGURE|Fig\.?|FIG\.?|Table|TABLE|Tab\.)\s*"
@@ -853,52 +853,59 @@ def _grow(
         near = [g for g in near if g[3] <= top + 2]
     else:
         near = [g for g in near if g[1] >= bottom - 2]
+    above = direction == "above"
     taken: list[Line] = []
-    limit = 0.0 if direction == "above" else page.content.height
-    edge = top if direction == "above" else bottom
+    edge = top if above else bottom
     reach = _rules_reach(an, near, extent, edge, direction, inside) if kind == "table" else None
+    # A float's body is contiguous: each drawing and each line starts within a line or two of
+    # what was taken before it, so text beyond a float's margin (\textfloatsep) stays text.
+    pending = sorted(near, key=lambda g: -g[3] if above else g[1])
+    accepted: list[Box] = []
+    step = 1.6 * an.leading
+
+    def absorb(edge: float) -> float:
+        while pending:
+            g = pending[0]
+            distance = edge - g[3] if above else g[1] - edge
+            first = not taken and not accepted
+            if distance > (2.5 * an.leading if first else step):
+                break
+            accepted.append(pending.pop(0))
+            edge = min(edge, g[1]) if above else max(edge, g[3])
+        return edge
+
     for ln in inside:
+        edge = absorb(edge)
         if ln.role != "text":  # another float's caption or body
-            limit = ln.y1 if direction == "above" else ln.y0
             break
         if reach is not None:
             # A ruled table ends at its last rule.
-            if ln.y0 >= reach - 1 if direction == "above" else ln.y1 <= reach + 1:
+            if ln.y0 >= reach - 1 if above else ln.y1 <= reach + 1:
                 taken.append(ln)
                 continue
-            limit = reach
             break
-        gap = edge - ln.y1 if direction == "above" else ln.y0 - edge
+        gap = edge - ln.y1 if above else ln.y0 - edge
         covered = any(
             g[0] - 2 <= ln.x0 and ln.x1 <= g[2] + 2 and g[1] - 2 <= ln.y0 and ln.y1 <= g[3] + 2
-            for g in near
-        )
-        graphic_gap = any(
-            (g[1] < edge and g[3] > ln.y1 - 1)
-            if direction == "above"
-            else (g[3] > edge and g[1] < ln.y0 + 1)
-            for g in near
+            for g in accepted
         )
         # Body text, or type larger than body text (a heading, the title block), ends a float.
         if (an.body_like(ln, page) or ln.size > 1.1 * an.body) and not covered:
-            limit = ln.y1 if direction == "above" else ln.y0
             break
-        if gap > 3 * an.leading and not graphic_gap and not covered:
-            limit = ln.y1 if direction == "above" else ln.y0
+        if gap > (2.5 * an.leading if not taken and not accepted else step) and not covered:
             break
         if caption_match(ln.text) or (
             _heading_candidate(ln.text) is not None
             and (ln.bold or _caps(ln.text))
             and ln.size >= 0.75 * an.body  # small capitals count; plot legends are smaller
         ):
-            limit = ln.y1 if direction == "above" else ln.y0
             break
         taken.append(ln)
-        edge = ln.y0 if direction == "above" else ln.y1
-    if direction == "above":
-        boxes = [g for g in near if g[1] >= limit - 1]
-    else:
-        boxes = [g for g in near if g[3] <= limit + 1]
+        edge = min(edge, ln.y0) if above else max(edge, ln.y1)
+    absorb(edge)
+    if reach is not None:
+        accepted = [g for g in near if (g[1] >= reach - 1 if above else g[3] <= reach + 1)]
+    boxes = accepted
     # Graphics must touch the float: no body text between them and the caption.
     if boxes:
         lo = min(b[1] for b in boxes)
@@ -973,7 +980,7 @@ _TICK_RE = re.compile(r"^[-+−]?[0-9][0-9.,]*\s?(?:%|[a-zA-Zµ]{1,3})?$")
 
 
 # ---------------------------------------------------------------------------------------------
-# 4. Running heads, page numbers, front matter
+# 5. Running heads, page numbers, front matter
 
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—]\s*)?(?:page\s+)?[0-9ivxlc]{1,5}(?:\s+of\s+[0-9]+)?(?:\s*[-–—])?$", re.IGNORECASE
@@ -1281,7 +1288,8 @@ def analyse(
     mark_running(an)
     _drop_notes(an)
     units = _flow(an)
-    units = _place_floats(units, found)
+    anchors = [_anchor(an, f) for f in found]
+    units = _place_floats(units, found, anchors)
     return Layout(units, title, authors, found, an.notes)
 
 
@@ -1649,7 +1657,18 @@ def _to_roman(n: int) -> str:
     return out
 
 
-def _place_floats(units: list[Unit], floats: Sequence[Float]) -> list[Unit]:
+def _anchor(an: _Analysis, f: Float) -> int:
+    """The line number (in reading order) of a float's caption on its page: where it stood."""
+    page = next((p for p in an.pages if p.content.number == f.page), None)
+    numbers = [
+        ln.number
+        for ln in (page.lines if page else [])
+        if _inside(ln, f.caption_box) or _inside(ln, f.box)
+    ]
+    return min(numbers, default=0)
+
+
+def _place_floats(units: list[Unit], floats: Sequence[Float], anchors: Sequence[int]) -> list[Unit]:
     """Each float after the first paragraph that refers to it; else where it stood."""
     after: dict[int, list[Float]] = {}
     placed: set[int] = set()
@@ -1663,10 +1682,10 @@ def _place_floats(units: list[Unit], floats: Sequence[Float]) -> list[Unit]:
     for idx, f in enumerate(floats):
         if idx in placed:
             continue
-        # Where it stood: after the last unit that starts on an earlier page or higher up.
+        # Where it stood: after the last unit that starts before it in reading order.
         pos = -1
         for i, u in enumerate(units):
-            if u.page and (u.page, 0) <= (f.page, 0):
+            if u.page and (u.page, u.line) < (f.page, anchors[idx]):
                 pos = i
         after.setdefault(pos, []).append(f)
     out: list[Unit] = [Unit("float", f.caption, 0, f.page, 0, f) for f in after.get(-1, [])]
