@@ -1506,11 +1506,15 @@ def _as_heading(
         # A paper in one font: a short numbered line standing apart is a heading too.
         left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
         apart = last is None or last.page != ln.page or ln.y0 - last.y1 > 0.5 * an.leading
+        title = text.split(None, 1)[-1]
         styled = (
             apart
             and ln.width < 0.6 * (right - left)
             and len(text.split()) <= 9
             and not text.endswith((".", ",", ";", ":"))
+            # "2. Memory: 12 GB" is a list item
+            and ":" not in title
+            and not any(ch.isdigit() for ch in title)
         )
     if found is not None:
         kind, depth = found
