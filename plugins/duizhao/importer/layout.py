@@ -101,6 +101,8 @@ class Line:
     code: bool = False
     #: set in small capitals
     smallcaps: bool = False
+    #: share of glyphs in a bold font (a heading is bold throughout; "2. Phase 2: …" is not)
+    bold_share: float = 0.0
     #: the texts of the fragments merged into this line
     parts: list[str] = field(default_factory=list)
     column: int = -1  # 0 left, 1 right, -1 spanning or single column
@@ -324,6 +326,7 @@ def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: i
         gaps=gaps,
         code=code,
         smallcaps=smallcaps > n / 2,
+        bold_share=bold / n,
         text=line_text(chars, fonts, True) if code else text,
     )
 
@@ -419,6 +422,18 @@ def assign_columns(lines: Iterable[Line], gutter: tuple[float, float] | None) ->
             ln.column = 1
         else:
             ln.column = -1
+
+
+def drop_line_numbers(lines: list[Line]) -> tuple[list[Line], int]:
+    """Remove the line numbers of a review copy: bare numbers stacked in one margin column."""
+    stacks: dict[int, list[Line]] = {}
+    for ln in lines:
+        if ln.text.isdigit() and len(ln.text) <= 4:
+            stacks.setdefault(round(ln.x1 / 3), []).append(ln)
+    numbers = {id(ln) for stack in stacks.values() if len(stack) >= 8 for ln in stack}
+    if not numbers:
+        return lines, 0
+    return [ln for ln in lines if id(ln) not in numbers], len(numbers)
 
 
 def merge_baselines(lines: list[Line], fonts: Sequence[FontStyle]) -> list[Line]:
@@ -564,7 +579,12 @@ class _Analysis:
             content = PageContent(
                 content.number, content.width, content.height, chars, content.graphics
             )
-            self.pages.append(_Page(content, fragments(content, fonts), None, {}))
+            frags, numbered = drop_line_numbers(fragments(content, fonts))
+            if numbered:
+                self.notes.append(
+                    Note(content.number, 0, f"dropped {numbered} line numbers in the margin")
+                )
+            self.pages.append(_Page(content, frags, None, {}))
         self.body = body_size(ln for page in self.pages for ln in page.lines)
         for page in self.pages:
             page.gutter = find_gutter(page.lines, page.content.width, self.body)
@@ -998,9 +1018,10 @@ def mark_running(an: _Analysis) -> None:
     for page in an.pages:
         h = page.content.height
         live = sorted((ln for ln in page.lines if ln.role == "text"), key=lambda ln: ln.y0)
-        # The two top and two bottom lines, if they lie in the page's top or bottom eighth.
+        # The two top and two bottom lines, if they lie in the page's top or bottom 15 %
+        # (LNCS sets its running heads 12 % down an A4 page).
         for ln in live[:2] + live[-2:]:
-            if (ln.y1 <= 0.12 * h or ln.y0 >= 0.88 * h) and (page, ln) not in candidates:
+            if (ln.y1 <= 0.15 * h or ln.y0 >= 0.85 * h) and (page, ln) not in candidates:
                 candidates.append((page, ln))
                 edges[_running_key(ln.text)] += 1
     for _page, ln in candidates:
@@ -1032,6 +1053,8 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
         return "", []
     title_lines = [ln for ln in upper if ln.size >= biggest - 0.3]
     title_lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    if any(_heading_candidate(ln.text) for ln in title_lines):
+        return "", []  # the largest type is a section heading: no title page
     title = _strip_marks(" ".join(ln.text for ln in title_lines))
     title_bottom = max(ln.y1 for ln in title_lines)
     # The front matter ends where the abstract or the first section starts.
@@ -1497,10 +1520,19 @@ def _as_heading(
             return None
     text = ln.text
     m = _ABSTRACT_RE.match(text)
-    if m and (ln.bold or ln.italic or _caps(text[: m.end()].strip(" —–:.-"))):
+    lead = an.fonts[ln.chars[0].font] if ln.chars else None
+    if (
+        m
+        and (
+            ln.bold
+            or ln.italic
+            or (lead is not None and (lead.bold or lead.italic))  # LNCS: "Abstract." in bold
+            or _caps(text[: m.end()].strip(" —–:.-"))
+        )
+    ):
         rest = text[m.end() :].strip()
         return 2, "Abstract", rest
-    styled = ln.size >= an.body * 1.08 or ln.bold or ln.smallcaps or _caps(text)
+    styled = ln.size >= an.body * 1.08 or ln.bold_share >= 0.9 or ln.smallcaps or _caps(text)
     found = _heading_candidate(text)
     if found is not None and not styled and found[0] in ("numeric", "roman", "named"):
         # A paper in one font: a short numbered line standing apart is a heading too.
