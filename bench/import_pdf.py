@@ -69,13 +69,13 @@ def main(argv: list[str] | None = None) -> int:
             # the import costs (on an idle machine the two agree within a few percent).
             median = min(statistics.median(samples), statistics.median(cpu))
             per_page = median / max(1, result.pages)
-            counts = result.counts()
+
             print(
                 f"{pdf.name}: {result.pages} pages, median wall {statistics.median(samples):.3f} s,"
                 f" CPU {statistics.median(cpu):.3f} s ({per_page * 1000:.0f} ms/page) over "
                 f"{args.repeat} runs; "
-                f"{counts['headings']} headings, {counts['paragraphs']} paragraphs, "
-                f"{counts['figures']} figures, {counts['tables']} tables"
+                f"{result.count('heading')} headings, {result.count('paragraph')} paragraphs, "
+                f"{len(result.floats)} figures and tables"
             )
             if result.pages >= 12:
                 scaled = per_page * 12

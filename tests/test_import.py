@@ -156,9 +156,7 @@ def test_cli_creates_a_draft_and_continues_it(
     Path("one.txt").write_text("First para-\ngraph.\n\nSecond.\n", encoding="utf-8")
     Path("two.md").write_text("## 2 More\n\nThird.\n", encoding="utf-8")
     runner = CliRunner()
-    result = runner.invoke(main, ["import", "docs/new-paper.md", "--from", "one.txt"])
-    assert result.exit_code == 1  # the folder does not exist: nothing is created half-way
-    Path("docs").mkdir()
+    # The article's folder does not exist yet: it is created with the article.
     result = runner.invoke(main, ["import", "docs/new-paper.md", "--from", "one.txt"])
     assert result.exit_code == 0, result.output
     assert result.stdout == (
@@ -245,7 +243,7 @@ def test_pdf_layout_becomes_paragraphs_without_headers(tmp_path: Path) -> None:
     # One column, one font size: headings come from their numbering alone, as a paragraph
     # would not be set on one short line.
     assert import_pdf(pdf).chunks == [
-        Chunk("1 Introduction", 2),
+        Chunk("1 Introduction", 2, kind="heading"),
         Chunk(
             "Large language models no longer fit on a single accelerator, so serving them at "
             "scale is a systems problem that spans many machines and communication links."
@@ -255,7 +253,7 @@ def test_pdf_layout_becomes_paragraphs_without_headers(tmp_path: Path) -> None:
             "accelerators connected by a unified bus that spans the whole cluster and gives every "
             "chip direct memory access."
         ),
-        Chunk("2.1 Disaggregated Serving", 3),
+        Chunk("2.1 Disaggregated Serving", 3, kind="heading"),
         Chunk("Prefill and decode run on separate pools of accelerators here:"),
         Chunk("• prefill pools grow with the prompts,"),
         Chunk("• decode pools grow with the generated tokens."),

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from pathlib import Path
 
-import markdown
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -16,16 +14,9 @@ from hypothesis import strategies as st
 from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
-from duizhao.importer import Chunk, FigureCandidate, PdfImport, block_lines, import_pdf
-from duizhao.importer.layout import (
-    Box,
-    Float,
-    Joiner,
-    caption_match,
-    markdown_text,
-    merge_boxes,
-    normalize_text,
-)
+from duizhao.importer import PdfImport, import_pdf
+from duizhao.importer.layout import Box, Float, Joiner, caption_match, merge_boxes, normalize_text
+from duizhao.importer.pdf import figure_text
 from pdf_papers import make_ieee_paper
 
 PAPERS = Path(__file__).parent / "data" / "papers"
@@ -53,11 +44,21 @@ def headings(result: PdfImport) -> list[str]:
 
 
 def paragraphs(result: PdfImport) -> list[str]:
-    return [c.text for c in result.chunks if c.numbered and not c.is_heading and not c.figure]
+    return [c.text for c in result.chunks if c.is_numbered]
 
 
 def references(result: PdfImport) -> list[str]:
-    return [c.text for c in result.chunks if not c.numbered and not c.text.startswith("```")]
+    return [c.text for c in result.chunks if c.kind == "reference"]
+
+
+def figures(result: PdfImport) -> list[tuple[int, str]]:
+    """(index in the chunks, text) of each figure candidate."""
+    return [(i, c.text) for i, c in enumerate(result.chunks) if c.kind == "figure"]
+
+
+def authors(result: PdfImport) -> list[str]:
+    found = result.paper.get("authors", [])
+    return found if isinstance(found, list) else [found]
 
 
 #: Artefacts of text-stream extraction that the layout import must never produce.
@@ -100,7 +101,7 @@ def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport
         # Spacing from geometry (no space at the font change of "[36]"), hyphenation joined
         # with a dictionary check, author text escaped for Markdown.
         "Serving large language models needs very fast communication between the accelerators "
-        "of a cluster. Systems such as Rust \\[36\\] and its Owned&lt;T&gt; types help us here, "
+        "of a cluster. Systems such as Rust \\[36\\] and its Owned&lt;T> types help us here, "
         "and the small counters of Table I are kept as 32-bit integers.",
         "The second paragraph starts with an indent of its own and ends on a short line.",
         # Interrupted by a float at the top of the next column: still one paragraph.
@@ -112,7 +113,7 @@ def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport
         "in reading order, and the floats leave the text flow together with their captions and "
         "the text drawn inside them.",
         "The method finds every heading and every float of the generated paper, and a "
-        "Vector&lt;u8&gt; stays text, literally.",
+        "Vector&lt;u8> stays text, literally.",
         "Wide headings wrap like this one and stay one heading.",
     ]
     assert references(generated) == [
@@ -124,48 +125,47 @@ def test_generated_paper_headings_paragraphs_and_references(generated: PdfImport
 
 def test_generated_paper_front_matter_and_floats(generated: PdfImport) -> None:
     assert generated.title == "Layout Analysis for Owned<T> Papers"
-    assert generated.authors == ["Ada Lovelace", "Alan Turing"]
-    kinds = [(c.figure.kind, c.figure.label, c.figure.page) for c in generated.chunks if c.figure]
-    assert kinds == [("table", "TABLE I", 2), ("figure", "Fig. 1", 1), ("figure", "Fig. 2", 2)]
+    assert generated.paper == {
+        "title": "Layout Analysis for Owned<T> Papers",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+    }
+    assert [(f.kind, f.label, f.page) for f in generated.floats] == [
+        ("figure", "Fig. 1", 1),
+        ("table", "TABLE I", 2),
+        ("figure", "Fig. 2", 2),
+    ]
     texts = [c.text for c in generated.chunks]
-    # Each float right after the paragraph that first refers to it (Table I is on page 2).
-    table = next(i for i, c in enumerate(generated.chunks) if c.figure and c.figure.kind == "table")
+    found = figures(generated)
+    # Each float right after the paragraph that first refers to it (Table I is on page 2),
+    # as a marker with its key, page and box in the units of .figures.yml.
+    (table, marker_t), (fig, marker_f), (last, marker_2) = found
+    assert marker_t.startswith("<!-- duizhao:table table-1 page: 2 box: [")
     assert "Table I" in texts[table - 1]
-    fig = next(i for i, c in enumerate(generated.chunks) if c.figure and c.figure.kind == "figure")
+    assert marker_f.startswith("<!-- duizhao:figure 1 page: 1 box: [")
+    assert marker_f.endswith("] Fig. 1. Throughput of three runs on one superpod. -->")
     assert "Fig. 1 shows" in texts[fig - 1]
-    figure = generated.chunks[fig].figure
-    assert figure is not None
-    assert figure.caption == "Fig. 1. Throughput of three runs on one superpod."
     # The box holds the drawing and its labels, from the top-left, in points.
-    x0, y0, x1, y1 = figure.box
+    x0, y0, x1, y1 = next(f.box for f in generated.floats if f.label == "Fig. 1")
     assert 320 < x0 < 340 and 140 < y0 < 155 and 520 < x1 < 545 and 265 < y1 < 280
     # Plot legends ("1 Baseline") and axis labels never become headings or paragraphs.
     assert not any("Baseline" in t or "Latency (ms)" in t for t in texts)
-    assert not any("COUNTERS" in t or "64-bit" in t for t in texts if not t.startswith("TABLE"))
+    assert not any("COUNTERS" in t or "64-bit" in t for t in texts if "duizhao:" not in t)
     # A float across both columns that nothing refers to stays where it stood (page 2's foot,
     # after the references), and takes none of the text above it.
-    last = generated.chunks[-1].figure
-    assert last is not None and last.label == "Fig. 2"
-    assert 590 < last.box[1] < 605 and last.box[0] < 100 and last.box[2] > 510
+    assert last == len(generated.chunks) - 1 and "Fig. 2." in marker_2
+    wide = next(f.box for f in generated.floats if f.label == "Fig. 2")
+    assert 590 < wide[1] < 605 and wide[0] < 100 and wide[2] > 510
     assert len(references(generated)) == 2
 
 
-def test_generated_paper_report_names_pages_and_lines(generated: PdfImport) -> None:
-    from duizhao.importer import report
-
-    lines = report(generated, "paper.pdf")
-    assert lines[0] == (
-        "paper.pdf: 2 pages; 7 headings, 7 paragraphs, 2 references, 0 code listings, "
-        "2 figures, 1 tables"
-    )
-    assert "  title: Layout Analysis for Owned<T> Papers" in lines
-    assert "  heading: ## I. INTRODUCTION" in lines
-    assert any(line.startswith("  table: TABLE I on page 2, box [") for line in lines)
-    dropped = [line for line in lines if "running head" in line]
-    assert dropped == [
-        "  review (page 1, line 19): dropped running head/foot '1'",
-        "  review (page 2, line 19): dropped running head/foot '2'",
+def test_generated_paper_notes_name_pages_and_lines(generated: PdfImport) -> None:
+    notes = [n.format("paper.pdf") for n in generated.notes]
+    assert [n for n in notes if "running head" in n] == [
+        "paper.pdf: dropped: page 1, line 19: dropped running head/foot '1'",
+        "paper.pdf: dropped: page 2, line 19: dropped running head/foot '2'",
     ]
+    assert any(n.startswith("paper.pdf: warning: page 2: TABLE I found, box [") for n in notes)
+    assert generated.count("heading") == 7 and generated.count("reference") == 2
 
 
 def test_references_can_be_numbered(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_references_can_be_numbered(tmp_path: Path) -> None:
 
 def test_acm_paper(acm: PdfImport) -> None:
     assert acm.title == "Samba: Enabling Confidential and Collaborative Cloud Functions"
-    assert acm.authors == ["Matthew Berthoud", "Stephen Herwig"]
+    assert authors(acm) == ["Matthew Berthoud", "Stephen Herwig"]
     assert headings(acm) == [
         "Abstract",
         "CCS Concepts",
@@ -217,18 +217,18 @@ def test_acm_paper(acm: PdfImport) -> None:
         ("Figure 5", 6),
     ]
     # Code listings are kept verbatim and unnumbered, not as letter-spaced paragraphs.
-    code = [c.text for c in acm.chunks if c.text.startswith("```")]
+    code = [c.text for c in acm.chunks if c.kind == "verbatim"]
     assert any("type SambaMessage struct {" in c for c in code)
     assert not any(re.search(r"\b[a-z] [a-z] [a-z] [a-z]\b", p) for p in paragraphs(acm))
     # Running heads and the copyright footnote are dropped, and said so.
-    messages = [n.message for n in acm.notes]
-    assert "dropped running head/foot 'Berthoud et al.'" in messages
+    messages = [n.message for n in acm.notes if n.severity == "dropped"]
+    assert "page 2, line 54: dropped running head/foot 'Berthoud et al.'" in messages
     assert not any("Berthoud et al." in p for p in paragraphs(acm))
 
 
 def test_ieee_paper(ieee: PdfImport) -> None:
-    assert ieee.title.startswith("Peer-to-peer Browser Middleware for Communication")
-    assert ieee.authors == ["Joel Martin", "David Levine"]
+    assert (ieee.title or "").startswith("Peer-to-peer Browser Middleware for Communication")
+    assert authors(ieee) == ["Joel Martin", "David Levine"]
     assert headings(ieee) == [
         "Abstract",
         "1. Use Case/Scenario",
@@ -291,26 +291,13 @@ def test_caption_lines() -> None:
 
 
 def test_figure_candidates_become_placements_or_markers() -> None:
-    fig = FigureCandidate("figure", "Figure 3", 3, "Figure 3: A -- B.", 4, (72.4, 96, 540, 380))
-    assert block_lines(Chunk(fig.caption, figure=fig), "P001") == [
-        "<!-- duizhao:figure 3 page: 4 box: [72, 96, 540, 380] Figure 3: A - - B. -->",
-        "",
-    ]
-    declared = FigureCandidate("figure", "Figure 3", 3, "", 4, (0, 0, 1, 1), declared=True)
-    assert block_lines(Chunk("", figure=declared), "P001") == ["/// figure | 3", "///", ""]
-    assert block_lines(Chunk("\\[1\\] A. Author.", numbered=False), "P009") == [
-        "\\[1\\] A. Author.",
-        "",
-    ]
-
-
-@given(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=60))
-def test_markdown_text_renders_literally(text: str) -> None:
-    text = " ".join(text.split())
-    rendered = markdown.markdown(markdown_text(text))
-    inner = re.sub(r"^<p>|</p>$", "", rendered)
-    assert "<" not in inner.replace("&lt;", "")  # no element the author did not write
-    assert html.unescape(inner) == text
+    fig = Float(4, "figure", "Figure 3", 3, "Figure 3: A -- B.", (72.4, 96, 540, 380), (0, 0, 1, 1))
+    assert figure_text(fig) == (
+        "<!-- duizhao:figure 3 page: 4 box: [72, 96, 540, 380] Figure 3: A - - B. -->"
+    )
+    assert figure_text(fig, {"3"}) == "/// figure | 3\n///"
+    table = Float(2, "table", "TABLE II", 2, "TABLE II", (0, 0, 1, 1), (0, 0, 1, 1))
+    assert figure_text(table, {"3", "table-2"}) == "/// figure | table-2\n///"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,13 +313,16 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     pdf = make_ieee_paper(site.root / "paper.pdf")
     result = CliRunner().invoke(main, ["import", "docs/papers/layout.md", "--from", str(pdf)])
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0] == (
+    assert result.stdout == (
         "docs/papers/layout.md: imported 7 paragraphs (P001-P007) and 7 headings; "
-        "paragraphs: P001-P007"
+        "paragraphs: P001-P007\n"
     )
-    assert f"{pdf}: 2 pages; 7 headings, 7 paragraphs, 2 references" in lines[1]
-    assert "  review (page 2, line 19): dropped running head/foot '2'" in lines
+    report = result.stderr.splitlines()
+    assert report[0] == (
+        f"import report for {pdf}: 7 paragraphs, 7 headings, 3 figure candidates, "
+        "0 code/HTML blocks, 0 footnotes, 2 references; 8 notes to review:"
+    )
+    assert f"{pdf}: dropped: page 2, line 19: dropped running head/foot '2'" in report
     article = read_article(site.docs / "papers/layout.md")
     assert article.title == "Layout Analysis for Owned<T> Papers"
     assert article.meta["paper"] == {
@@ -342,7 +332,7 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 8)]
     text = (site.docs / "papers/layout.md").read_text(encoding="utf-8")
     assert "<!-- duizhao:figure 1 page: 1 box: [" in text
-    assert "<!-- duizhao:table 1 page: 2 box: [" in text
+    assert "<!-- duizhao:table table-1 page: 2 box: [" in text
     # The author states the licence (the PDF does not); then the strict build passes.
     text = text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1)
     (site.docs / "papers/layout.md").write_text(text, encoding="utf-8")
@@ -377,11 +367,15 @@ def test_a_figure_detector_can_replace_the_caption_search(
 
     result = import_pdf(pdf, detect=detect)
     assert seen == [pdf]
-    assert [c.figure.label for c in result.chunks if c.figure] == ["Fig. 1"]
+    assert [f.label for f in result.floats] == ["Fig. 1"]
+    assert [text[:27] for _i, text in figures(result)] == ["<!-- duizhao:figure 1 page:"]
     # Table I was not detected: its small type is dropped as such, and reported.
     assert headings(result) == headings(generated)
     assert paragraphs(result) == paragraphs(generated)
-    assert any("COUNTERS BY WIDTH" in n.message and n.page == 2 for n in result.notes)
+    assert any(
+        n.message.startswith("page 2, line ") and "COUNTERS BY WIDTH" in n.message
+        for n in result.notes
+    )
 
 
 def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> None:
@@ -445,7 +439,7 @@ def test_cli_places_figures_the_spec_declares(
     text = (site.docs / "x.md").read_text(encoding="utf-8")
     assert "/// figure | 1\n///\n" in text
     assert "<!-- duizhao:figure 1" not in text
-    assert "<!-- duizhao:table 1 page: 2" in text  # tables are not placed automatically
+    assert "<!-- duizhao:table table-1 page: 2" in text  # the spec does not declare it
 
 
 boxes_st = st.lists(

@@ -1,7 +1,9 @@
 """``duizhao import``: turn an English original into numbered blocks awaiting translation.
 
 - :mod:`.model`: the units of an original (:class:`Chunk`) and the result of an import;
-- :mod:`.text`: plain text or Markdown → chunks;
+- :mod:`.text`: plain text → chunks;
+- :mod:`.markdown`: a Markdown original (markdown-it-py tokens) → chunks, metadata, report;
+- :mod:`.escape`: author text → Markdown that renders it literally;
 - :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
 - :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
@@ -10,15 +12,17 @@
 from __future__ import annotations
 
 from .apply import block_lines, import_chunks, new_article
-from .model import Chunk, FigureCandidate, ImportRefused, ImportResult
-from .pdf import PdfImport, import_pdf, report
+from .markdown import parse_markdown
+from .model import Chunk, ImportRefused, ImportResult, Note, Original
+from .pdf import PdfImport, import_pdf
 from .text import chunks_from_text, join_lines, vocabulary
 
 __all__ = [
     "Chunk",
-    "FigureCandidate",
     "ImportRefused",
     "ImportResult",
+    "Note",
+    "Original",
     "PdfImport",
     "block_lines",
     "chunks_from_text",
@@ -26,6 +30,6 @@ __all__ = [
     "import_pdf",
     "join_lines",
     "new_article",
-    "report",
+    "parse_markdown",
     "vocabulary",
 ]

@@ -1,7 +1,8 @@
 """Chunks → numbered blocks appended to an article, its ``paragraphs:`` range extended in place.
 
-Each original goes in the blockquote and the translation holds
-:data:`~duizhao.article.TODO_MARKER`; every other byte of the file is kept.
+Each numbered original goes in the blockquote of a ``/// paragraph`` block and the translation
+holds :data:`~duizhao.article.TODO_MARKER`; headings, code, figure candidates and footnotes go
+between the blocks as they are. Every other byte of the file is kept.
 """
 
 from __future__ import annotations
@@ -14,48 +15,41 @@ import yaml
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
 from ..source import SourceFile
-from .layout import markdown_text
-from .model import Chunk, FigureCandidate, ImportRefused, ImportResult
+from .escape import md_text, protect_line_start
+from .model import Chunk, ImportRefused, ImportResult
 
 
 def block_lines(chunk: Chunk, pid: str) -> list[str]:
-    """The lines of one imported paragraph block (or one heading)."""
+    """The lines of one imported unit: a numbered paragraph block, or a heading, code, figure
+    candidate or footnote written as it is between the blocks (no number, no empty block)."""
     if chunk.is_heading:
-        return ["#" * chunk.level + " " + chunk.text, ""]
-    if chunk.figure is not None:
-        return figure_lines(chunk.figure)
-    if not chunk.numbered:
-        return [chunk.text, ""]
+        return ["#" * max(1, min(6, chunk.level)) + " " + chunk.text, ""]
+    if not chunk.is_numbered:
+        return [*chunk.text.split("\n"), ""]
     quoted = [f"> {line}".rstrip() for line in chunk.text.split("\n")]
     return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
-
-
-def figure_lines(figure: FigureCandidate) -> list[str]:
-    """A placement when the figure spec declares the figure, else a marker to review."""
-    if figure.declared:
-        return [f"/// figure | {figure.number}", "///", ""]
-    box = ", ".join(f"{v:g}" for v in (round(x) for x in figure.box))
-    caption = " ".join(figure.caption.split()).replace("--", "- -")
-    return [
-        f"<!-- duizhao:{figure.kind} {figure.number} page: {figure.page} box: [{box}] "
-        f"{caption} -->",
-        "",
-    ]
 
 
 def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefused:
     return ImportRefused(Diagnostic(article.path, line, code, message))
 
 
-def new_article(title: str, paper: dict[str, Any] | None = None) -> bytes:
-    """The skeleton written when ``duizhao import`` is given an article that does not exist."""
+def new_article(
+    title: str, paper: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+) -> bytes:
+    """The skeleton written when ``duizhao import`` is given an article that does not exist.
+
+    ``paper`` holds the ``paper:`` fields the original gives (title, authors, url), ``meta``
+    other front matter (``date``); the title is escaped in the page heading.
+    """
     fields: dict[str, Any] = {"title": title}
     if paper:
         fields["paper"] = paper
+    fields.update(meta or {})
     fields["status"] = "draft"
-    meta = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=100)
-    heading = markdown_text(title, block_start=False)  # "Owned<T>" must stay text
-    return f"---\n{meta}---\n\n# {heading}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
+    front = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=1000)
+    heading = protect_line_start(md_text(" ".join(title.split())))
+    return f"---\n{front}---\n\n# {heading}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
 def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
@@ -98,7 +92,7 @@ def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
     for chunk in chunks:
         pid = f"P{next_number:0{width}d}"
         added.extend(block_lines(chunk, pid))
-        if not chunk.is_heading and chunk.numbered and chunk.figure is None:
+        if chunk.is_numbered:
             first = first or pid
             last = pid
             next_number += 1

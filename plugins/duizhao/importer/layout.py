@@ -1246,34 +1246,6 @@ class Joiner:
         return out[:-1] + part
 
 
-def markdown_text(text: str, block_start: bool = True) -> str:
-    """Text of the original as Markdown inline text that renders literally (``Owned<T>``).
-
-    ``block_start``: the text opens a block, where ``#``, ``-`` or ``1.`` would start a heading
-    or a list.
-    """
-    # "&amp;" or "&#36;" written by the author stays literal; a lone "&" is already literal.
-    text = re.sub(r"&(?=#?[A-Za-z0-9]+;)", "&amp;", text)
-    out = []
-    for ch in text:
-        if ch in "\\`*_[]{}":
-            out.append("\\" + ch)
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch == "$":
-            out.append("&#36;")
-        else:
-            out.append(ch)
-    s = "".join(out)
-    if not block_start:
-        return s
-    # Block syntax at the start of a paragraph: headings, lists, rules.
-    s = re.sub(r"^([#+-])", r"\\\1", s)
-    return re.sub(r"^([0-9]+)([.)])(?=\s|$)", r"\1\\\2", s)
-
-
 # ---------------------------------------------------------------------------------------------
 # The whole analysis
 

@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import ctypes
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from .layout import (
-    Box,
-    Char,
-    Float,
-    FloatLike,
-    FontStyle,
-    Note,
-    PageContent,
-    analyse,
-    markdown_text,
-)
-from .model import Chunk, FigureCandidate
+from .escape import md_fence, md_text, protect_line_start
+from .layout import Box, Char, Float, FloatLike, FontStyle, PageContent, analyse
+from .layout import Note as LayoutNote
+from .model import Chunk, ChunkKind, Note, Original
 
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 #: A page with more drawing objects than this (a scatter plot of 100k points) is sampled.
@@ -36,37 +28,11 @@ _ADDRESS_PROTO = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int
 
 
 @dataclass
-class PdfImport:
-    """What :func:`import_pdf` found: the chunks to append and what the author should review."""
+class PdfImport(Original):
+    """A PDF paper read by :func:`import_pdf`: an :class:`Original` with its floats."""
 
-    chunks: list[Chunk]
-    title: str
-    authors: list[str]
-    floats: list[Float]
-    notes: list[Note]
-    pages: int
-
-    def counts(self) -> dict[str, int]:
-        out = {
-            "paragraphs": 0,
-            "headings": 0,
-            "references": 0,
-            "code": 0,
-            "figures": 0,
-            "tables": 0,
-        }
-        for c in self.chunks:
-            if c.figure is not None:
-                out["tables" if c.figure.kind == "table" else "figures"] += 1
-            elif c.is_heading:
-                out["headings"] += 1
-            elif c.text.startswith(("```", "~~~~")):
-                out["code"] += 1
-            elif not c.numbered:
-                out["references"] += 1
-            else:
-                out["paragraphs"] += 1
-        return out
+    floats: list[Float] = field(default_factory=list)
+    pages: int = 0
 
 
 def _font_style(font: Any) -> FontStyle:
@@ -285,16 +251,17 @@ def import_pdf(
     path: Path,
     *,
     number_references: bool = False,
-    declared_figures: Sequence[int] = (),
+    declared_figures: Collection[str] = (),
     detect: Callable[[Path], Sequence[FloatLike]] | None = None,
 ) -> PdfImport:
     """Read a paper and turn it into chunks (see the module docstring).
 
-    References become unnumbered blocks unless ``number_references``. A float becomes a figure
-    candidate: a ``/// figure`` placement when ``declared_figures`` (the ids of the article's
-    ``.figures.yml``) has its number, else a comment marker for the author to review.
-    ``detect``: a figure detector (``duizhao.figures.detect.detect_figures``) to use instead of
-    the caption-anchored :func:`find_floats`.
+    References are plain, unnumbered units (``kind="reference"``) unless ``number_references``.
+    A float becomes a figure candidate: a ``/// figure`` placement when ``declared_figures``
+    (the keys of the article's ``.figures.yml``: ``"3"``, ``"table-2"``) has it, else a comment
+    marker for the author to review. ``detect``: a figure detector
+    (``duizhao.figures.detect.detect_figures``) to use instead of the caption-anchored search.
+    Raises ``OSError`` when the file cannot be read and ``ValueError`` when it is not a PDF.
     """
     pages, fonts = read_pages(path)
     layout = analyse(pages, fonts, None if detect is None else detect(path))
@@ -302,51 +269,59 @@ def import_pdf(
     declared = set(declared_figures)
     for unit in layout.units:
         if unit.kind == "heading":
-            chunks.append(Chunk(markdown_text(unit.text, False), min(max(unit.level, 2), 6)))
+            chunks.append(Chunk(md_text(unit.text), min(max(unit.level, 2), 6), kind="heading"))
         elif unit.kind == "paragraph":
-            chunks.append(Chunk(markdown_text(unit.text)))
-        elif unit.kind == "code":
-            fence = "~~~~" if "```" in unit.text else "```"
-            chunks.append(Chunk(f"{fence}text\n{unit.text}\n{fence}", numbered=False))
+            chunks.append(Chunk(protect_line_start(md_text(unit.text))))
         elif unit.kind == "reference":
-            chunks.append(Chunk(markdown_text(unit.text), numbered=number_references))
+            kind: ChunkKind = "paragraph" if number_references else "reference"
+            chunks.append(Chunk(protect_line_start(md_text(unit.text)), kind=kind))
+        elif unit.kind == "code":
+            chunks.append(Chunk("\n".join(md_fence(unit.text, "text")), kind="verbatim"))
         elif unit.figure is not None:
-            f = unit.figure
-            placed = f.kind == "figure" and f.number in declared
-            chunks.append(
-                Chunk(
-                    f.caption,
-                    figure=FigureCandidate(
-                        f.kind, f.label, f.number, f.caption, f.page, f.box, placed
-                    ),
-                )
-            )
-    return PdfImport(chunks, layout.title, layout.authors, layout.floats, layout.notes, len(pages))
-
-
-def report(result: PdfImport, source: str) -> list[str]:
-    """The end-of-import report: what was found, then what to review (page and line)."""
-    counts = result.counts()
-    lines = [
-        f"{source}: {result.pages} pages; {counts['headings']} headings, "
-        f"{counts['paragraphs']} paragraphs, {counts['references']} references, "
-        f"{counts['code']} code listings, "
-        f"{counts['figures']} figures, {counts['tables']} tables",
-    ]
-    if result.title:
-        lines.append(f"  title: {result.title}")
-    if result.authors:
-        lines.append(f"  authors: {', '.join(result.authors)}")
-    for c in result.chunks:
-        if c.is_heading:
-            lines.append(f"  heading: {'#' * c.level} {c.text}")
-    for f in result.floats:
-        lines.append(f"  {f.kind}: {f.label} on page {f.page}, box {[round(v) for v in f.box]}")
-    for note in result.notes:
-        where = (
-            f"page {note.page}, line {note.line}"
-            if note.line
-            else (f"page {note.page}" if note.page else "document")
+            chunks.append(Chunk(figure_text(unit.figure, declared), kind="figure"))
+    paper: dict[str, Any] = {}
+    if layout.title:
+        paper["title"] = layout.title
+    if layout.authors:
+        paper["authors"] = layout.authors if len(layout.authors) > 1 else layout.authors[0]
+    notes = [_note(n) for n in layout.notes]
+    for f in layout.floats:
+        box = ", ".join(str(round(v)) for v in f.box)
+        notes.append(
+            Note(None, f"page {f.page}: {f.label} found, box [{box}]; check it, then place it")
         )
-        lines.append(f"  review ({where}): {note.message}")
-    return lines
+    return PdfImport(
+        chunks,
+        title=layout.title or None,
+        paper=paper,
+        notes=notes,
+        floats=list(layout.floats),
+        pages=len(pages),
+    )
+
+
+def _note(note: LayoutNote) -> Note:
+    where = (
+        f"page {note.page}, line {note.line}: "
+        if note.line
+        else (f"page {note.page}: " if note.page else "")
+    )
+    severity: Literal["dropped", "warning"] = (
+        "dropped" if note.message.startswith("dropped") else "warning"
+    )
+    return Note(None, where + note.message, severity)
+
+
+def figure_key(kind: str, number: int) -> str:
+    """The key of a figure in ``.figures.yml`` (as ``duizhao.figures.spec.figure_key``)."""
+    return str(number) if kind == "figure" else f"{kind}-{number}"
+
+
+def figure_text(f: Float, declared: Collection[str] = ()) -> str:
+    """A placement when the figure spec declares the float, else a marker to review."""
+    key = figure_key(f.kind, f.number)
+    if key in declared:
+        return f"/// figure | {key}\n///"
+    box = ", ".join(str(round(v)) for v in f.box)
+    caption = " ".join(f.caption.split()).replace("--", "- -")
+    return f"<!-- duizhao:{f.kind} {key} page: {f.page} box: [{box}] {caption} -->"
