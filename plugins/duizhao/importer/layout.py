@@ -1011,8 +1011,13 @@ def _running_key(text: str) -> str:
     return re.sub(r"[0-9]+", "#", text.strip().lower())
 
 
-def mark_running(an: _Analysis) -> None:
-    """Lines above or below the text block that repeat across pages, and page numbers."""
+def mark_running(an: _Analysis, words_only: bool = False) -> None:
+    """Lines above or below the text block that repeat across pages, and page numbers.
+
+    ``words_only``: only running heads with words in them ("Berthoud et al."), found before
+    the floats so that none grows into them; bare numbers wait until the floats have taken
+    their tick labels.
+    """
     edges: Counter[str] = Counter()
     candidates: list[tuple[_Page, Line]] = []
     for page in an.pages:
@@ -1025,8 +1030,12 @@ def mark_running(an: _Analysis) -> None:
                 candidates.append((page, ln))
                 edges[_running_key(ln.text)] += 1
     for _page, ln in candidates:
+        if words_only and not any(ch.isalpha() for ch in ln.text.replace("page", "")):
+            continue
         if _PAGE_NUMBER_RE.match(ln.text) or (edges[_running_key(ln.text)] >= 2):
             ln.role = "running"
+    if words_only:
+        return
     # Margin stamps (arXiv identifiers, "Preprint") are outside every column.
     for page in an.pages:
         for ln in page.lines:
@@ -1278,6 +1287,7 @@ def analyse(
     an = _Analysis(pages, fonts)
     if not an.pages or not any(p.lines for p in an.pages):
         return Layout([], "", [], [], an.notes)
+    mark_running(an, words_only=True)
     found = find_floats(an) if floats is None else _use_floats(an, floats)
     title, authors = front_matter(an)
     mark_running(an)

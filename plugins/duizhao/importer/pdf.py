@@ -61,8 +61,14 @@ def _fast(function: Any, restype: Any, *argtypes: Any) -> Any:
 
 
 def _page_chars(
-    textpage: Any, height: float, fonts: list[FontStyle], font_ids: dict[int | None, int]
+    textpage: Any,
+    height: float,
+    fonts: list[FontStyle],
+    font_ids: dict[int | None, int],
+    rotated: list[Box],
 ) -> list[Char]:
+    """The page's glyphs; the boxes of rotated ones (a plot's y-axis title, a margin stamp)
+    go to ``rotated``: they are part of a drawing, not of the prose."""
     import pypdfium2.raw as pdfium_c
 
     vp, c_int = ctypes.c_void_p, ctypes.c_int
@@ -109,10 +115,11 @@ def _page_chars(
                     fonts.append(style)
                 info = (fid, round(pdfium_c.FPDFText_GetFontSize(raw, i), 2) or 1.0)
             objects[key] = info
+        get_box(handle, i, rect_ref)
         if info is None:
+            rotated.append((rect.left, height - rect.top, rect.right, height - rect.bottom))
             space = False
             continue
-        get_box(handle, i, rect_ref)
         try:
             text = chr(code)
         except ValueError:
@@ -229,10 +236,11 @@ def read_pages(path: Path) -> tuple[list[PageContent], list[FontStyle]]:
                 width, height = page.get_size()
                 textpage = page.get_textpage()
                 try:
-                    chars = _page_chars(textpage, height, fonts, font_ids)
+                    rotated: list[Box] = []
+                    chars = _page_chars(textpage, height, fonts, font_ids, rotated)
                 finally:
                     textpage.close()
-                graphics = _page_graphics(page, height)
+                graphics = _page_graphics(page, height) + rotated
             finally:
                 page.close()
             pages.append(PageContent(number + 1, width, height, chars, graphics))
