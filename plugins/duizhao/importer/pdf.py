@@ -120,10 +120,14 @@ def _page_chars(
             rotated.append((rect.left, height - rect.top, rect.right, height - rect.bottom))
             space = False
             continue
-        try:
-            text = chr(code)
-        except ValueError:
-            text = "\ufffd"
+        if 0xDC00 <= code < 0xE000:
+            # PDFium gives a glyph beyond the BMP (math letters 𝑠𝑘) as two UTF-16 halves.
+            if chars and len(chars[-1].text) == 1 and 0xD800 <= ord(chars[-1].text) < 0xDC00:
+                high = ord(chars[-1].text)
+                chars[-1].text = chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))
+                continue
+            code = 0xFFFD
+        text = chr(code) if code < 0x110000 else "\ufffd"
         append(
             Char(
                 text,
@@ -137,6 +141,9 @@ def _page_chars(
             )
         )
         space = False
+    for ch in chars:  # a high half without its low half
+        if 0xD800 <= ord(ch.text[0]) < 0xDC00:
+            ch.text = "\ufffd"
     return chars
 
 
