@@ -224,15 +224,21 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".
     help="Where the Markdown original is published: its site-absolute and relative links "
     "and images become absolute links there (without it they stay as text, with a warning).",
 )
-def import_(article: Path, original: Path, base_url: str | None) -> None:
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: give each reference a paragraph ID to translate (default: plain, unnumbered).",
+)
+def import_(article: Path, original: Path, base_url: str | None, number_references: bool) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
     ARTICLE (and its folder) is created as a draft, titled from the original. Markdown is
     parsed as CommonMark/GFM: only paragraphs, lists, quotes and tables are numbered; code,
-    figure candidates and footnotes go between the blocks. A report of what was found, dropped
-    or needs review goes to stderr. PDF text is extracted best effort: review the result.
+    figure candidates and footnotes go between the blocks. A PDF paper is read from its layout
+    (columns, headings, floats, references). A report of what was found, dropped or needs
+    review goes to stderr.
     """
     from .importer import (
         Chunk,
@@ -240,9 +246,9 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
         Original,
         chunks_from_text,
         import_chunks,
+        import_pdf,
         new_article,
         parse_markdown,
-        pdf_text,
     )
     from .importer.markdown import footnote_prefix
 
@@ -252,10 +258,13 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
     suffix = original.suffix.lower()
     if suffix == ".pdf":
         try:
-            text = pdf_text(original)
+            source: Original = import_pdf(
+                original,
+                number_references=number_references,
+                declared_figures=_declared_figures(article),
+            )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
-        source = Original(chunks_from_text(text))
     else:
         try:
             text = original.read_text(encoding="utf-8-sig")
@@ -315,6 +324,7 @@ def _import_report(original: Path, source: Original) -> None:
                 n(source.count("verbatim"), "code/HTML block"),
                 n(source.count("footnote"), "footnote"),
             ]
+            + ([n(source.count("reference"), "reference")] if source.count("reference") else [])
         )
         + (
             f"; {n(len(source.notes), 'note')} to review:"
@@ -325,6 +335,16 @@ def _import_report(original: Path, source: Original) -> None:
     )
     for note in source.notes:
         click.echo(note.format(str(original)), err=True)
+
+
+def _declared_figures(article: Path) -> list[str]:
+    """Keys of the figures the article's .figures.yml declares ("3", "table-2"), if any."""
+    from .figures.spec import load_spec, spec_path
+
+    path = spec_path(article)
+    if not path.is_file():
+        return []
+    return sorted(load_spec(path, Path.cwd()).declared)
 
 
 @main.command("renumber")
