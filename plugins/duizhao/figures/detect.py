@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 5
+DETECT_VERSION = 6
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -442,10 +442,12 @@ def analyse(pages: Sequence[Page]) -> Layout:
     leads = []
     for page in pages:
         prev: Fragment | None = None
+        rows = _table_rows(page, layout)
         for f in page.fragments:
             col = layout.column_of(f.x0, f.x1)
             f.body = (
                 body_sized(f)
+                and id(f) not in rows
                 and col is not None
                 and f.width >= 0.55 * (col[1] - col[0])
                 and col[0] - 3 <= f.x0 <= col[0] + 3 * body_size
@@ -521,6 +523,18 @@ def _repeated_lines(pages: Sequence[Page]) -> tuple[list[float], list[float]]:
         return found
 
     return repeated(heads, edges_head), repeated(feet, edges_foot)
+
+
+def _table_rows(page: Page, layout: Layout) -> set[int]:
+    """Fragments that share their line, in one column, with another fragment: the cells of a
+    table row (a line of running text is one fragment)."""
+    lines: dict[tuple[int, int], list[Fragment]] = {}
+    for f in page.fragments:
+        col = layout.column_of(f.x0, f.x1)
+        if col is None:
+            continue
+        lines.setdefault((round(col[0]), round(f.y1 / 2)), []).append(f)
+    return {id(f) for group in lines.values() if len(group) > 1 for f in group}
 
 
 def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
@@ -615,6 +629,7 @@ class Caption:
 
 def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
     found = []
+    _join_lone_labels(page)
     for f in page.fragments:
         if f.margin:
             continue
@@ -642,6 +657,25 @@ def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
         score += 0.0 if f.body else 1.0
         found.append(Caption(page, kind, label, number, [f], span, score))
     return found
+
+
+_LONE_LABEL_RE = re.compile(r"^(Figure|FIGURE|Fig\.?|FIG\.?|Table|TABLE|Tab\.)$")
+
+
+def _join_lone_labels(page: Page) -> None:
+    """A label word set apart from its number ("Fig." [wide space] "3."): one fragment."""
+    for f in list(page.fragments):
+        if not _LONE_LABEL_RE.match(f.text):
+            continue
+        right = [
+            g
+            for g in page.fragments
+            if g is not f
+            and abs((g.y0 + g.y1) - (f.y0 + f.y1)) < 0.5 * f.size
+            and 0 <= g.x0 - f.x1 <= 3 * f.size
+        ]
+        if right:
+            _merge([f, min(right, key=lambda g: g.x0)], page)
 
 
 def _extend(caption: Caption, page: Page, layout: Layout) -> None:
