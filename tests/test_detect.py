@@ -190,6 +190,8 @@ def test_write_creates_the_spec_and_keeps_what_the_author_edited(
     table = next(f for f in spec.figures if f.key == "table-2")
     assert (table.kind, table.label, table.page, table.caption_zh) == ("table", "Table 2", 2, "")
     assert untranslated_captions(spec_file) == 6
+    status = CliRunner().invoke(main, ["status"], catch_exceptions=False)
+    assert "(6 captions untranslated)" in status.stdout, status.output
 
     # The author corrects figure 2's box, translates a caption, deletes table 3 and adds a
     # comment; a second --write restores only what is missing.
