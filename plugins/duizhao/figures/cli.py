@@ -101,7 +101,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     from ..source import write_atomically
     from .detect import detect_cached
     from .merge import MergeError, entry_lines, merge, spec_text
-    from .review import missing_numbers, review_html
+    from .review import count_of, missing_numbers, review_html
 
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
@@ -125,7 +125,8 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         else f"{seconds:.1f} s, {seconds / max(1, result.pages):.2f} s/page"
     )
     click.echo(
-        f"{paper}: {result.pages} pages, {figures_n} figures, {tables_n} tables ({how})",
+        f"{paper}: {count_of(result.pages, 'page')}, {count_of(figures_n, 'figure')}, "
+        f"{count_of(tables_n, 'table')} ({how})",
         err=True,
     )
     for kind in ("figure", "table"):
