@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 6
+DETECT_VERSION = 7
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -425,8 +425,14 @@ def analyse(pages: Sequence[Page]) -> Layout:
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
     width = statistics.median([p.width for p in pages]) if pages else 612.0
 
+    sized = [f for p in pages for f in p.fragments if _near(f.size, body_size)]
+    mono_chars = sum(len(f.text) for f in sized if _MONO_RE.search(f.font))
+    # Code (a listing set as a figure) is body-sized but monospaced: not running text,
+    # unless the paper itself is set in a monospaced font.
+    mono_body = mono_chars > 0.3 * max(1, sum(len(f.text) for f in sized))
+
     def body_sized(f: Fragment) -> bool:
-        return abs(f.size - body_size) <= max(0.6, 0.08 * body_size)
+        return _near(f.size, body_size) and (mono_body or not _MONO_RE.search(f.font))
 
     wide = [f for p in pages for f in p.fragments if body_sized(f) and f.width > 0.2 * width]
     left = [f for f in wide if f.x1 < 0.56 * width]
@@ -488,41 +494,71 @@ def analyse(pages: Sequence[Page]) -> Layout:
 
 
 def _repeated_lines(pages: Sequence[Page]) -> tuple[list[float], list[float]]:
-    """Bottoms of running heads and tops of running feet: text above (below) a page's body
-    text, in the outer eighth of the page, at a height (to a point) shared by at least half
-    the pages, and by two or more."""
+    """Bottoms of running heads and tops of running feet.
+
+    A running head is text above a page's body text, in the top eighth of the page, that
+    recurs (the same words, numbers aside) at the same height (to a point) on a third of the
+    pages or more, and on two at least: a title, an author list, a page number. Figures and
+    tables at the tops of pages do not recur word for word.
+    """
     if len(pages) < 2:
         return [], []
-    heads: dict[int, set[int]] = {}
-    feet: dict[int, set[int]] = {}
-    edges_head: dict[int, float] = {}
-    edges_foot: dict[int, float] = {}
+    heads: dict[tuple[int, str], set[int]] = {}
+    feet: dict[tuple[int, str], set[int]] = {}
+    edges: dict[tuple[int, str], float] = {}
+    firsts: list[float] = []
+    lasts: list[float] = []
     for page in pages:
         body = [f for f in page.fragments if f.body]
         first = min((f.y0 for f in body), default=page.height / 2)
         last = max((f.y1 for f in body), default=page.height / 2)
+        if body:
+            firsts.append(first)
+            lasts.append(last)
         for f in page.fragments:
             if f.body or (first < f.y1 and f.y0 < last):
                 continue  # within the page's text, not around it
+            words = re.sub(r"\d+", "#", f.text)
             if f.y1 < page.height / 8:
-                key = round(f.y1)
+                key = (round(f.y1), words)
                 heads.setdefault(key, set()).add(page.number)
-                edges_head[key] = max(edges_head.get(key, 0.0), f.y1)
+                edges[key] = max(edges.get(key, 0.0), f.y1)
             elif f.y0 > page.height * 7 / 8:
-                key = round(f.y0)
+                key = (round(f.y0), words)
                 feet.setdefault(key, set()).add(page.number)
-                edges_foot[key] = min(edges_foot.get(key, 1e9), f.y0)
-    need = max(2, len(pages) // 2)
+                edges[key] = min(edges.get(key, 1e9), f.y0)
+    # Where the text area starts and ends on a typical page: a head lies above that, a foot
+    # below (text recurring inside it is a figure's, at the top of several pages).
+    top = statistics.median(firsts) if firsts else 0.0
+    bottom = statistics.median(lasts) if lasts else 1e9
 
-    def repeated(groups: dict[int, set[int]], edges: dict[int, float]) -> list[float]:
+    def repeated(groups: dict[tuple[int, str], set[int]], inside: Any) -> list[float]:
         found = []
-        for key in groups:
-            near = set().union(*(groups.get(key + d, set()) for d in (-1, 0, 1)))
-            if len(near) >= need:
-                found.append(edges[key])
+        for (y, words), numbers in groups.items():
+            near = set(numbers)
+            for d in (-1, 1):
+                near |= groups.get((y + d, words), set())
+            # Words recur on a third of the pages (odd and even heads alternate); a bare
+            # number (a folio, or a tick label) must recur on two thirds.
+            letters = sum(c.isalpha() for c in words) >= 3
+            need = max(2, len(pages) // 3 if letters else 2 * len(pages) // 3)
+            if len(near) >= need and not inside(edges[(y, words)]):
+                found.append(edges[(y, words)])
         return found
 
-    return repeated(heads, edges_head), repeated(feet, edges_foot)
+    return (
+        repeated(heads, lambda y: y > top + 1),
+        repeated(feet, lambda y: y < bottom - 1),
+    )
+
+
+_MONO_RE = re.compile(
+    r"mono|courier|typewriter|cmtt|sfmono|consol|menlo|inconsolata|txtt|lmtt", re.IGNORECASE
+)
+
+
+def _near(size: float, body_size: float) -> bool:
+    return abs(size - body_size) <= max(0.6, 0.08 * body_size)
 
 
 def _table_rows(page: Page, layout: Layout) -> set[int]:
