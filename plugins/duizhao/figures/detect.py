@@ -38,12 +38,12 @@ import statistics
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 7
+DETECT_VERSION = 8
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -1078,11 +1078,42 @@ def _detect(data: bytes, name: str, progress: Progress | None) -> tuple[int, lis
         raise ValueError(f"{name}: not a readable PDF ({exc})") from exc
     try:
         pages = read_pages(pdf, progress)
+        found = [_to_ink(pdf, f) for f in detect_pages(pages)]
     except pdfium.PdfiumError as exc:
         raise ValueError(f"{name}: unreadable page ({exc})") from exc
     finally:
         pdf.close()
-    return len(pages), detect_pages(pages)
+    return len(pages), found
+
+
+#: Resolution of the render that finds a box's ink, and what counts as ink (0-255 grey).
+INK_DPI = 72
+INK_LEVEL = 245
+
+
+def _to_ink(pdf: Any, found: DetectedFigure) -> DetectedFigure:
+    """Shrink a box to the ink inside it: an image's white margins, a plot's white
+    background and invisible objects are no part of what a reader sees as the figure."""
+    from .crops import crop_size, render_box
+
+    page = pdf[found.page - 1]
+    try:
+        width, height = crop_size("pdf", found.box, INK_DPI)
+        grey = render_box(page, found.box, INK_DPI, width, height).convert("L")
+    finally:
+        page.close()
+    ink = grey.point(lambda v: 255 if v < INK_LEVEL else 0).getbbox()
+    if ink is None:
+        return found
+    scale = 72 / INK_DPI
+    x0, y0 = found.box[0], found.box[1]
+    box = (
+        max(found.box[0], x0 + ink[0] * scale - 1),
+        max(found.box[1], y0 + ink[1] * scale - 1),
+        min(found.box[2], x0 + ink[2] * scale + 1),
+        min(found.box[3], y0 + ink[3] * scale + 1),
+    )
+    return replace(found, box=_rounded(box))
 
 
 @dataclass(frozen=True)
