@@ -422,3 +422,25 @@ def test_table_entries_are_checked(tmp_path: Path) -> None:
         f"{path.parent}/a.figures.yml:5: DZ103 table 2 is declared but never placed in a.md; "
         "add '/// figure | table-2' and '///' where it belongs, or set 'status: draft'",
     ]
+
+
+def test_merge_names_the_paper_when_the_spec_has_another_source(tmp_path: Path) -> None:
+    from figure_sources import make_pdf
+
+    paper = tmp_path / "papers" / "paper.pdf"
+    make_paper(paper)
+    make_pdf(tmp_path / "papers" / "other.pdf")
+    spec_file = tmp_path / "docs" / "a.figures.yml"
+    spec_file.parent.mkdir()
+    text = "source: ../papers/other.pdf\nfigures:\n  - {id: 9, page: 1, box: [72, 96, 540, 380]}\n"
+    result = merge(text, spec_file, paper, detect_figures(paper))
+    assert result.text.startswith(text)
+    assert result.text.count('source: "../papers/paper.pdf"') == 6
+    spec_file.write_text(result.text, "utf-8")
+    spec = load_spec(spec_file, tmp_path)
+    assert spec.diagnostics == []
+    sources = {f.key: f.source.path.name for f in spec.figures}
+    assert sources == {
+        "9": "other.pdf",
+        **{k: "paper.pdf" for k in ("1", "2", "3", "table-1", "table-2", "table-3")},
+    }
