@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 8
+DETECT_VERSION = 9
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -138,6 +138,16 @@ def read_pages(pdf: Any, progress: Progress | None = None) -> list[Page]:
             page.close()
         pages.append(out)
     return pages
+
+
+#: Ligatures that the Linux Libertine fonts of ACM's 2016–17 template leave without a
+#: Unicode mapping, by font and the code PDFium reports (read off the words they occur in:
+#: "ﬁgure", "aﬃliation", "diﬀerent", "ﬂoat", "bo‹tt›om", "The").
+_UNMAPPED = {
+    "linlibertinet": {0x80: "fi", 0x81: "ffi", 0x82: "ff", 0x83: "fl", 0x8A: "tt", 0x8C: "Th"},
+    "linlibertinetb": {0x80: "fi", 0x87: "Th"},
+    "linlibertineti": {0x80: "fi"},
+}
 
 
 def _visible_box(page: Any) -> Box:
@@ -243,7 +253,12 @@ def _fragments(
             if abs(base - baseline) <= 0.1 * size:
                 cur.size = max(cur.size, size) if len(chars) < 3 else cur.size
         space = False
-        chars.append(chr(code) if code < 0x110000 else "")
+        if 0x80 <= code <= 0x9F:
+            # A ligature glyph its font does not map to Unicode.
+            name = _font(textpage, i, fonts)[0].split("+")[-1].lower()
+            chars.append(_UNMAPPED.get(name, {}).get(code, ""))
+        else:
+            chars.append(chr(code) if code < 0x110000 else "")
     close()
     return out
 
