@@ -2,24 +2,28 @@
 
 Caption-anchored layout analysis, after pdffigures2 (Clark & Divvala, JCDL 2016), from the
 PDF's own objects (pypdfium2): the text layer with each character's position, size and font,
-and the page's image and vector-path objects. No rendering, no OCR.
+and the page's image, vector-path and form objects (measured by what they draw, clipped by
+their clipping paths). No OCR; the only rendering is of the final boxes, at 72 dpi.
 
 1. **Text.** Characters become *fragments*: runs on one baseline without a gap wider than
    about an em (so the cells of a table row, or the two columns of a page, are separate
    fragments).
 2. **Document layout.** The body font size is the most common one; the text columns are
    where the body-sized, wide fragments start and end. *Body text* is a fragment of body size
-   that fills most of one column and is not drawn inside a graphic; running heads and page
-   numbers lie outside the band of body text and are ignored.
+   that fills most of one column from its left edge, alone on its line, not monospaced and
+   not drawn inside a graphic (and the short last line of a paragraph). Running heads and
+   folios (text that recurs word for word above or below the text area) bound the pages.
 3. **Captions.** A fragment starting ``Figure 3:``, ``Fig. 3.``, ``Table 2:`` or ``TABLE II``
    (alone on its line, IEEE style) starts a caption; the lines right below it with the same
    size and no rule between them continue it. A label repeated in the body text ("Figure 3.
    The next ...") loses to the one with a bold label or graphics beside it.
 4. **Regions.** A caption's column is the text column it sits in, or the whole text width when
-   it crosses the gutter. From the caption the region grows away from it (up for figures; for
-   tables the side where the document's tables are, as captions sit above *or* below them)
-   over graphics and non-body text until body text, another caption, a wide empty gap or the
-   band's edge. The crop box is the union of what it grew over.
+   it crosses the gutter (shared with a caption beside it). From the caption the region grows
+   away from it (up for figures; for tables the side where the paper puts its tables, as
+   captions sit above *or* below them) over graphics and non-body text until body text,
+   another caption, a wide empty gap or the running heads. All captions grow at once, nearest
+   item first, so what lies between two floats goes to the one it hangs together with. Text
+   standing apart beyond a figure's graphics is dropped, and the box is trimmed to its ink.
 
 Boxes are in PDF points from the top-left of the page as rendered (the crop box), the units of
 ``<article>.figures.yml``.
