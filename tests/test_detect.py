@@ -71,7 +71,7 @@ def test_generated_paper_is_in_reading_order(tmp_path: Path) -> None:
 
 def test_demo_paper_figures(tmp_path: Path) -> None:
     """The repository's own demo paper (one column, bold labels set apart from their text)."""
-    found = detect_figures(Path(__file__).parent.parent / "papers" / "figures-demo.pdf")
+    found = detect_figures(Path(__file__).parent.parent / "examples/demo/papers/figures-demo.pdf")
     assert [(f.page, f.label, f.caption) for f in found] == [
         (1, "Figure 1", "Overview of the demo serving system."),
         (2, "Figure 2", "Throughput per batch size."),

@@ -17,8 +17,9 @@ from PIL import Image
 
 from conftest import Site
 from duizhao.article import parse
-from duizhao.checks import CODES, Corpus, check_corpus
+from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
+from duizhao.diagnostics import CODES
 from duizhao.figures import catalog as catalog_module
 from duizhao.figures import crops as crops_module
 from duizhao.figures.catalog import Catalog
@@ -654,8 +655,11 @@ def test_demo_paper_is_the_generator_output() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (root / "papers" / "figures-demo.pdf").read_bytes() == module.pdf_bytes()
-    declared = load_spec(root / "docs/ai-systems/figures-demo.figures.yml", root)
+    demo = root / "examples" / "demo"
+    pdf = demo / "papers" / "figures-demo.pdf"
+    assert pdf == module.OUT  # where the script writes by default
+    assert pdf.read_bytes() == module.pdf_bytes()
+    declared = load_spec(demo / "docs" / "figures-demo.figures.yml", demo)
     assert declared.diagnostics == []
     assert {f.id: (f.page, f.box) for f in declared.figures} == {
         fid: (page, tuple(float(v) for v in box)) for fid, (page, box) in module.FIGURES.items()

@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 
 #: A well-formed paragraph ID: ``P`` and at least three ASCII digits.
 PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
@@ -260,11 +260,16 @@ class Article:
 
     @property
     def is_article(self) -> bool:
-        """A translation (not a plain page): numbered paragraphs, a paper or a status."""
+        """A translation (not a plain page): blocks, a paper, a range or duizhao's status.
+
+        Material knows a front matter ``status:`` of its own (``new``, ``deprecated``, …): only
+        duizhao's values make a page a translation.
+        """
         return bool(
             self.paragraphs
             or self.figures
-            or any(key in self.meta for key in ("paragraphs", "paper", "status"))
+            or any(key in self.meta for key in ("paragraphs", "paper"))
+            or self.meta.get("status") in STATUSES
         )
 
     @property
@@ -629,7 +634,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ015",
                     f"code fence {detail!r} is never closed, so the "
                     f"rest of the file is code; close it with a line {detail!r}",
-                    Severity.WARNING,
                 )
             )
         else:
@@ -640,7 +644,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ016",
                     f"closing fence {detail!r} has no open block; "
                     "remove it or open a block such as '/// paragraph | P001'",
-                    Severity.WARNING,
                 )
             )
     _find_intro(article, body_lines, body_index, result.blocks)

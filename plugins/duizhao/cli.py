@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -15,12 +16,22 @@ import yaml
 from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, display_path
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
+from .importer import (
+    Chunk,
+    ImportRefused,
+    Original,
+    chunks_from_text,
+    import_chunks,
+    new_article,
+    parse_markdown,
+    pdf_text,
+)
+from .importer.markdown import footnote_prefix
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
-from .progress import corpus_progress, format_table, stale_diagnostics, to_json
+from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import write_atomically
 
@@ -175,7 +186,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
-        shown = Diagnostic(target, 1, "", "").display_path()
+        shown = display_path(target)
         try:
             write_new(target, render_article(seed))
         except FileExistsError:
@@ -243,6 +254,10 @@ def _read_lock(path: Path) -> Lock:
         _fail([exc.diagnostic], "the lock file must be fixed first")
 
 
+#: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"})
+
+
 @main.command("import")
 @click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -250,39 +265,103 @@ def _read_lock(path: Path) -> Lock:
     "original",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The English original: plain text, Markdown or a PDF with a text layer.",
+    help="The English original: Markdown, plain text or a PDF with a text layer.",
 )
-def import_(article: Path, original: Path) -> None:
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the Markdown original is published: its site-absolute and relative links "
+    "and images become absolute links there (without it they stay as text, with a warning).",
+)
+def import_(article: Path, original: Path, base_url: str | None) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
-    ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
+    ARTICLE (and its folder) is created as a draft, titled from the original. Markdown is
+    parsed as CommonMark/GFM: only paragraphs, lists, quotes and tables are numbered; code,
+    figure candidates and footnotes go between the blocks. A report of what was found, dropped
+    or needs review goes to stderr. PDF text is extracted best effort: review the result.
     """
-    if original.suffix.lower() == ".pdf":
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    existing = article.read_bytes() if article.exists() else None
+    suffix = original.suffix.lower()
+    if suffix == ".pdf":
         try:
             text = pdf_text(original)
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
+        source = Original(chunks_from_text(text))
     else:
         try:
             text = original.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-    title = article.stem.replace("-", " ").replace("_", " ")
-    data = article.read_bytes() if article.exists() else new_article(title)
+        if suffix in MARKDOWN_SUFFIXES:
+            prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
+            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
+        else:
+            source = Original(chunks_from_text(text))
+    title = source.title or article.stem.replace("-", " ").replace("_", " ")
+    chunks = source.chunks
+    if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
+        # Code or a figure first would read as part of the new article's 导言 section.
+        chunks = [Chunk("正文", 2, kind="heading"), *chunks]
+    data = existing if existing is not None else new_article(title, source.paper, source.meta)
     try:
-        result = import_chunks(data, article, chunks_from_text(text))
+        result = import_chunks(data, article, chunks)
     except ImportRefused as exc:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:
+        _import_report(original, source)
         raise click.UsageError(f"{original} holds no paragraph to import")
+    if existing is None:
+        try:
+            article.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
     _write({article: result.data}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
+    _import_report(original, source)
+    if existing is None:
+        click.echo(
+            f"{article}: created as a draft; add the original's licence as 'paper: license:' "
+            "(an SPDX id such as CC-BY-4.0) before publishing",
+            err=True,
+        )
+
+
+def _import_report(original: Path, source: Original) -> None:
+    """The import report on stderr: what was found, then each note with its line."""
+
+    def n(count: int, what: str) -> str:
+        return f"{count} {what}{'s' * (count != 1)}"
+
+    click.echo(
+        f"import report for {original}: "
+        + ", ".join(
+            [
+                n(source.count("paragraph"), "paragraph"),
+                n(source.count("heading"), "heading"),
+                n(source.count("figure"), "figure candidate"),
+                n(source.count("verbatim"), "code/HTML block"),
+                n(source.count("footnote"), "footnote"),
+            ]
+        )
+        + (
+            f"; {n(len(source.notes), 'note')} to review:"
+            if source.notes
+            else "; nothing to review"
+        ),
+        err=True,
+    )
+    for note in source.notes:
+        click.echo(note.format(str(original)), err=True)
 
 
 @main.command("renumber")

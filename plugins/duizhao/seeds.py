@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from .article import INTRO_HEADING, parse_range
-from .digest import escape_inline
+from .site.indexes import escape_inline
 
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Seed keys copied into the article's front matter, in this order, when present.

@@ -1,8 +1,9 @@
-"""MkDocs glue of the figures feature; :class:`DuizhaoPlugin` forwards its events here.
+"""MkDocs glue of the figures feature (the plugin forwards its events here).
 
 Crops are planned in ``on_files`` (their sizes and URLs are known before any pixel is made),
 made in worker processes while the pages render, and collected in ``on_env``, before MkDocs
-copies them from the cache into the site with the other static files.
+copies them from the cache into the site with the other static files. The stylesheet, the
+lightbox and its script go only to the pages that show figures.
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ import os
 import posixpath
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from pathlib import Path
+from typing import Any
 
 from markdown import Markdown
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
-from mkdocs.config.config_options import ExtraScriptValue
-from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import get_plugin_logger
@@ -24,21 +24,20 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from ..article import Article, FigurePlacement
+from .. import head
+from ..article import FigurePlacement
+from ..build import Build
 from ..diagnostics import Diagnostic
-from ..dirty import GeneratedPage
+from ..features import Feature
 from .cache import Cache
 from .catalog import ArticleFigures, Catalog
 from .crops import FORMATS, Batch, Encoder, make_crops, site_uri
 from .html import Card, IndexSection, fill_figure, gallery_html, index_markdown
-from .spec import SPEC_SUFFIX
 
 log = get_plugin_logger(__name__)
 
 #: Where crops land in the site.
 CROP_PREFIX = "assets/figures"
-ASSETS = Path(__file__).parent.parent / "assets"
-ASSET_PREFIX = "assets/duizhao"
 LIGHTBOX_FILES = ("photoswipe.css", "photoswipe.esm.min.js", "photoswipe-lightbox.esm.min.js")
 
 
@@ -65,55 +64,44 @@ class FiguresConfig(Config):
     """Page (path in the site) listing every figure of every article; empty to leave it out."""
 
 
-class FigureBuild:
-    """State of the figures feature for one build (a new one in each ``on_config``)."""
+class FiguresFeature(Feature):
+    """Figures of the articles: crops, ``<figure>`` elements, galleries and the index page."""
 
-    def __init__(self, options: FiguresConfig, config: MkDocsConfig, vendor_dir: Path) -> None:
+    def __init__(self, options: FiguresConfig, vendor_dir: Path) -> None:
         self.options = options
         #: the npm packages folder (the plugin's `vendor_dir`), where photoswipe is installed
         self.vendor_dir = vendor_dir
-        self.root = Path(config.config_file_path).parent.resolve()
-        self.cache = Cache(self.root / options.cache_dir)
+        self.catalog: Catalog | None = None
+        self.cache: Cache | None = None
         self.encoder = Encoder(options.format)
-        self.catalog = Catalog(self.root, self.cache, self.encoder)
         self.pages: dict[str, ArticleFigures] = {}
         #: (page src_uri, figure key) → the crop's File in the site
         self.files: dict[tuple[str, str], File] = {}
         self.batch: Batch | None = None
         self.page: Page | None = None
+        self.index_uri: str | None = None
 
     @property
     def enabled(self) -> bool:
         return bool(self.options.enabled)
 
-    def on_config(self, config: MkDocsConfig) -> None:
+    def on_config(self, build: Build) -> None:
+        self.cache = Cache(build.root / self.options.cache_dir)
+        self.catalog = Catalog(build.root.resolve(), self.cache, self.encoder)
+        build.catalog = self.catalog
+        self.pages = {}
+        self.files = {}
+        self.batch = None
+        self.page = None
+        self.index_uri = None
+
+    def on_files(self, build: Build, files: Files) -> None:
+        """Plan and start the crops; add them, the index page and the assets to ``files``."""
         if not self.enabled:
             return
-        uri = f"{ASSET_PREFIX}/figures.css"
-        if uri not in config.extra_css:
-            config.extra_css.append(uri)
-
-    def on_files(
-        self,
-        files: Files,
-        articles: dict[str, Article],
-        config: MkDocsConfig,
-        previous: dict[str, str],
-    ) -> dict[str, str]:
-        """Plan and start the crops; add them, the index page and the assets to ``files``.
-
-        Returns a signature (its crops' keys) per article source path. A page whose signature
-        differs from ``previous`` (the last build's) is rebuilt even under ``--dirty``: its
-        source did not change, but the crops it shows did.
-        """
-        for file in list(files):
-            if file.src_uri.endswith(SPEC_SUFFIX):
-                files.remove(file)  # a source of the build, not a page of the site
-        if not self.enabled:
-            return {}
+        assert self.catalog is not None and self.cache is not None
         crops = []
-        signatures: dict[str, str] = {}
-        for uri, article in articles.items():
+        for uri, article in build.articles.items():
             if not article.figures:
                 continue
             figures = self.catalog.figures(article)
@@ -123,30 +111,27 @@ class FigureBuild:
                     continue
                 crops.append(crop)
                 file = File.generated(
-                    config,
+                    build.config,
                     site_uri(CROP_PREFIX, uri, crop),
                     abs_src_path=str(self.cache.path(crop)),
                 )
                 files.append(file)
                 self.files[(uri, spec.key)] = file
-            key = str(article.path.resolve())
-            signatures[key] = " ".join(sorted(c.key for c in figures.crops.values()))
-            page_file = files.get_file_from_path(uri)
-            if page_file is not None and previous.get(key, signatures[key]) != signatures[key]:
-                page_file.content_bytes = page_file.content_bytes  # marks it modified
         self.batch = make_crops(crops, self.cache, self.encoder, self.options.jobs)
-        # figures.css is listed in extra_css by on_config: it must exist on every site.
-        files.append(
-            File.generated(
-                config, f"{ASSET_PREFIX}/figures.css", abs_src_path=str(ASSETS / "figures.css")
-            )
-        )
+        if not self.pages:
+            return
+        head.publish(files, build.config, "figures.css", head.ASSETS / "figures.css")
         if self.files:
-            self._add_index(files, config)
-            self._add_lightbox(files, config)
-        return signatures
+            self._add_index(build, files)
+            self._add_lightbox(build, files)
 
-    def _add_index(self, files: Files, config: MkDocsConfig) -> None:
+    def page_inputs(self, build: Build, file: File) -> str:
+        figures = self.pages.get(file.src_uri)
+        if figures is None:
+            return ""
+        return " ".join(sorted(c.key for c in figures.crops.values()))
+
+    def _add_index(self, build: Build, files: Files) -> None:
         uri = self.options.index
         if not uri:
             return
@@ -155,20 +140,20 @@ class FigureBuild:
                 f"duizhao: the figure index page {uri!r} would replace docs/{uri}; set "
                 "'figures: {index: other/path.md}' for the duizhao plugin in mkdocs.yml"
             )
-        index = GeneratedPage.generated(config, uri, content="")
+        index_url = File.generated(build.config, uri, content="").url
         sections = []
         for src_uri, figures in sorted(self.pages.items()):
             page_file = files.get_file_from_path(src_uri)
             if page_file is None:
                 continue
-            href = get_relative_url(page_file.url, index.url)
-            cards = self._cards(src_uri, figures, index.url, href)
+            href = get_relative_url(page_file.url, index_url)
+            cards = self._cards(src_uri, figures, index_url, href)
             if cards:
                 link = posixpath.relpath(src_uri, posixpath.dirname(uri) or ".")
                 title = figures.article.title or src_uri
                 sections.append(IndexSection(title, link, cards))
-        index.content_string = index_markdown(sections)
-        files.append(index)
+        build.pages.add(files, build.config, uri, index_markdown(sections))
+        self.index_uri = uri
 
     def _cards(
         self, uri: str, figures: ArticleFigures, from_url: str, page_href: str
@@ -183,7 +168,7 @@ class FigureBuild:
             cards.append(Card(spec, crop, src, f"{page_href}#{spec.anchor}"))
         return cards
 
-    def _add_lightbox(self, files: Files, config: MkDocsConfig) -> None:
+    def _add_lightbox(self, build: Build, files: Files) -> None:
         if not self.options.lightbox:
             return
         modules = self.vendor_dir
@@ -193,24 +178,20 @@ class FigureBuild:
                 "run 'npm ci' next to mkdocs.yml (or 'make setup'), point the plugin's "
                 "'vendor_dir' at your node_modules, or set 'figures: {lightbox: false}'"
             )
-        # Only sites with figures load the lightbox; config is read again for every build.
-        config.extra_css.append(f"{ASSET_PREFIX}/photoswipe/photoswipe.css")
-        script = ExtraScriptValue(f"{ASSET_PREFIX}/figures.js")
-        script.type = "module"
-        config.extra_javascript.append(script)
         for name in LIGHTBOX_FILES:
             path = modules / "photoswipe" / "dist" / name
-            files.append(
-                File.generated(config, f"{ASSET_PREFIX}/photoswipe/{name}", abs_src_path=str(path))
-            )
-        files.append(
-            File.generated(
-                config, f"{ASSET_PREFIX}/figures.js", abs_src_path=str(ASSETS / "figures.js")
-            )
-        )
+            head.publish(files, build.config, f"photoswipe/{name}", path)
+        head.publish(files, build.config, "figures.js", head.ASSETS / "figures.js")
+
+    def _shows_figures(self, page: Page) -> bool:
+        return page.file.src_uri in self.pages or page.file.src_uri == self.index_uri
 
     # ----------------------------------------------------------------------------------------
     # Pages
+
+    def on_page_markdown(self, build: Build, markdown: str, page: Page) -> str:
+        self.page = page  # the figure renderer runs next, for this page
+        return markdown
 
     def render(self, element: etree.Element, placement: FigurePlacement, md: Markdown) -> None:
         """The DuizhaoExtension's figure_renderer: fill one ``<figure>``."""
@@ -225,47 +206,60 @@ class FigureBuild:
             src = posixpath.relpath(file.src_uri, posixpath.dirname(page.file.src_uri) or ".")
         fill_figure(element, placement.id, spec, crop, src)
 
-    def on_page_content(self, html: str, page: Page) -> str:
-        figures = self.pages.get(page.file.src_uri)
-        if not self.options.gallery or figures is None:
+    def on_page_content(self, build: Build, html: str, page: Page) -> str:
+        if not self._shows_figures(page):
             return html
-        cards = self._cards(page.file.src_uri, figures, page.url, "")
-        return f"{html}\n{gallery_html(cards)}" if cards else html
+        figures = self.pages.get(page.file.src_uri)
+        if self.options.gallery and figures is not None:
+            cards = self._cards(page.file.src_uri, figures, page.url, "")
+            if cards:
+                html = f"{html}\n{gallery_html(cards)}"
+        if self.files and self.options.lightbox:
+            html += head.scripts(page, ["figures.js"], module=True)
+        return html
 
-    def abort(self) -> None:
-        """The build failed: stop the crop workers (what they finished stays cached)."""
+    def on_post_page(self, build: Build, output: str, page: Page) -> str:
+        if not self._shows_figures(page):
+            return output
+        css = ["figures.css"]
+        if self.files and self.options.lightbox:
+            css.append("photoswipe/photoswipe.css")
+        return head.inject_head(output, head.stylesheets(page, css))
+
+    def on_build_error(self, build: Build) -> None:
+        """Stop the crop workers (what they finished stays cached)."""
         if self.batch is not None and self.batch.executor is not None:
             self.batch.executor.shutdown(cancel_futures=True)
             self.batch = None
 
-    def on_env(self, files: Files) -> None:
+    def on_env(self, build: Build, env: Any, files: Files) -> None:
         """Wait for the crops; report those that failed and leave them out of the site."""
         if self.batch is None:
             return
+        assert self.cache is not None
         failures = self.batch.wait()
         self.batch = None
         for crop, result in failures:
             figure = crop.figure
-            log.warning(
+            build.report(
                 Diagnostic(
                     figure.spec_path,
                     figure.source.line,
                     result.code,
                     f"cannot crop {figure.kind} {figure.id} from {figure.source.written!r}: "
                     f"{result.error}",
-                ).format()
+                )
             )
             for key, file in list(self.files.items()):
                 if file.abs_src_path == str(self.cache.path(crop)):
                     files.remove(file)
                     del self.files[key]
 
-    def watched(self, config: MkDocsConfig) -> list[Path]:
-        """Folders of sources outside docs_dir (MkDocs already watches docs_dir)."""
-        docs = Path(config.docs_dir).resolve()
+    def on_serve(self, build: Build, server: LiveReloadServer) -> None:
+        """Watch the folders of sources outside docs_dir (MkDocs already watches docs_dir)."""
+        if self.catalog is None:
+            return
+        docs = build.docs_dir.resolve()
         folders = {p.parent for p in self.catalog.sources() if not p.is_relative_to(docs)}
-        return sorted(folders)
-
-    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig) -> None:
-        for folder in self.watched(config):
+        for folder in sorted(folders):
             server.watch(os.fspath(folder), recursive=False)

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic
 
 SPEC_SUFFIX = ".figures.yml"
 DEFAULT_DPI = 200
@@ -261,7 +261,7 @@ def load_spec(path: Path, root: Path) -> Spec:
     spec = Spec(path=path)
 
     def problem(p: SpecError, fatal: bool = True) -> None:
-        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message, Severity.ERROR))
+        spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message))
         spec.readable = spec.readable and not fatal
 
     try:

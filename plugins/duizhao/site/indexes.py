@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from .article import INTRO_HEADING, Article, rewrite_urls
-from .diagnostics import Diagnostic, Severity
+from ..article import INTRO_HEADING, Article, rewrite_urls
+from ..diagnostics import Diagnostic, Severity
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"
@@ -238,7 +238,7 @@ def insert(markdown: str, digest: str) -> str:
 
 
 def _warn(article: Article, line: int, code: str, message: str) -> Diagnostic:
-    return Diagnostic(article.path, line, code, message, Severity.WARNING)
+    return Diagnostic(article.path, line, code, message)
 
 
 def check_listing(article: Article) -> Iterator[Diagnostic]:

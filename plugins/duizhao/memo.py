@@ -16,12 +16,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
 from .article import Article, read_article
+from .build import Build
+from .features import Feature
 
 T = TypeVar("T")
 
@@ -91,3 +93,13 @@ class TemplateCache(BytecodeCache):
 
     def clear(self) -> None:
         self._code.clear()
+
+
+class TemplatesFeature(Feature):
+    """Under ``mkdocs serve``: the theme's compiled templates kept between builds."""
+
+    def __init__(self) -> None:
+        self.cache = TemplateCache()
+
+    def on_env(self, build: Build, env: Any, files: Any) -> None:
+        env.bytecode_cache = self.cache  # no template is loaded before this event

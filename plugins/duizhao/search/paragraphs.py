@@ -11,16 +11,12 @@ match.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
-
-from .source import write_atomically
 
 _HAN_RE = re.compile(
     "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
@@ -142,21 +138,6 @@ def search_entries(
     return entries
 
 
-def add_to_index(index_path: Path, entries: Iterable[dict[str, str]]) -> int:
-    """Append ``entries`` to a search index written by Material (atomically); return the count.
-
-    Entries already present (same location) are replaced, so running twice changes nothing.
-    """
-    data: dict[str, Any] = json.loads(index_path.read_text(encoding="utf-8"))
-    new = list(entries)
-    locations = {entry["location"] for entry in new}
-    docs = [doc for doc in data.get("docs", []) if doc.get("location") not in locations]
-    data["docs"] = docs + new
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    write_atomically({index_path: payload.encode("utf-8")})
-    return len(new)
-
-
 Entry = dict[str, Any]
 
 
@@ -186,11 +167,35 @@ class SearchPages:
         entries: Iterable[Entry],
         paragraphs: Mapping[str, list[Entry]],
     ) -> list[Entry]:
-        """The whole index after a build of the pages ``urls`` (in site order) that rendered
-        the pages ``rendered`` and indexed them as ``entries``."""
+        """The whole index after a build of the pages ``urls`` that rendered the pages
+        ``rendered`` and indexed them as ``entries``.
+
+        Pages keep the order they had (a full build: the search plugin's own order); a new
+        page comes after them, and a page no longer in the site is dropped.
+        """
         fresh: dict[str, list[Entry]] = {url: [] for url in rendered}
         for entry in entries:
             fresh.setdefault(page_of(str(entry.get("location", ""))), []).append(entry)
-        order = list(dict.fromkeys([*urls, *fresh]))
-        self.pages = {url: fresh[url] if url in fresh else self.pages.get(url, []) for url in order}
+        site = set(urls)
+        order = [url for url in self.pages if url in site or url in fresh]
+        order += [url for url in fresh if url not in self.pages]
+        self.pages = {url: fresh[url] if url in fresh else self.pages[url] for url in order}
         return [entry for url in order for entry in (*self.pages[url], *paragraphs.get(url, ()))]
+
+
+def fresh_entries(
+    written: list[Entry], previous: list[Entry] | None, first_location: str | None
+) -> list[Entry]:
+    """The entries a build added to a search index that its plugin merged with the last one.
+
+    Material's search plugin, under ``mkdocs serve --dirty``, writes the entries of the last
+    index that do not start with the location of this build's first entry, then this build's
+    entries (``previous`` is what it wrote last time, ``first_location`` the URL of the first
+    page this build indexed). Other plugins write this build's entries alone.
+    """
+    if previous is None or first_location is None:
+        return written
+    kept = [e for e in previous if not str(e.get("location", "")).startswith(first_location)]
+    if written[: len(kept)] == kept:
+        return written[len(kept) :]
+    return written

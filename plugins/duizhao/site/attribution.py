@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .article import Article
-from .diagnostics import Diagnostic, Severity
+from ..article import Article
+from ..diagnostics import Diagnostic, Severity
 
 #: String fields of ``paper:`` (all optional).
 FIELDS = ("title", "authors", "url", "version", "branch", "commit", "license", "changes")
@@ -205,7 +205,7 @@ def insert_box(page_html: str, box: str) -> str:
 
 def _warn(article: Article, code: str, message: str) -> Diagnostic:
     line = article.meta_lines.get("paper", 1)
-    return Diagnostic(article.path, line, code, message, Severity.WARNING)
+    return Diagnostic(article.path, line, code, message)
 
 
 def check_attribution(article: Article) -> Iterator[Diagnostic]:

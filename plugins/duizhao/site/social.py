@@ -41,7 +41,7 @@ def meta_tags(
     url: str | None,
     site_name: str,
     is_article: bool,
-    locale: str = "zh_CN",
+    locale: str,
 ) -> str:
     """``<meta>`` lines for ``<head>`` (every value HTML-escaped)."""
     tags = [
@@ -59,7 +59,19 @@ def meta_tags(
     return "\n".join(lines) + "\n"
 
 
-def insert_head(page_html: str, tags: str) -> str:
-    """``tags`` just before ``</head>``."""
-    at = page_html.find("</head>")
-    return page_html if at < 0 else page_html[:at] + tags + page_html[at:]
+#: og:locale (language_TERRITORY) of the bare languages Material's ``theme.language`` names
+_LOCALES = {
+    "ar": "ar_AR", "de": "de_DE", "en": "en_US", "es": "es_ES", "fr": "fr_FR", "it": "it_IT",
+    "ja": "ja_JP", "ko": "ko_KR", "nl": "nl_NL", "pl": "pl_PL", "pt": "pt_BR", "ru": "ru_RU",
+    "tr": "tr_TR", "uk": "uk_UA", "vi": "vi_VN", "zh": "zh_CN",
+}
+
+
+def locale(language: str) -> str:
+    """The Open Graph locale of a site language: ``zh`` → ``zh_CN``, ``zh-TW`` → ``zh_TW``."""
+    lang, _, region = language.replace("_", "-").partition("-")
+    if region and len(region) == 2:
+        return f"{lang.lower()}_{region.upper()}"
+    if lang.lower() == "zh" and region.lower() == "hant":
+        return "zh_TW"
+    return _LOCALES.get(lang.lower(), lang.lower())

@@ -12,9 +12,9 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from .article import Article
-from .diagnostics import Diagnostic, Severity
-from .lock import Lock, digest
+from ..article import Article
+from ..diagnostics import Diagnostic, display_path
+from ..lock import Lock, digest
 
 BAR_WIDTH = 20
 
@@ -125,7 +125,7 @@ def article_progress(key: str, article: Article, lock: Lock) -> ArticleProgress:
 
 
 def _untranslated_captions(article: Article) -> int:
-    from .figures.spec import spec_path, untranslated_captions
+    from ..figures.spec import spec_path, untranslated_captions
 
     path = spec_path(article.path)
     return untranslated_captions(path) if path.is_file() else 0
@@ -155,7 +155,7 @@ def stale_diagnostics(
         for p in article.paragraphs:
             lines.setdefault(p.id, p.line)
         for pid in report.stale:
-            where = Diagnostic(article.path, 0, "", "").display_path()
+            where = display_path(article.path)
             found.append(
                 Diagnostic(
                     article.path,
@@ -163,7 +163,6 @@ def stale_diagnostics(
                     "DZ301",
                     f"the original of {pid} changed after its translation was accepted; "
                     f"review the translation, then run 'duizhao status --accept {where}#{pid}'",
-                    Severity.WARNING,
                 )
             )
     return found

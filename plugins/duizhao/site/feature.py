@@ -1,33 +1,36 @@
 """MkDocs glue for the study site: 导言 indexes, nav order, source boxes, social tags.
 
-The logic lives in :mod:`duizhao.digest`, :mod:`duizhao.attribution` and :mod:`duizhao.social`;
-these events only wire it in. :class:`~duizhao.plugin.DuizhaoPlugin` calls them.
+The logic lives in :mod:`.indexes`, :mod:`.attribution` and :mod:`.social`; these events only
+wire it in. Only what the site configures is touched: indexes, order and titles of the
+sections listed in ``site: sections:``, social tags with ``site: social: true``; every other
+page stays as MkDocs makes it.
 
 Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose source changed, but an index is
-built from *other* pages' sources. Every build has every article at hand (``on_files``; the
-unchanged ones from :class:`duizhao.cache.ParseCache`), and a page that carries a digest is
-built again whenever its digest changed (:mod:`duizhao.dirty`).
+built from *other* pages' sources. Every build has every article at hand, and a page that
+carries a digest is rendered again whenever its digest changed (:mod:`duizhao.dirty`).
 """
 
 from __future__ import annotations
 
 import html
 import posixpath
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import dirname_to_title
 
-from . import attribution, digest, social
-from .article import Article, parse
-from .dirty import GeneratedPage
+from .. import head
+from ..build import Build
+from ..features import Feature
+from . import attribution, indexes, social
+from ..article import Article, parse
 
 
 class SiteConfig(Config):
@@ -40,25 +43,26 @@ class SiteConfig(Config):
     generated index use them. Unlisted folders get MkDocs' title from the folder name."""
 
     order = c.Type(bool, default=True)
-    """Without an explicit `nav`, order each section's pages by front matter `weight`, then
-    `date` (newest first), then path, instead of by path alone."""
+    """Without an explicit `nav`, order the pages of each configured section by front matter
+    `weight`, then `date` (newest first), then path, instead of by path alone."""
 
     attribution = c.Type(bool, default=True)
     """Show a source box (title, authors, link, version, licence, changes) on every article
     whose front matter has `paper:`."""
 
-    social = c.Type(bool, default=True)
-    """Add Open Graph / Twitter card tags; an article's description is its 导言."""
+    social = c.Type(bool, default=False)
+    """Add Open Graph / Twitter card tags to every page (in the site's language, with the page's
+    own title); an article's description is its 导言."""
 
 
-class SiteFeature:
-    """Per-build state, reset in :meth:`on_files` (MkDocs calls it on every build)."""
+class SiteFeature(Feature):
+    """Per-build state, reset in :meth:`on_config`."""
 
     def __init__(self, config: SiteConfig) -> None:
         self.config = config
         #: configured section titles, folders written without surrounding slashes
         self.sections: dict[str, str] = {}
-        self.articles: MutableMapping[str, Article] = {}
+        self.articles: Mapping[str, Article] = {}
         self.titles: dict[str, str] = {}
         self.nav_order: list[str] = []
         #: index pages of the build (docs-relative), so the home page links only those
@@ -69,25 +73,28 @@ class SiteFeature:
     # ----------------------------------------------------------------------------------------
     # Files: which indexes exist
 
-    def on_files(
-        self, files: Files, config: MkDocsConfig, articles: MutableMapping[str, Article]
-    ) -> None:
-        self.articles = articles
+    def on_config(self, build: Build) -> None:
+        self.indexes = set()
         self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
+        build.sections = frozenset(self.sections)
+
+    def on_files(self, build: Build, files: Files) -> None:
+        config = build.config
+        articles = build.articles
+        self.articles = articles
         self.nav_order = []
         self.digests = {}
         self.titles = {}
         listed = [
-            uri for uri, a in articles.items() if not digest.is_index(uri) and digest.is_listed(a)
+            uri for uri, a in articles.items() if not indexes.is_index(uri) and indexes.is_listed(a)
         ]
-        folders = {digest.folder_of(uri) for uri in listed}
+        folders = {indexes.folder_of(uri) for uri in listed}
         for folder in folders - {""}:
             self.titles[folder] = self.sections.get(folder) or dirname_to_title(
                 posixpath.basename(folder)
             )
         if not self.config.digest or not listed:
             return
-        docs = Path(config.docs_dir)
         # Only configured sections get a generated index: their title is written down, and
         # other folders keep MkDocs' behaviour (an author-written index.md may use the marker).
         for folder in sorted(folders & set(self.sections)):
@@ -95,21 +102,21 @@ class SiteFeature:
             readme = posixpath.join(folder, "README.md")
             if files.get_file_from_path(uri) or files.get_file_from_path(readme):
                 continue
-            content = digest.generated_index(self.titles[folder])
+            content = indexes.generated_index(self.titles[folder])
             inclusion = InclusionLevel.UNDEFINED
             if config.nav is not None and not _mentions(config.nav, uri):
                 inclusion = InclusionLevel.NOT_IN_NAV
-            files.append(GeneratedPage.generated(config, uri, content=content, inclusion=inclusion))
-            articles[uri] = parse(content, docs / uri)
+            build.pages.add(files, config, uri, content, inclusion)
+            articles[uri] = parse(content, build.docs_dir / uri)
         self.indexes = {
-            file.src_uri for file in files.documentation_pages() if digest.is_index(file.src_uri)
+            file.src_uri for file in files.documentation_pages() if indexes.is_index(file.src_uri)
         }
 
     # ----------------------------------------------------------------------------------------
     # Nav: order and section titles
 
-    def on_nav(self, nav: Navigation, config: MkDocsConfig) -> None:
-        if self.config.order and config.nav is None:
+    def on_nav(self, build: Build, nav: Navigation, files: Files) -> None:
+        if self.config.order and build.config.nav is None and self.sections:
             self._sort(nav.items)
             nav.pages = list(_pages(nav.items))
             for before, page, after in zip(
@@ -125,9 +132,11 @@ class SiteFeature:
 
     def _sort(self, items: list[Any]) -> None:
         slots = [i for i, item in enumerate(items) if isinstance(item, Page)]
-        pages = sorted((items[i] for i in slots), key=self._page_key)
-        for i, page in zip(slots, pages, strict=True):
-            items[i] = page
+        folder = indexes.folder_of(items[slots[0]].file.src_uri) if slots else None
+        if folder in self.sections:  # only the sections the site configured
+            pages = sorted((items[i] for i in slots), key=self._page_key)
+            for i, page in zip(slots, pages, strict=True):
+                items[i] = page
         for item in items:
             if isinstance(item, Section):
                 self._sort(item.children)
@@ -136,8 +145,8 @@ class SiteFeature:
         uri = page.file.src_uri
         article = self.articles.get(uri)
         return (
-            0 if digest.is_index(uri) else 1,
-            digest.sort_key(article.meta if article else {}, uri),
+            0 if indexes.is_index(uri) else 1,
+            indexes.sort_key(article.meta if article else {}, uri),
         )
 
     # ----------------------------------------------------------------------------------------
@@ -148,7 +157,7 @@ class SiteFeature:
         seen = set(self.nav_order)
         rest = sorted(
             (uri for uri in self.articles if uri not in seen),
-            key=lambda uri: digest.sort_key(self.articles[uri].meta, uri),
+            key=lambda uri: indexes.sort_key(self.articles[uri].meta, uri),
         )
         return [
             (uri, self.articles[uri]) for uri in [*self.nav_order, *rest] if uri in self.articles
@@ -163,49 +172,64 @@ class SiteFeature:
 
     def _digest(self, page_uri: str) -> str:
         ordered = self._ordered()
-        folder = digest.folder_of(page_uri)
+        folder = indexes.folder_of(page_uri)
         if folder:
-            own = [(u, a) for u, a in ordered if digest.folder_of(u) == folder]
-            groups = digest.sections(own, self.titles)
-            return digest.render_section(groups[0], page_uri) if groups else ""
-        feature = digest.featured(ordered)
+            own = [(u, a) for u, a in ordered if indexes.folder_of(u) == folder]
+            groups = indexes.sections(own, self.titles)
+            return indexes.render_section(groups[0], page_uri) if groups else ""
+        feature = indexes.featured(ordered)
         rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
-        groups = digest.sections(rest, self.titles)
-        return digest.render_home(feature, groups, page_uri, self.indexes)
+        groups = indexes.sections(rest, self.titles)
+        return indexes.render_home(feature, groups, page_uri, self.indexes)
 
-    def on_page_markdown(self, markdown: str, page: Page) -> str:
+    def page_inputs(self, build: Build, file: File) -> str:
+        article = self.articles.get(file.src_uri)
+        if not self.config.digest or article is None or not indexes.has_marker(article.text):
+            return ""
+        return self.digest_for(file.src_uri)
+
+    def on_page_markdown(self, build: Build, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
+        if not build.uses_duizhao(uri) and not indexes.has_marker(markdown):
+            return markdown
         title = page.meta.get("title")
         if isinstance(title, str):
             # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
             page.meta["title"] = html.escape(title, quote=False)
-        if self.config.digest and digest.has_marker(markdown):
-            markdown = digest.insert(markdown, self.digest_for(uri))
+        if self.config.digest and indexes.has_marker(markdown):
+            markdown = indexes.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
-        if self.config.social and article and article.intro and "description" not in page.meta:
+        if article and article.is_article and article.intro and "description" not in page.meta:
             page.meta["description"] = social.plain_text(article.intro)
         return markdown
 
-    def on_page_content(self, content: str, page: Page) -> str:
+    def on_page_content(self, build: Build, html: str, page: Page) -> str:
         article = self.articles.get(page.file.src_uri)
         if not self.config.attribution or article is None or "paper" not in article.meta:
-            return content
-        return attribution.insert_box(content, attribution.source_box(article))
+            return html
+        return attribution.insert_box(html, attribution.source_box(article))
 
-    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+    def on_post_page(self, build: Build, output: str, page: Page) -> str:
         if not self.config.social:
             return output
+        config = build.config
         article = self.articles.get(page.file.src_uri)
         description = page.meta.get("description") or config.site_description
-        title = article.title if article is not None else None
+        own = article.title if article is not None and build.uses_duizhao(page.file.src_uri) else None
         tags = social.meta_tags(
-            title=config.site_name if page.is_homepage else (title or config.site_name),
+            title=own or _plain(page.title) or config.site_name,
             description=str(description) if description else None,
             url=page.canonical_url,
             site_name=config.site_name,
             is_article=bool(article and article.is_article),
+            locale=social.locale(str(config.theme.get("language") or "en")),
         )
-        return social.insert_head(output, tags)
+        return head.inject_head(output, tags)
+
+
+def _plain(title: str | None) -> str | None:
+    """A page title as MkDocs prints it (HTML) → its text."""
+    return html.unescape(title) if title else None
 
 
 def _mentions(nav: Any, uri: str) -> bool:
@@ -236,4 +260,4 @@ def _sections(items: Iterable[Any]) -> Iterable[Section]:
 def _folder_of(section: Section) -> str | None:
     """The docs folder a section stands for: the folder of its first direct page."""
     page = next((item for item in section.children if isinstance(item, Page)), None)
-    return digest.folder_of(page.file.src_uri) if page is not None else None
+    return indexes.folder_of(page.file.src_uri) if page is not None else None
