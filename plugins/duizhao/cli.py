@@ -8,10 +8,9 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
-import yaml
 
 from . import renumber as renumbering
 from .article import Article, read_article
@@ -30,50 +29,22 @@ from .importer import (
     pdf_text,
 )
 from .importer.markdown import footnote_prefix
-from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
+from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
+from .project import ConfigError, Project, find_config
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import write_atomically
 
-CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
-
-class _PermissiveLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml without executing its tags (``!!python/name:``, ``!ENV``, ...)."""
-
-
-def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)  # type: ignore[arg-type]
-
-
-_PermissiveLoader.add_multi_constructor("", _ignore_tag)
-
-
-def find_config(start: Path | None = None) -> Path | None:
-    """mkdocs.yml in ``start`` (default: the current directory)."""
-    folder = start or Path.cwd()
-    for name in CONFIG_NAMES:
-        if (folder / name).is_file():
-            return folder / name
-    return None
-
-
-def read_config(path: Path) -> dict[str, Any]:
+def find_project() -> Project | None:
+    """The project of ./mkdocs.yml, if there is one."""
+    config = find_config()
+    if config is None:
+        return None
     try:
-        with path.open(encoding="utf-8-sig") as f:
-            data = yaml.load(f, Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError) as exc:
-        raise click.UsageError(f"cannot read {path}: {exc}") from exc
-    return data if isinstance(data, dict) else {}
-
-
-def docs_dir_of(config_path: Path) -> Path:
-    docs = read_config(config_path).get("docs_dir", "docs")
-    return (config_path.parent / str(docs)).resolve()
+        return Project.from_mkdocs_yml(config)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
@@ -84,14 +55,13 @@ def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
-def _default_docs_dir() -> Path:
-    config = find_config()
-    if config is None:
+def _default_docs_dir(project: Project | None) -> Path:
+    if project is None:
         raise click.UsageError(
             "no PATH given and no mkdocs.yml in the current directory; "
             "run 'duizhao check docs/' or run it next to mkdocs.yml"
         )
-    return docs_dir_of(config)
+    return project.docs_dir
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -120,11 +90,13 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     PATHS are files or folders (default: the docs_dir of ./mkdocs.yml). Exit status: 0 with no
     errors, 1 with errors (or, with --strict, warnings), 2 for usage problems.
     """
-    config = find_config()
-    docs_dir = docs_dir_of(config) if config else None
-    targets = list(paths) or [_default_docs_dir()]
+    project = find_project()
+    targets = list(paths) or [_default_docs_dir(project)]
     files = list(iter_markdown(targets))
-    corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
+    corpus = Corpus(
+        project.docs_dir if project else None,
+        figures=Catalog(project.root if project else Path.cwd()),
+    )
     diagnostics = check_corpus((read_article(p) for p in files), corpus)
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
@@ -168,11 +140,11 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     The section folder is the one mkdocs.yml names for the seed's section
     (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
     """
-    config = find_config()
-    if config is None:
+    project = find_project()
+    if project is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
-    docs_dir = docs_dir_of(config)
-    sections = site_sections(read_config(config))
+    docs_dir = project.docs_dir
+    sections = project.sections
     refused = 0
     for seed_path in (*seed_paths, *more):
         try:
@@ -182,7 +154,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
         folder = section_folder(sections, seed.section)
         if folder is None:
             raise click.ClickException(
-                f"{seed_path}: section {seed.section!r} is not in {config.name}; add it as "
+                f"{seed_path}: section {seed.section!r} is not in mkdocs.yml; add it as "
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
@@ -197,32 +169,16 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     sys.exit(1 if refused else 0)
 
 
-def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
-    """``{folder: title}`` from the duizhao plugin's ``site: sections:`` in mkdocs.yml."""
-    for entry in mkdocs_config.get("plugins") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("duizhao"), dict):
-            site = entry["duizhao"].get("site") or {}
-            sections = site.get("sections") if isinstance(site, dict) else None
-            if isinstance(sections, dict):
-                return {str(k): str(v) for k, v in sections.items()}
-    return {}
-
-
 # --------------------------------------------------------------------------------------------
 # The translator's workflow: import, renumber, status (logic in importer/renumber/lock/progress)
 
 
 def _project() -> tuple[Path, Path]:
     """(docs_dir, lock file) of the project in the current directory."""
-    config = find_config()
-    if config is None:
+    project = find_project()
+    if project is None:
         raise click.UsageError("no mkdocs.yml in the current directory; run this next to it")
-    plugins = read_config(config).get("plugins") or []
-    options: Any = next(
-        (p["duizhao"] for p in plugins if isinstance(p, dict) and "duizhao" in p), None
-    )
-    lock_name = options.get("lock_file", LOCK_NAME) if isinstance(options, dict) else LOCK_NAME
-    return docs_dir_of(config), config.parent / str(lock_name)
+    return project.docs_dir, project.lock_path
 
 
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
