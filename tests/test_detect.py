@@ -444,3 +444,16 @@ def test_merge_names_the_paper_when_the_spec_has_another_source(tmp_path: Path) 
         "9": "other.pdf",
         **{k: "paper.pdf" for k in ("1", "2", "3", "table-1", "table-2", "table-3")},
     }
+
+
+def test_detection_cache_follows_the_plugins_cache_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, _truths = _project(tmp_path)
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - duizhao:\n      figures: {cache_dir: build/cache}\n", "utf-8"
+    )
+    monkeypatch.chdir(root)
+    code, _out, _err = _run(root, "papers/paper.pdf")
+    assert code == 0
+    assert len(list((root / "build/cache/figures/detect").glob("*.json"))) == 1

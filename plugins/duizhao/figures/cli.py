@@ -16,6 +16,7 @@ from .preview import preview
 from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
+DEFAULT_CACHE_DIR = ".cache/duizhao"
 
 
 def _project_root(start: Path) -> Path:
@@ -24,6 +25,22 @@ def _project_root(start: Path) -> Path:
         if (folder / "mkdocs.yml").is_file() or (folder / "mkdocs.yaml").is_file():
             return folder
     return Path.cwd()
+
+
+def _cache_dir(root: Path) -> Path:
+    """The plugin's cache folder as mkdocs.yml sets it (``figures: cache_dir:``)."""
+    from ..project import ConfigError, find_config, plugin_options, read_mkdocs_yml
+
+    folder = DEFAULT_CACHE_DIR
+    config = find_config(root)
+    if config is not None:
+        try:
+            options = plugin_options(read_mkdocs_yml(config)).get("figures")
+        except ConfigError:
+            options = None
+        if isinstance(options, dict) and isinstance(options.get("cache_dir"), str):
+            folder = options["cache_dir"]
+    return root / folder
 
 
 @click.group()
@@ -106,7 +123,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
     root = _project_root((article or paper).resolve().parent)
-    cache_dir = root / ".cache" / "duizhao" / "figures" / "detect"
+    cache_dir = _cache_dir(root) / "figures" / "detect"
     started = time.perf_counter()
     with _progress("reading pages") as progress:
         try:
