@@ -182,17 +182,21 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         elif lines:
             click.echo("\n".join(lines))
         click.echo(
-            f"  {len(merged.added)} new entries for {spec_file.name}; --write adds them",
+            f"  {_entries(len(merged.added), 'new ')} for {spec_file.name}; --write adds them",
             err=True,
         )
         return
     if merged.added:
         write_atomically({spec_file: merged.text.encode("utf-8")})
     click.echo(
-        f"  {spec_file}: {len(merged.added)} entries added, "
+        f"  {spec_file}: {_entries(len(merged.added))} added, "
         f"{len(found) - len(merged.added)} already there",
         err=True,
     )
+
+
+def _entries(n: int, adjective: str = "") -> str:
+    return f"{n} {adjective}{'entry' if n == 1 else 'entries'}"
 
 
 class _progress:  # noqa: N801 (used as a function)
