@@ -5,7 +5,8 @@ and figure text, so every text width is exact (0.6 em a character) and the true 
 known to a fraction of a point. Each paper holds a vector figure, a raster figure, a
 two-column-spanning multi-panel figure with (a)/(b) sub-captions, a ruled table, an unruled
 table, captions of several lines, a table captioned above and one below, running heads,
-folios and a body line that starts with "Figure 3 shows" (a reference, not a caption).
+folios, a body line that starts with "Figure 3 shows" (a reference, not a caption) and an
+appendix page set in one column.
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ def heads(c: Canvas, number: int) -> None:
 
 
 def make_paper(path: Path, style: str = "acm") -> list[Truth]:
-    """Write a five-page two-column paper; return the true figures and tables."""
+    """Write a six-page two-column paper; return the true figures and tables."""
     ieee = style == "ieee"
 
     def fig_label(n: int) -> str:
@@ -319,6 +320,17 @@ def make_paper(path: Path, style: str = "acm") -> list[Truth]:
     truths.append(Truth(5, "figure", fig_label(7).rstrip(":."), 7, cap7, fig7))
     body(c, LEFT, max(y6, y7) + 20, 720, 41)
     body(c, RIGHT, max(y6, y7) + 20, 720, 43)
+    pages.append(c)
+
+    # Page 6: an appendix set in one column across the page, Figure 8 between its lines.
+    c = Canvas()
+    heads(c, 6)
+    y = body(c, (LEFT[0], RIGHT[1]), 72, 250, 47)
+    fig8 = bar_chart(c, 200, y + 14, 410, y + 164)
+    cap8 = "Goodput per step, in the appendix."
+    _cbox, y = caption_lines(c, (LEFT[0], RIGHT[1]), fig8[3] + 10, fig_label(8), cap8)
+    truths.append(Truth(6, "figure", fig_label(8).rstrip(":."), 8, cap8, fig8))
+    body(c, (LEFT[0], RIGHT[1]), y + 16, 720, 53)
     pages.append(c)
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 9
+DETECT_VERSION = 10
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -416,14 +416,17 @@ class Layout:
     #: the band of the page that holds text, (y0, y1); running heads and folios lie outside
     band: tuple[float, float]
     line_height: float
+    #: pages set in one column in a paper of two (an appendix, a page-wide listing)
+    single: set[int] = field(default_factory=set)
 
     @property
     def text_span(self) -> tuple[float, float]:
         return (self.columns[0][0], self.columns[-1][1])
 
-    def column_of(self, x0: float, x1: float) -> tuple[float, float] | None:
+    def column_of(self, x0: float, x1: float, page: int = 0) -> tuple[float, float] | None:
         """The one column holding ``x0``–``x1`` (mostly), or None when it crosses a gutter."""
-        for c0, c1 in self.columns:
+        columns = [self.text_span] if page in self.single else self.columns
+        for c0, c1 in columns:
             overlap = min(x1, c1) - max(x0, c0)
             if overlap >= 0.8 * (x1 - x0):
                 return (c0, c1)
@@ -464,12 +467,20 @@ def analyse(pages: Sequence[Page]) -> Layout:
     else:
         columns = [(0.1 * width, 0.9 * width)]
     layout = Layout(body_size, columns, (0.0, 1e9), body_size * 1.2)
+    if len(columns) == 2:
+        # A page whose wide body-sized lines mostly cross the gutter is set in one column.
+        gutter = (columns[0][1] + columns[1][0]) / 2
+        for page in pages:
+            lines = [f for f in page.fragments if body_sized(f) and f.width > 0.25 * width]
+            across = sum(f.x0 < gutter - 10 and f.x1 > gutter + 10 for f in lines)
+            if across >= 5 and across > len(lines) - across:
+                layout.single.add(page.number)
     leads = []
     for page in pages:
         prev: Fragment | None = None
         rows = _table_rows(page, layout)
         for f in page.fragments:
-            col = layout.column_of(f.x0, f.x1)
+            col = layout.column_of(f.x0, f.x1, page.number)
             f.body = (
                 body_sized(f)
                 and id(f) not in rows
@@ -585,7 +596,7 @@ def _table_rows(page: Page, layout: Layout) -> set[int]:
     table row (a line of running text is one fragment)."""
     lines: dict[tuple[int, int], list[Fragment]] = {}
     for f in page.fragments:
-        col = layout.column_of(f.x0, f.x1)
+        col = layout.column_of(f.x0, f.x1, page.number)
         if col is None:
             continue
         lines.setdefault((round(col[0]), round(f.y1 / 2)), []).append(f)
@@ -601,7 +612,7 @@ def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
     for f in page.fragments:
         if f.body or not body_sized(f):
             continue
-        col = layout.column_of(f.x0, f.x1)
+        col = layout.column_of(f.x0, f.x1, page.number)
         if col is None or abs(f.x0 - col[0]) > 3 or _inside_graphic(f, page.graphics):
             continue
         lo = bisect.bisect_left(tops, f.y0 - 1.3 * lead)
@@ -706,7 +717,7 @@ def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
             continue  # "Figure 3 shows ...": a reference, not a caption
         kind = "table" if word.lower().startswith("tab") else "figure"
         label = f"{word} {num}"
-        col = layout.column_of(f.x0, f.x1)
+        col = layout.column_of(f.x0, f.x1, page.number)
         span = col if col is not None else layout.text_span
         score = (2.0 if f.bold else 0.0) + (1.0 if delim in (":", ".", "|") else 0.0)
         score += 0.0 if f.body else 1.0
@@ -747,8 +758,8 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             and 0 <= f.x0 - caption.lines[-1].x1 <= 3 * first.size
             and not f.body
             and (
-                layout.column_of(first.x0, first.x1) is None
-                or layout.column_of(first.x0, f.x1) is not None
+                layout.column_of(first.x0, first.x1, page.number) is None
+                or layout.column_of(first.x0, f.x1, page.number) is not None
             )
         ]
         if not right:
@@ -758,7 +769,7 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
         line = _merge(caption.lines, page)
         caption.lines = [line]
         first = line
-        col = layout.column_of(line.x0, line.x1)
+        col = layout.column_of(line.x0, line.x1, page.number)
         caption.span = col if col is not None else layout.text_span
         s0, s1 = caption.span
     while True:
