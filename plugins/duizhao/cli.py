@@ -8,32 +8,25 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity, display_path
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .importer import (
-    Chunk,
-    ImportRefused,
-    Original,
-    chunks_from_text,
-    import_chunks,
-    new_article,
-    parse_markdown,
-    pdf_text,
-)
-from .importer.markdown import footnote_prefix
 from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .project import ConfigError, Project, find_config
-from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import write_atomically
+
+if TYPE_CHECKING:
+    from .importer import Original
+
+# Commands import what only they need: `duizhao check` starts without the importer's
+# Markdown parser, Pillow or MkDocs.
 
 
 def find_project() -> Project | None:
@@ -140,6 +133,8 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     The section folder is the one mkdocs.yml names for the seed's section
     (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
     """
+    from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+
     project = find_project()
     if project is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
@@ -239,6 +234,18 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
     figure candidates and footnotes go between the blocks. A report of what was found, dropped
     or needs review goes to stderr. PDF text is extracted best effort: review the result.
     """
+    from .importer import (
+        Chunk,
+        ImportRefused,
+        Original,
+        chunks_from_text,
+        import_chunks,
+        new_article,
+        parse_markdown,
+        pdf_text,
+    )
+    from .importer.markdown import footnote_prefix
+
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
     existing = article.read_bytes() if article.exists() else None
@@ -330,6 +337,8 @@ def renumber(article: Path, write: bool) -> None:
     in duizhao.lock follow. Without --write, prints a unified diff. Exit status 1 (nothing
     written) when a file cannot be read or a link points at a duplicated ID.
     """
+    from . import renumber as renumbering
+
     docs_dir, lock_path = _project()
     key = article_key(article, docs_dir)
     if key is None:
