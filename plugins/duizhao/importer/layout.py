@@ -1265,13 +1265,20 @@ _REFERENCE_NAMES = {"references", "bibliography", "reference", "literature cited
 class FloatLike(Protocol):
     """What a figure detector returns per float (``figures.detect.DetectedFigure``)."""
 
-    page: int
-    kind: str
-    label: str
-    number: int
-    caption: str
-    box: Box
-    caption_box: Box
+    @property
+    def page(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def caption(self) -> str: ...
+    @property
+    def box(self) -> Box: ...
+    @property
+    def caption_box(self) -> Box: ...
 
 
 def analyse(
