@@ -7,13 +7,13 @@ statement of what was changed. The box says all of that in the page, next to the
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .article import Article
 from .diagnostics import Diagnostic, Severity
+from .escape import html_attr, html_text
 
 #: String fields of ``paper:`` (all optional).
 FIELDS = ("title", "authors", "url", "version", "branch", "commit", "license", "changes")
@@ -153,12 +153,12 @@ def source_box(article: Article) -> str:
     fields = paper_fields(article)
     if not fields:
         return ""
-    esc = html.escape
+    esc = html_text
     rows: list[str] = []
-    title = esc(fields.get("title", "原文"))
+    title: str = esc(fields.get("title", "原文"))
     url = fields.get("url", "")
     if _is_web_url(url):
-        title = f'<a href="{esc(url)}">{title}</a>'
+        title = f'<a href="{html_attr(url)}">{title}</a>'
     rows.append(
         f'<p class="dz-source__title"><span class="dz-source__label">来源</span>{title}</p>'
     )
@@ -175,7 +175,7 @@ def source_box(article: Article) -> str:
     licence = find_licence(spdx) if spdx else None
     if licence is not None:
         rows.append(
-            f'<p>许可：<a href="{esc(licence.url)}" rel="license">{esc(licence.short)}</a>'
+            f'<p>许可：<a href="{html_attr(licence.url)}" rel="license">{esc(licence.short)}</a>'
             f"（{esc(licence.name)}）</p>"
         )
     elif spdx:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
-import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ import yaml
 
 from .article import INTRO_HEADING, Article, rewrite_urls
 from .diagnostics import Diagnostic, Severity
+from .escape import markdown_text
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"
@@ -33,10 +33,6 @@ DATE_KEY = "date"
 FEATURED_KEY = "featured"
 #: ``digest: false`` leaves an article out of the generated indexes (a syntax demo, say).
 LISTED_KEY = "digest"
-
-# Python-Markdown's backslash-escapable characters (markdown.Markdown.ESCAPED_CHARS); "<" and
-# "&" become entities instead, so raw HTML in a title shows as text.
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
 
 
 @dataclass(frozen=True)
@@ -144,13 +140,6 @@ def featured(ordered: Sequence[tuple[str, Article]]) -> Entry | None:
 # Rendering
 
 
-def escape_inline(text: str) -> str:
-    """``text`` as literal Markdown inline text: markup characters escaped, HTML as entities."""
-    text = " ".join(text.split())
-    text = _MD_SPECIAL_RE.sub(r"\\\1", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;")
-
-
 def relative_url(target_uri: str, page_uri: str) -> str:
     """The link from the page ``page_uri`` to the docs file ``target_uri`` (both docs-relative)."""
     return posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".")
@@ -178,7 +167,7 @@ def move_links(markdown: str, from_uri: str, to_uri: str) -> str:
 def render_entry(entry: Entry, page_uri: str, level: int) -> str:
     """Linked title (heading of ``level``), the 导言 heading one level down, the introduction."""
     link = relative_url(entry.src_uri, page_uri)
-    lines = [f"{'#' * level} [{escape_inline(entry.title)}](<{link}>)", ""]
+    lines = [f"{'#' * level} [{markdown_text(entry.title)}](<{link}>)", ""]
     lines += [f"{'#' * (level + 1)} {INTRO_HEADING}", ""]
     if entry.intro:
         lines += [move_links(entry.intro, entry.src_uri, page_uri), ""]
@@ -202,7 +191,7 @@ def render_home(
         parts.append(render_entry(feature, page_uri, 2))
     for section in groups:
         if section.folder:
-            title = escape_inline(section.title)
+            title = markdown_text(section.title)
             if section.index_uri in indexes:
                 title = f"[{title}](<{relative_url(section.index_uri, page_uri)}>)"
             parts.append(f"## {title}\n")
@@ -220,7 +209,7 @@ def generated_index(title: str) -> str:
     """
     meta = {"title": title, "search": {"exclude": True}}
     front = yaml.safe_dump(meta, allow_unicode=True, width=10_000, sort_keys=False)
-    return f"---\n{front}---\n\n# {escape_inline(title)}\n\n{MARKER}\n"
+    return f"---\n{front}---\n\n# {markdown_text(title)}\n\n{MARKER}\n"
 
 
 def has_marker(markdown: str) -> bool:

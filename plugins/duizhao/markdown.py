@@ -26,6 +26,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
 
 from .article import (
     FIGURE_ANCHOR_RE,
@@ -36,6 +37,7 @@ from .article import (
     scan,
     split_paragraph,
 )
+from .escape import html_text
 
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
@@ -144,7 +146,8 @@ class BlockRenderer(BlockProcessor):
         else:
             el.set("class", "dz-para dz-para--invalid")
             label = etree.SubElement(el, "span", {"class": "dz-pid"})
-            label.text = pid or "P???"
+            # An ID the checks reject is still the author's text: shown, never interpreted.
+            label.text = AtomicString(html_text(pid or "P???"))
         if has_original:
             holder = etree.Element("div")
             self.parser.parseBlocks(holder, original)
@@ -177,7 +180,7 @@ class BlockRenderer(BlockProcessor):
             self.ext.figure_renderer(el, figure, self.md)
         else:
             caption = etree.SubElement(el, "figcaption")
-            caption.text = f"图 {figure.id}"
+            caption.text = AtomicString(html_text(f"图 {figure.id}"))
         if body:
             note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
             self.parser.parseBlocks(note, body)

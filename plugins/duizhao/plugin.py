@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -24,6 +23,7 @@ from .checks import Corpus, check_corpus, check_local
 from .diagnostics import Diagnostic
 from .digest import has_marker
 from .dirty import DirtyPages, GeneratedPage
+from .escape import html_text
 from .figures_plugin import FigureBuild, FiguresConfig
 from .lock import LOCK_NAME, Lock, LockError, read_lock
 from .markdown import DuizhaoExtension
@@ -277,7 +277,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
                 article = parse(file.content_string, Path(config.docs_dir) / file.src_uri)
             if article is not None and article.title:
                 # as SiteFeature.on_page_markdown escapes it: MkDocs prints titles as HTML
-                file.page.title = html.escape(article.title, quote=False)
+                file.page.title = html_text(article.title)
 
     def _page_inputs(self, file: File) -> str | None:
         """What a page is made from beyond its own source file: its generated Markdown, the

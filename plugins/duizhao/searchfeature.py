@@ -21,6 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+from .escape import Markup
 from .paragraph_search import Entry, SearchPages, add_to_index, paragraph_texts, search_entries
 
 log = get_plugin_logger(__name__)
@@ -54,7 +55,8 @@ class SearchFeature:
 
     def on_page_content(self, html: str, page: Page) -> None:
         """Read the page's rendered paragraph blocks into search entries."""
-        title = str(page.meta.get("title") or page.title or "")
+        # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
+        title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
         search = page.meta.get("search")
         excluded = isinstance(search, dict) and search.get("exclude")
         paragraphs = [] if excluded else paragraph_texts(html)

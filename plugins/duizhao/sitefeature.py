@@ -11,7 +11,6 @@ built again whenever its digest changed (:mod:`duizhao.dirty`).
 
 from __future__ import annotations
 
-import html
 import posixpath
 from collections.abc import Iterable, MutableMapping
 from pathlib import Path
@@ -28,6 +27,7 @@ from mkdocs.utils import dirname_to_title
 from . import attribution, digest, social
 from .article import Article, parse
 from .dirty import GeneratedPage
+from .escape import Markup, html_attr, html_text, meta_content
 
 
 class SiteConfig(Config):
@@ -119,7 +119,7 @@ class SiteFeature:
         for section in _sections(nav.items):
             folder = _folder_of(section)
             if folder is not None and folder in self.sections:
-                section.title = html.escape(self.sections[folder], quote=False)
+                section.title = html_text(self.sections[folder])
         self.nav_order = [page.file.src_uri for page in nav.pages]
         self.digests = {}  # they follow the nav order
 
@@ -175,15 +175,12 @@ class SiteFeature:
 
     def on_page_markdown(self, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
-        title = page.meta.get("title")
-        if isinstance(title, str):
-            # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
-            page.meta["title"] = html.escape(title, quote=False)
+        escape_meta(page.meta)
         if self.config.digest and digest.has_marker(markdown):
             markdown = digest.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
         if self.config.social and article and article.intro and "description" not in page.meta:
-            page.meta["description"] = social.plain_text(article.intro)
+            page.meta["description"] = meta_content(article.intro)
         return markdown
 
     def on_page_content(self, content: str, page: Page) -> str:
@@ -206,6 +203,22 @@ class SiteFeature:
             is_article=bool(article and article.is_article),
         )
         return social.insert_head(output, tags)
+
+
+def escape_meta(meta: MutableMapping[str, Any]) -> None:
+    """Escape the front matter values that MkDocs' and Material's templates print as HTML.
+
+    They print ``page.meta.title`` and ``page.meta.description`` unescaped (``<title>``, the
+    header, ``<meta name="description" content="…">``), and ``page.title`` comes from the
+    former. As ``Markup`` they are escaped once: Jinja's ``|e``, Material's search and
+    :mod:`duizhao.social` all leave ``Markup`` as it is.
+    """
+    title = meta.get("title")
+    if isinstance(title, str) and not isinstance(title, Markup):
+        meta["title"] = html_text(title)
+    description = meta.get("description")
+    if isinstance(description, str) and not isinstance(description, Markup):
+        meta["description"] = html_attr(" ".join(description.split()))
 
 
 def _mentions(nav: Any, uri: str) -> bool:

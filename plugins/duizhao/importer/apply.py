@@ -1,7 +1,10 @@
 """Chunks → numbered blocks appended to an article, its ``paragraphs:`` range extended in place.
 
 Each original goes in the blockquote and the translation holds
-:data:`~duizhao.article.TODO_MARKER`; every other byte of the file is kept.
+:data:`~duizhao.article.TODO_MARKER`; every other byte of the file is kept. An original is
+text to translate, never code on the page: its Markdown stays, but raw HTML and links to
+non-web schemes are written so that they show as the text they are
+(:func:`duizhao.escape.markdown_source`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import yaml
 
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
+from ..escape import markdown_source, markdown_text
 from ..source import SourceFile
 from .model import Chunk, ImportRefused, ImportResult
 
@@ -19,8 +23,8 @@ from .model import Chunk, ImportRefused, ImportResult
 def block_lines(chunk: Chunk, pid: str) -> list[str]:
     """The lines of one imported paragraph block (or one heading)."""
     if chunk.is_heading:
-        return ["#" * chunk.level + " " + chunk.text, ""]
-    quoted = [f"> {line}".rstrip() for line in chunk.text.split("\n")]
+        return ["#" * chunk.level + " " + markdown_source(" ".join(chunk.text.split())), ""]
+    quoted = [f"> {line}".rstrip() for line in markdown_source(chunk.text).split("\n")]
     return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
 
 
@@ -31,7 +35,7 @@ def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefus
 def new_article(title: str) -> bytes:
     """The skeleton written when ``duizhao import`` is given an article that does not exist."""
     meta = yaml.safe_dump({"title": title, "status": "draft"}, allow_unicode=True, sort_keys=False)
-    return f"---\n{meta}---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
+    return f"---\n{meta}---\n\n# {markdown_text(title)}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
 def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
