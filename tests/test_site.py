@@ -278,8 +278,11 @@ def test_social_tags_come_from_the_intro(make_site: Callable[..., Site]) -> None
     html = site.html("a.md")
     assert '<meta property="og:type" content="article">' in html
     assert '<meta property="og:title" content="A &#34;quoted&#34; &lt;title&gt;">' in html
-    assert '<meta property="og:description" content="导言里的 粗体 与 HTML。">' in html
-    assert '<meta name="description" content="导言里的 粗体 与 HTML。">' in html
+    assert (
+        '<meta property="og:description" content="导言里的 粗体 与 &lt;b&gt;HTML&lt;/b&gt;。">'
+        in html
+    )
+    assert '<meta name="description" content="导言里的 粗体 与 &lt;b&gt;HTML&lt;/b&gt;。">' in html
     assert '<meta property="og:url" content="https://example.org/s/a/">' in html
     home = site.html("index.html")
     assert '<meta property="og:type" content="website">' in home

@@ -22,7 +22,7 @@ import yaml
 
 from .article import INTRO_HEADING, Article, rewrite_urls
 from .diagnostics import Diagnostic, Severity
-from .escape import markdown_text
+from .escape import markdown_source, markdown_text, markdown_url
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"
@@ -167,10 +167,11 @@ def move_links(markdown: str, from_uri: str, to_uri: str) -> str:
 def render_entry(entry: Entry, page_uri: str, level: int) -> str:
     """Linked title (heading of ``level``), the 导言 heading one level down, the introduction."""
     link = relative_url(entry.src_uri, page_uri)
-    lines = [f"{'#' * level} [{markdown_text(entry.title)}](<{link}>)", ""]
+    lines = [f"{'#' * level} [{markdown_text(entry.title)}]({markdown_url(link)})", ""]
     lines += [f"{'#' * (level + 1)} {INTRO_HEADING}", ""]
     if entry.intro:
-        lines += [move_links(entry.intro, entry.src_uri, page_uri), ""]
+        # The author wrote the 导言 for the article: here it is shown as text with Markdown.
+        lines += [move_links(markdown_source(entry.intro), entry.src_uri, page_uri), ""]
     return "\n".join(lines)
 
 
@@ -193,7 +194,7 @@ def render_home(
         if section.folder:
             title = markdown_text(section.title)
             if section.index_uri in indexes:
-                title = f"[{title}](<{relative_url(section.index_uri, page_uri)}>)"
+                title = f"[{title}]({markdown_url(relative_url(section.index_uri, page_uri))})"
             parts.append(f"## {title}\n")
             parts.append(render_section(section, page_uri, 3))
         else:  # articles at the docs root have no section heading

@@ -10,7 +10,9 @@ exactly once:
 :func:`meta_content`        ``<meta content="…">``: the plain text of Markdown, cut, escaped
 :func:`search_text`         ``title``/``text`` of ``search_index.json``, as Material writes them
 :func:`markdown_text`       plain text re-emitted into generated Markdown, shown literally
-:func:`markdown_source`     Markdown taken from an outside document (``duizhao import``)
+:func:`markdown_source`     Markdown shown on pages its author did not write: an imported
+                            original, the 导言 on index pages (raw HTML shows as text)
+:func:`markdown_url`        a docs path as a link destination in generated Markdown
 ==========================  ==============================================================
 
 The HTML functions return :class:`markupsafe.Markup`: text that is already HTML. Escaping
@@ -28,6 +30,7 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
+from urllib.parse import quote
 
 import markdown
 from markupsafe import Markup, escape
@@ -42,6 +45,7 @@ __all__ = [
     "html_text",
     "markdown_source",
     "markdown_text",
+    "markdown_url",
     "meta_content",
     "plain_text",
     "search_text",
@@ -124,12 +128,15 @@ def search_text(text: str) -> str:
 # Markdown
 
 # Backslash escapes that Python-Markdown honours whatever the extensions (its ESCAPED_CHARS).
-# Not "(" and ")": "\(" opens inline math for pymdownx.arithmatex.
-_BACKSLASHED = "\\`*_{}[]#+-!."
+# Not "(" and ")": "\(" opens inline math for pymdownx.arithmatex. Not "[" and "]": a line
+# "[\]: x" is still a reference definition (that regex ignores backslashes).
+_BACKSLASHED = "\\`*_{}#+-!."
 # Characters other extensions read (math, tables, ~~del~~, ^^ins^^, ==mark==, :emoji:), and
 # HTML's own: written as character references, which no inline pattern matches and every
 # renderer shows as the character.
 _REFERENCES = {
+    "[": "&#91;",
+    "]": "&#93;",
     "&": "&amp;",
     "<": "&lt;",
     ">": "&gt;",
@@ -165,6 +172,16 @@ def markdown_text(text: str) -> str:
     (``$…$``, ``\\(…\\)``), a table cell, a heading's closing ``#`` or an attribute list.
     """
     return _MARKDOWN_RE.sub(_markdown_char, " ".join(text.split()))
+
+
+def markdown_url(url: str) -> str:
+    """A relative URL (``../a b/x.md#P042``) as a Markdown link destination.
+
+    File names are the author's: spaces, parentheses, ``<`` or ``>`` in them would end or
+    break the link. Percent-encoded they cannot, and MkDocs decodes them to find the file.
+    """
+    path, hash_, fragment = url.partition("#")
+    return quote(path, safe="/") + (hash_ + quote(fragment, safe="") if hash_ else "")
 
 
 # Markdown from an outside document keeps its Markdown, but not its raw HTML nor links to
@@ -208,7 +225,7 @@ def _neutralise(text: str) -> str:
 
 
 def markdown_source(text: str) -> str:
-    """Markdown of an outside document (an imported original), safe to put on a page.
+    """Markdown to show on a page its author did not write: an imported original, a 导言.
 
     Its Markdown stays (emphasis, links, lists, code); what would become live markup shows as
     the text it is: raw HTML (``<script>``, ``<b>``, comments), and links, images, autolinks

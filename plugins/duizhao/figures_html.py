@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markdown.util import AtomicString
 
-from .escape import html_attr, html_text, markdown_text
+from .escape import html_attr, html_text, markdown_text, markdown_url
 from .figures import Crop, FigureSpec
 
 INDEX_TITLE = "图表索引"
@@ -143,5 +143,5 @@ def index_markdown(sections: list[IndexSection]) -> str:
     ]
     for section in sections:
         title = markdown_text(section.title)
-        parts += [f"## [{title}](<{section.link}>)", "", cards_html(section.cards), ""]
+        parts += [f"## [{title}]({markdown_url(section.link)})", "", cards_html(section.cards), ""]
     return "\n".join(parts)

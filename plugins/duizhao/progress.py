@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .article import Article
 from .diagnostics import Diagnostic, Severity
-from .escape import html_attr, markdown_text
+from .escape import html_attr, markdown_text, markdown_url
 from .lock import Lock, digest
 
 BAR_WIDTH = 20
@@ -267,7 +267,7 @@ def progress_markdown(reports: list[ArticleProgress], page_uri: str) -> str:
     for r in reports:
         figures = "–" if r.figures_declared is None else str(r.figures_declared)
         out.append(
-            f"| [{markdown_text(r.title)}](<{href(r.key)}>) | {_bar_html(r)} | "
+            f"| [{markdown_text(r.title)}]({markdown_url(href(r.key))}) | {_bar_html(r)} | "
             f"{len(r.stale)} | {r.missing} | {r.figures_placed}/{figures} |"
         )
     for r in reports:
@@ -275,10 +275,10 @@ def progress_markdown(reports: list[ArticleProgress], page_uri: str) -> str:
             continue
         out += ["", f"## {markdown_text(r.title)}", ""]
         if r.stale:
-            links = "、".join(f"[{pid}](<{href(r.key, pid)}>)" for pid in r.stale)
+            links = "、".join(f"[{pid}]({markdown_url(href(r.key, pid))})" for pid in r.stale)
             out += [f"原文已更新、译文待复核：{links}", ""]
         if r.todo:
-            links = "、".join(f"[{pid}](<{href(r.key, pid)}>)" for pid in r.todo)
+            links = "、".join(f"[{pid}]({markdown_url(href(r.key, pid))})" for pid in r.todo)
             out += [f"待翻译：{links}", ""]
         if r.absent:
             out += [f"尚未导入原文：{_runs(r.absent)}", ""]

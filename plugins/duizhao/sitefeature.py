@@ -12,6 +12,7 @@ built again whenever its digest changed (:mod:`duizhao.dirty`).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,11 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import dirname_to_title
 
 from . import attribution, digest, social
-from .article import Article, parse
+from .article import INTRO_HEADING, Article, parse
 from .dirty import GeneratedPage
-from .escape import Markup, html_attr, html_text, meta_content
+from .escape import Markup, html_attr, html_text, markdown_source, meta_content
+
+_INTRO_HEADING_RE = re.compile(rf"^##[ \t]+{INTRO_HEADING}[ \t]*#*[ \t]*$", re.M)
 
 
 class SiteConfig(Config):
@@ -179,8 +182,11 @@ class SiteFeature:
         if self.config.digest and digest.has_marker(markdown):
             markdown = digest.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
-        if self.config.social and article and article.intro and "description" not in page.meta:
-            page.meta["description"] = meta_content(article.intro)
+        if article is not None and article.intro:
+            intro = markdown_source(article.intro)
+            markdown = _replace_intro(markdown, article.intro, intro)
+            if self.config.social and "description" not in page.meta:
+                page.meta["description"] = meta_content(intro)
         return markdown
 
     def on_page_content(self, content: str, page: Page) -> str:
@@ -197,7 +203,8 @@ class SiteFeature:
         title = article.title if article is not None else None
         tags = social.meta_tags(
             title=config.site_name if page.is_homepage else (title or config.site_name),
-            description=str(description) if description else None,
+            # not str(): that would drop the Markup type and escape the description again
+            description=description if isinstance(description, str) else None,
             url=page.canonical_url,
             site_name=config.site_name,
             is_article=bool(article and article.is_article),
@@ -219,6 +226,19 @@ def escape_meta(meta: MutableMapping[str, Any]) -> None:
     description = meta.get("description")
     if isinstance(description, str) and not isinstance(description, Markup):
         meta["description"] = html_attr(" ".join(description.split()))
+
+
+def _replace_intro(markdown: str, intro: str, shown: str) -> str:
+    """``markdown`` with its 导言 ``intro`` written as ``shown``.
+
+    The 导言 also stands on the index pages and in link previews, so it is the same text with
+    Markdown everywhere, its own page included: raw HTML in it shows as text.
+    """
+    if shown == intro:
+        return markdown
+    heading = _INTRO_HEADING_RE.search(markdown)
+    at = markdown.find(intro, heading.end() if heading else 0)
+    return markdown if at < 0 else markdown[:at] + shown + markdown[at + len(intro) :]
 
 
 def _mentions(nav: Any, uri: str) -> bool:
