@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -212,20 +212,29 @@ class SiteFeature:
         return social.insert_head(output, tags)
 
 
-def escape_meta(meta: MutableMapping[str, Any]) -> None:
-    """Escape the front matter values that MkDocs' and Material's templates print as HTML.
+#: Front matter values that MkDocs' and Material's templates print unescaped, and how they must
+#: be escaped for where they land: the page ``<title>``, header and nav (``title``,
+#: ``subtitle``), ``<meta content>`` (``description``, ``author``) and a class attribute of the
+#: nav's status badge (``status``).
+PRINTED_META: dict[str, Callable[[str], Markup]] = {
+    "title": html_text,
+    "subtitle": html_text,
+    "description": lambda text: html_attr(" ".join(text.split())),
+    "author": html_attr,
+    "status": html_attr,
+}
 
-    They print ``page.meta.title`` and ``page.meta.description`` unescaped (``<title>``, the
-    header, ``<meta name="description" content="…">``), and ``page.title`` comes from the
-    former. As ``Markup`` they are escaped once: Jinja's ``|e``, Material's search and
-    :mod:`duizhao.social` all leave ``Markup`` as it is.
+
+def escape_meta(meta: MutableMapping[str, Any]) -> None:
+    """Escape the front matter values that the templates print as HTML (:data:`PRINTED_META`).
+
+    ``page.title`` comes from ``meta["title"]``. As ``Markup`` the values are escaped once:
+    Jinja's ``|e``, Material's search and :mod:`duizhao.social` leave ``Markup`` as it is.
     """
-    title = meta.get("title")
-    if isinstance(title, str) and not isinstance(title, Markup):
-        meta["title"] = html_text(title)
-    description = meta.get("description")
-    if isinstance(description, str) and not isinstance(description, Markup):
-        meta["description"] = html_attr(" ".join(description.split()))
+    for key, escape in PRINTED_META.items():
+        value = meta.get(key)
+        if isinstance(value, str) and not isinstance(value, Markup):
+            meta[key] = escape(value)
 
 
 def _replace_intro(markdown: str, intro: str, shown: str) -> str:
