@@ -130,14 +130,17 @@ def render(source: str) -> str:
 # Text made of what Markdown and its extensions read, and what HTML reads.
 hostile_text = st.text(
     alphabet=st.sampled_from(list("\\`*_{}[]()<>#+-.!$|~^=:&;\"' /\nxyT1é中")), max_size=40
-) | st.sampled_from([HOSTILE, "&amp;", "&#36;", "\\$", "javascript:alert(1)", ":smile:"])
+) | st.sampled_from([HOSTILE, "&amp;", "&#36;", "\\$", "javascript:alert(1)", ":smile:", "1. x"])
 
 
 @settings(max_examples=300, deadline=None)
 @given(hostile_text)
 def test_markdown_text_renders_as_the_text(text: str) -> None:
-    """In a heading, link text or table cell: no element, the text itself, once."""
+    """A line of its own, a heading, link text or table cell: no element, the text, once."""
     shown = " ".join(text.split())
+    if shown:
+        tree = parse_html(render(escape.markdown_text(text)))
+        assert [tag for tag, _ in tree.tags] == ["p"] and tree.visible == shown, text
     for source, wrapper in (
         (f"# {escape.markdown_text(text)}", ["h1"]),
         (f"[{escape.markdown_text(text)}](x.md)", ["p", "a"]),

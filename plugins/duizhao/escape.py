@@ -130,7 +130,7 @@ def search_text(text: str) -> str:
 # Backslash escapes that Python-Markdown honours whatever the extensions (its ESCAPED_CHARS).
 # Not "(" and ")": "\(" opens inline math for pymdownx.arithmatex. Not "[" and "]": a line
 # "[\]: x" is still a reference definition (that regex ignores backslashes).
-_BACKSLASHED = "\\`*_{}#+-!."
+_BACKSLASHED = "\\`*_{}#+-"
 # Characters other extensions read (math, tables, ~~del~~, ^^ins^^, ==mark==, :emoji:), and
 # HTML's own: written as character references, which no inline pattern matches and every
 # renderer shows as the character.
@@ -156,6 +156,9 @@ _MARKDOWN_RE = re.compile(
 )
 
 
+_ORDERED_RE = re.compile(r"^([0-9]+)([.)])")
+
+
 def _markdown_char(m: re.Match[str]) -> str:
     char = m.group(0)
     if char == ":":
@@ -171,7 +174,9 @@ def markdown_text(text: str) -> str:
     stays on its line; no character can open emphasis, code, a link, raw HTML, an entity, math
     (``$…$``, ``\\(…\\)``), a table cell, a heading's closing ``#`` or an attribute list.
     """
-    return _MARKDOWN_RE.sub(_markdown_char, " ".join(text.split()))
+    out = _MARKDOWN_RE.sub(_markdown_char, " ".join(text.split()))
+    # "1. Intro" and "1) Intro" at the start of a line open an ordered list.
+    return _ORDERED_RE.sub(lambda m: m.group(1) + ("\\." if m.group(2) == "." else "&#41;"), out)
 
 
 def markdown_url(url: str) -> str:
