@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import time
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -88,6 +90,8 @@ class Tree(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
+        #: text inside <nav> elements (the site's and the table of contents)
+        self.nav: list[str] = []
         self.tags: list[tuple[str, tuple[str, ...]]] = []
         self.attrs: list[tuple[str, str, str]] = []
         self.elements: list[tuple[str, dict[str, str]]] = []
@@ -110,6 +114,12 @@ class Tree(HTMLParser):
             self.scripts.append(data)
         else:
             self.text.append(data)
+            if "nav" in self._in:
+                self.nav.append(data)
+
+    @property
+    def nav_text(self) -> str:
+        return " ".join("".join(self.nav).split())
 
     @property
     def visible(self) -> str:
@@ -282,12 +292,23 @@ def hostile_site(make_site: Callable[..., Site], text: str) -> Site:
         "sec/a.figures.yml": dump(spec, allow_unicode=True),
         "sec/b.md": f"---\n{dump(plain, allow_unicode=True)}---\n\n## 导言\n\n简介。\n",
         # IDs the checks reject are still shown (as text)
-        "ids.md": f"# IDs\n\n/// paragraph | {text}\n> en\n\nzh\n///\n\n/// figure | {text}\n///\n",
+        "ids.md": (
+            "---\ntitle: IDs\nstatus: draft\npaper: {license: CC-BY-4.0}\n---\n\n## 导言\n\n简介。\n\n"
+            f"/// paragraph | {text}\n> en\n\nzh\n///\n\n/// figure | {text}\n///\n"
+        ),
     }
     plugin = {"duizhao": {"site": {"sections": {"sec": text}}, "figures": {"jobs": 1}}}
     site = make_site(files, plugins=["search", plugin], **CONFIG)
     make_pdf(site.root / "papers" / "paper.pdf")
     return site
+
+
+def claim_warnings(logs: Logs) -> None:
+    """The hostile site's expected warnings, and nothing else (the bad status and IDs)."""
+    logs.take(r"DZ014 unknown status '", 1)
+    logs.take(r"DZ001 malformed paragraph ID '", 1)
+    logs.take(r"DZ101 '/// figure \| ", 1)
+    assert logs.messages() == []
 
 
 def pages(site: Site) -> dict[str, str]:
@@ -301,7 +322,7 @@ def pages(site: Site) -> dict[str, str]:
 def built(make_site: Callable[..., Site], logs: Logs) -> tuple[dict[str, str], Site]:
     site = hostile_site(make_site, HOSTILE)
     site.build()
-    logs.take("DZ014|DZ001|DZ101", 3)
+    claim_warnings(logs)
     return pages(site), site
 
 
@@ -312,12 +333,12 @@ def test_hostile_strings_add_no_element_or_attribute(
     attributes, in the same order (only text and attribute values differ)."""
     hostile = hostile_site(make_site, HOSTILE)
     hostile.build()
-    logs.take("DZ014|DZ001|DZ101", 3)
+    claim_warnings(logs)
     bad = pages(hostile)
     safe = hostile_site(make_site, "SAFE")
     safe.site_dir = tmp_path / "safe-site"
     safe.build()
-    logs.take("DZ014|DZ001|DZ101", 3)
+    claim_warnings(logs)
     good = pages(safe)
     assert bad.keys() == good.keys()
     assert {"index.html", "sec/index.html", "sec/a/index.html", "progress/index.html"} <= set(bad)
@@ -419,3 +440,27 @@ def _title(page: str) -> str:
     m = re.search(r"<title>(.*?)</title>", page, re.S)
     assert m is not None
     return m.group(1)
+
+
+def test_hostile_titles_in_the_nav_after_a_dirty_rebuild(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """The nav names pages a dirty rebuild does not read (from their front matter) and the
+    section: each title shows once, literally."""
+    site = hostile_site(make_site, HOSTILE)
+    site.build(serve=True)
+    claim_warnings(logs)
+    nav = parse_html(site.html("ids.md")).nav_text
+    assert nav.count(HOSTILE) >= 3  # the section, article a and page b
+    source = site.docs / "ids.md"
+    source.write_text(source.read_text(encoding="utf-8") + "\n改。\n", encoding="utf-8")
+    later = time.time() + 5
+    os.utime(source, (later, later))
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", 1)
+    claim_warnings(logs)
+    rebuilt = parse_html(site.html("ids.md"))
+    assert "改。" in rebuilt.visible
+    assert rebuilt.nav_text.count(HOSTILE) >= 3
+    assert not re.search(r"&(?:amp|lt|gt|quot|#\d+);", rebuilt.nav_text)
+    assert "t" not in {tag for tag, _ in rebuilt.tags}
