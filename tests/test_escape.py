@@ -17,12 +17,14 @@ from typing import Any
 import markdown
 import pytest
 import yaml
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown.serializers import to_html_string
 
 from conftest import Logs, Site
 from duizhao import escape
+from duizhao.cli import main
 from duizhao.importer import Chunk, block_lines, new_article
 from figure_sources import make_pdf
 
@@ -228,6 +230,34 @@ def test_import_writes_an_original_as_literal_text(tmp_path: Path) -> None:
     assert "Title <script>x</script>" in tree.visible
     skeleton = new_article("A <T> $y$").decode()
     assert "# A &lt;T&gt; &#36;y&#36;\n" in skeleton
+
+
+def test_cli_import_of_a_hostile_original(tmp_path: Path) -> None:
+    """`duizhao import`: the original's HTML and script links become text of the article."""
+    original = tmp_path / "paper.md"
+    original.write_text(
+        f"# Intro <script>alert(1)</script>\n\n{HOSTILE}\n\n<b>bold</b> and **bold**.\n\n"
+        '<div align="center"><img src=x onerror=alert(1)></div>\n',
+        encoding="utf-8",
+    )
+    article = tmp_path / "docs" / "x.md"
+    article.parent.mkdir()
+    result = CliRunner().invoke(main, ["import", str(article), "--from", str(original)])
+    assert result.exit_code == 0, result.output
+    text = article.read_text(encoding="utf-8")
+    page = markdown.markdown(text, extensions=["duizhao", "pymdownx.superfences", "meta"])
+    tree = parse_html(page)
+    assert not tree.scripts
+    assert {tag for tag, _ in tree.tags} <= SAFE_TAGS | {"blockquote"}, tree.tags
+    assert not [a for a in tree.attrs if a[1].startswith("on") or a[1] == "src"]
+    for shown in (
+        "Intro <script>alert(1)</script>",
+        "[l](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror=alert(1)>",
+        "<b>bold</b> and bold.",
+        '<div align="center"><img src=x onerror=alert(1)></div>',
+    ):
+        assert shown in tree.visible
+    assert ("strong", ()) in tree.tags  # the original's Markdown stays Markdown
 
 
 # ---------------------------------------------------------------------------------------------

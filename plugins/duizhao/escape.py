@@ -200,7 +200,8 @@ _SAFE_SCHEMES = frozenset(["http", "https", "ftp", "mailto"])
 # An inline link's or image's "](", or a reference definition's "[label]:", then a destination
 # that names a scheme: whatever precedes the first ":" before any "/", "?" or ")". Relative and
 # "#fragment" links name none.
-_LINK_DEST_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]]*\]:\s*<?)([^/?)\n]*?):")
+_LINK_DEST_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]]*\]:\s*<?)([^/?)\n]*?):", re.M)
+_BLANK_LINES_RE = re.compile(r"(\n[ \t]*\n)")
 _NOT_IN_SCHEME_RE = re.compile(r"[\x00-\x20\x7f]+")
 
 
@@ -238,7 +239,15 @@ def markdown_source(text: str) -> str:
     (``[x](javascript:…)``). Code spans and fenced code are left alone: they are text already.
     """
     out: list[str] = []
+    prose: list[str] = []  # lines since the last fence, neutralised paragraph by paragraph
     fence: str | None = None
+
+    def flush() -> None:
+        if prose:
+            paragraphs = _BLANK_LINES_RE.split("\n".join(prose))
+            out.append("".join(p if i % 2 else _outside_code(p) for i, p in enumerate(paragraphs)))
+            prose.clear()
+
     for line in text.split("\n"):
         m = _FENCE_RE.match(line)
         if fence is not None:
@@ -246,22 +255,23 @@ def markdown_source(text: str) -> str:
             closing = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
             if closing and not line.strip().strip(fence[0]):
                 fence = None
-            continue
-        if m:
+        elif m:
+            flush()
             fence = m.group(1)
             out.append(line)
-            continue
-        out.append(_outside_code(line))
+        else:
+            prose.append(line)
+    flush()
     return "\n".join(out)
 
 
-def _outside_code(line: str) -> str:
-    """``line`` neutralised except inside its code spans."""
+def _outside_code(paragraph: str) -> str:
+    """``paragraph`` neutralised except inside its code spans (which never cross paragraphs)."""
     parts: list[str] = []
     at = 0
-    for m in _CODE_SPAN_RE.finditer(line):
-        parts.append(_neutralise(line[at : m.start()]))
+    for m in _CODE_SPAN_RE.finditer(paragraph):
+        parts.append(_neutralise(paragraph[at : m.start()]))
         parts.append(m.group(0))
         at = m.end()
-    parts.append(_neutralise(line[at:]))
+    parts.append(_neutralise(paragraph[at:]))
     return "".join(parts)
