@@ -27,8 +27,10 @@ Pure: no MkDocs import.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from urllib.parse import quote
 
@@ -189,89 +191,155 @@ def markdown_url(url: str) -> str:
     return quote(path, safe="/") + (hash_ + quote(fragment, safe="") if hash_ else "")
 
 
-# Markdown from an outside document keeps its Markdown, but not its raw HTML nor links to
-# schemes other than the web's: an original is text to translate, never code on our page.
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+# Markdown from an outside document keeps its Markdown, but not its raw HTML, its attribute
+# lists nor links to schemes other than the web's: it is text to read, never code on our page.
+# Where this module cannot be sure a region is code, it neutralises it: at worst an entity shows
+# inside code; never does markup come alive.
+
+# A fence opener as strict as Python-Markdown's and superfences' (a language, no attributes);
+# a fence counts only when it is closed, else its lines are prose.
+_FENCE_OPEN_RE = re.compile(r"^(`{3,}|~{3,})[ \t]*[\w#.+-]*[ \t]*$")
+_BACKTICKS_RE = re.compile(r"`+")
 # "<" that would start raw HTML (a tag, comment, declaration or processing instruction) or an
 # autolink to something other than the web ("<javascript:…>"); web autolinks stay links.
-_HTML_START_RE = re.compile(r"(?<!\]\()<(?=[A-Za-z/!?])(?!(?:https?|ftp)://[^\s<>]*>)")
+_HTML_START_RE = re.compile(r"<(?=[A-Za-z/!?])(?!(?:https?|ftp)://[^\s<>]*>)")
+# "{" opens an attribute list ("{: onclick=…}", "{#id .class}"): escaped, it is text.
+_ATTR_LIST_RE = re.compile(r"(?<!\\)\{")
 _SAFE_SCHEMES = frozenset(["http", "https", "ftp", "mailto"])
-# An inline link's or image's "](", or a reference definition's "[label]:", then a destination
-# that names a scheme: whatever precedes the first ":" before any "/", "?" or ")". Relative and
-# "#fragment" links name none.
-_LINK_DEST_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]]*\]:\s*<?)([^/?)\n]*?):", re.M)
-_BLANK_LINES_RE = re.compile(r"(\n[ \t]*\n)")
+# An inline link's or image's "](", or a reference definition's "[label]:", then the start of
+# its destination: up to the first "/", "?", bracket or line end, which is where a scheme ends.
+# Stopping at brackets keeps the scan linear ("[x](" a thousand times over).
+_LINK_DEST_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]\n]*\]:\s*<?)([^/?()\[\]<>\n]*)", re.M)
+_BLANK_LINE_RE = re.compile(r"\n[ \t]*\n")
 _NOT_IN_SCHEME_RE = re.compile(r"[\x00-\x20\x7f]+")
 
 
-def _unsafe_scheme(written: str) -> bool:
-    """Whether a destination starting ``written:`` links somewhere a browser would run or
-    fetch outside the web. Browsers decode character references and drop tabs and newlines in
-    URLs (``java&#115;cript:``, ``java\tscript:``), so the scheme is read as they read it."""
-    scheme = _NOT_IN_SCHEME_RE.sub("", html.unescape(written)).lower()
-    if "#" in scheme:
-        return False  # a path or fragment that holds a colon ("#sec:intro")
-    return scheme not in _SAFE_SCHEMES
+def _unsafe_scheme(start: str) -> bool:
+    """Whether a destination beginning with ``start`` names a scheme other than the web's.
+
+    Browsers decode character references and drop tabs and newlines in URLs
+    (``java&#115;cript:``, ``javascript&#58;``, ``java\tscript:``): the scheme is read as they
+    read it. Relative links name none; a ``#`` before the colon makes it a fragment or path.
+    """
+    scheme, colon, _rest = _NOT_IN_SCHEME_RE.sub("", html.unescape(start)).partition(":")
+    if not colon or "#" in scheme:
+        return False
+    return scheme.lower() not in _SAFE_SCHEMES
 
 
 def _link(m: re.Match[str]) -> str:
-    opener, written = m.group(1), m.group(2)
-    if not _unsafe_scheme(written):
+    opener, start = m.group(1), m.group(2)
+    if not _unsafe_scheme(start):
         return m.group(0)
     # "](" becomes "]&#40;" and a definition's "[" becomes "\[": the text shows as written.
     if opener.startswith("]"):
-        return "]&#40;" + opener[2:] + written + ":"
-    return opener.replace("[", "\\[", 1) + written + ":"
+        return "]&#40;" + opener[2:] + start
+    return opener.replace("[", "\\[", 1) + start
 
 
-def _neutralise(text: str) -> str:
-    # Links first: a neutralised "](<javascript:…>" loses the "](" that keeps its "<".
-    return _HTML_START_RE.sub("&lt;", _LINK_DEST_RE.sub(_link, text))
+def _code_spans(line: str, offset: int) -> list[tuple[int, int]]:
+    """Where the code spans of ``line`` are (shifted by ``offset``), as Python-Markdown finds
+    them: a run of backticks (not after a backslash) up to the next run of the same length.
+    Linear in the line.
+
+    Spans that go on to the next line are not trusted: that line may start another block (a
+    heading, a list item), where the backtick would close nothing.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(line)]
+    following: list[int | None] = [None] * len(runs)
+    last: dict[int, int] = {}
+    for index in range(len(runs) - 1, -1, -1):
+        following[index] = last.get(runs[index][1] - runs[index][0])
+        last[runs[index][1] - runs[index][0]] = index
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        close, start = following[index], runs[index][0]
+        if close is None or (start > 0 and line[start - 1] == "\\"):
+            index += 1
+            continue
+        spans.append((offset + start, offset + runs[close][1]))
+        index = close + 1
+    return spans
+
+
+def _neutralise(paragraph: str) -> str:
+    """One paragraph (no blank line in it) neutralised outside its code spans."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for line in paragraph.split("\n"):
+        spans += _code_spans(line, offset)
+        offset += len(line) + 1
+    starts = [start for start, _end in spans]
+
+    def in_code(at: int) -> bool:
+        index = bisect.bisect_right(starts, at) - 1
+        return index >= 0 and at < spans[index][1]
+
+    def outside(fix: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+        return lambda m: m.group(0) if in_code(m.start()) else fix(m)
+
+    # Links first: a neutralised "](<javascript:…>" keeps its "<", then escaped as raw HTML.
+    text = _LINK_DEST_RE.sub(outside(_link), paragraph)
+    if len(text) != len(paragraph):
+        return _neutralise(text)  # code spans moved: find them again (links are done now)
+    text = _HTML_START_RE.sub(outside(lambda m: "&lt;"), text)
+    return _ATTR_LIST_RE.sub(outside(lambda m: "\\{"), text)
 
 
 def markdown_source(text: str) -> str:
     """Markdown to show on a page its author did not write: an imported original, a 导言.
 
-    Its Markdown stays (emphasis, links, lists, code); what would become live markup shows as
-    the text it is: raw HTML (``<script>``, ``<b>``, comments), and links, images, autolinks
-    and reference definitions whose target has a scheme other than http(s), ftp or mailto
-    (``[x](javascript:…)``). Code spans and fenced code are left alone: they are text already.
+    Its Markdown stays (emphasis, links, lists, code, math); what would become live markup
+    shows as the text it is: raw HTML (``<script>``, ``<b>``, comments), attribute lists
+    (``{: onclick=…}``), and links, images, autolinks and reference definitions whose target
+    has a scheme other than http(s), ftp or mailto (``[x](javascript:…)``). Code spans and
+    closed fenced code are left alone: they are text already.
     """
+    lines = text.split("\n")
     out: list[str] = []
-    prose: list[str] = []  # lines since the last fence, neutralised paragraph by paragraph
-    fence: str | None = None
-
-    def flush() -> None:
-        if prose:
-            paragraphs = _BLANK_LINES_RE.split("\n".join(prose))
-            out.append("".join(p if i % 2 else _outside_code(p) for i, p in enumerate(paragraphs)))
-            prose.clear()
-
-    for line in text.split("\n"):
-        m = _FENCE_RE.match(line)
-        if fence is not None:
-            out.append(line)
-            closing = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
-            if closing and not line.strip().strip(fence[0]):
-                fence = None
-        elif m:
-            flush()
-            fence = m.group(1)
-            out.append(line)
-        else:
-            prose.append(line)
-    flush()
+    prose: list[str] = []
+    hopeless: dict[str, int] = {}
+    index = 0
+    while index < len(lines):
+        end = _fence_end(lines, index, hopeless)
+        if end is None:
+            prose.append(lines[index])
+            index += 1
+            continue
+        out += _neutralise_prose(prose)
+        prose = []
+        out += lines[index : end + 1]
+        index = end + 1
+    out += _neutralise_prose(prose)
     return "\n".join(out)
 
 
-def _outside_code(paragraph: str) -> str:
-    """``paragraph`` neutralised except inside its code spans (which never cross paragraphs)."""
-    parts: list[str] = []
-    at = 0
-    for m in _CODE_SPAN_RE.finditer(paragraph):
-        parts.append(_neutralise(paragraph[at : m.start()]))
-        parts.append(m.group(0))
-        at = m.end()
-    parts.append(_neutralise(paragraph[at:]))
-    return "".join(parts)
+def _neutralise_prose(lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    paragraphs = _BLANK_LINE_RE.split("\n".join(lines))
+    separators = _BLANK_LINE_RE.findall("\n".join(lines))
+    parts = [_neutralise(paragraphs[0])]
+    for separator, paragraph in zip(separators, paragraphs[1:], strict=True):
+        parts += [separator, _neutralise(paragraph)]
+    return "".join(parts).split("\n")
+
+
+def _fence_end(lines: list[str], index: int, hopeless: dict[str, int]) -> int | None:
+    """The closing line of a fence opened at ``lines[index]``, or None: no fence opens there,
+    or it is never closed, or it is closed in a way fenced_code and superfences read apart
+    (they agree on an unindented fence closed by the same run). ``hopeless`` remembers, per
+    fence character, the shortest run found unclosed, which keeps the search linear."""
+    m = _FENCE_OPEN_RE.match(lines[index])
+    if m is None:
+        return None
+    fence = m.group(1)
+    if len(fence) >= hopeless.get(fence[0], len(fence) + 1):
+        return None
+    for at in range(index + 1, len(lines)):
+        closer = lines[at].rstrip(" ")
+        if closer[:1] == fence[0] and not closer.strip(fence[0]) and len(closer) >= len(fence):
+            return at if closer == fence else None
+    hopeless[fence[0]] = len(fence)
+    return None
