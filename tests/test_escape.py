@@ -192,6 +192,26 @@ def assert_no_live_markup(tree: Tree) -> None:
 def test_markdown_source_keeps_markdown_but_no_live_markup(text: str) -> None:
     tree = parse_html(render(escape.markdown_source(text)))
     assert_no_live_markup(tree)
+    # Math left to arithmatex is still no way in.
+    math = escape.Math.of(RICH_CONFIG["pymdownx.arithmatex"])
+    assert_no_live_markup(parse_html(render(escape.markdown_source(text, math))))
+
+
+def test_markdown_source_leaves_math_to_arithmatex() -> None:
+    math = escape.Math.of({"generic": True})
+    source = "$n<k$, $\\frac{a}{b}$, \\(a<b\\) <b>x</b>\n\n$$\n\\frac{a}{b} < c\n<div>\n$$"
+    out = escape.markdown_source(source, math)
+    assert out == (
+        "$n<k$, $\\frac{a}{b}$, \\(a<b\\) &lt;b>x&lt;/b>\n\n$$\n\\frac{a}{b} < c\n&lt;div>\n$$"
+    )
+    tree = parse_html(render(out))
+    assert [attrs for tag, attrs in tree.elements if tag in ("span", "div")] == [
+        {"class": "arithmatex"}
+    ] * 4
+    assert "\\(n<k\\)" in tree.visible and "\\(\\frac{a}{b}\\)" in tree.visible
+    # Without arithmatex on the site there is no math: "$<b>$" is text like the rest.
+    assert escape.markdown_source("$<b>$") == "$&lt;b>$"
+    assert escape.Math.of(None) is None
 
 
 def test_markdown_source_keeps_an_original_readable() -> None:
@@ -434,6 +454,9 @@ def test_the_intro_shows_raw_html_as_text(built: tuple[dict[str, str], Site]) ->
         assert "<script>alert(1)</script> <img src=x onerror=alert(1)>" in tree.visible, name
         assert "[l](javascript:alert(1))" in tree.visible, name
         assert ("em", ()) in tree.tags, name
+        # $y$ and \(z\) stay math for KaTeX (arithmatex is configured)
+        math = [a for tag, a in tree.elements if a.get("class") == "arithmatex"]
+        assert len(math) == 2, name
 
 
 def test_hostile_search_index_holds_plain_strings_once(

@@ -22,7 +22,7 @@ import yaml
 
 from .article import INTRO_HEADING, Article, rewrite_urls
 from .diagnostics import Diagnostic, Severity
-from .escape import markdown_source, markdown_text, markdown_url
+from .escape import Math, markdown_source, markdown_text, markdown_url
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"
@@ -164,19 +164,22 @@ def move_links(markdown: str, from_uri: str, to_uri: str) -> str:
     return rewrite_urls(markdown, move)
 
 
-def render_entry(entry: Entry, page_uri: str, level: int) -> str:
-    """Linked title (heading of ``level``), the 导言 heading one level down, the introduction."""
+def render_entry(entry: Entry, page_uri: str, level: int, math: Math | None = None) -> str:
+    """Linked title (heading of ``level``), the 导言 heading one level down, the introduction
+    (its math left to arithmatex as ``math`` says the site reads it)."""
     link = relative_url(entry.src_uri, page_uri)
     lines = [f"{'#' * level} [{markdown_text(entry.title)}]({markdown_url(link)})", ""]
     lines += [f"{'#' * (level + 1)} {INTRO_HEADING}", ""]
     if entry.intro:
         # The author wrote the 导言 for the article: here it is shown as text with Markdown.
-        lines += [move_links(markdown_source(entry.intro), entry.src_uri, page_uri), ""]
+        lines += [move_links(markdown_source(entry.intro, math), entry.src_uri, page_uri), ""]
     return "\n".join(lines)
 
 
-def render_section(section: Section, page_uri: str, level: int = 2) -> str:
-    return "\n".join(render_entry(e, page_uri, level) for e in section.entries)
+def render_section(
+    section: Section, page_uri: str, level: int = 2, math: Math | None = None
+) -> str:
+    return "\n".join(render_entry(e, page_uri, level, math) for e in section.entries)
 
 
 def render_home(
@@ -184,21 +187,22 @@ def render_home(
     groups: Iterable[Section],
     page_uri: str = "index.md",
     indexes: Collection[str] = (),
+    math: Math | None = None,
 ) -> str:
     """The featured article, then each section (its title linked to its index page when
     ``indexes`` has one) and its articles."""
     parts: list[str] = []
     if feature is not None:
-        parts.append(render_entry(feature, page_uri, 2))
+        parts.append(render_entry(feature, page_uri, 2, math))
     for section in groups:
         if section.folder:
             title = markdown_text(section.title)
             if section.index_uri in indexes:
                 title = f"[{title}]({markdown_url(relative_url(section.index_uri, page_uri))})"
             parts.append(f"## {title}\n")
-            parts.append(render_section(section, page_uri, 3))
+            parts.append(render_section(section, page_uri, 3, math))
         else:  # articles at the docs root have no section heading
-            parts.append(render_section(section, page_uri, 2))
+            parts.append(render_section(section, page_uri, 2, math))
     return "\n".join(parts)
 
 

@@ -30,8 +30,10 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import quote
 
 import markdown
@@ -43,6 +45,7 @@ DESCRIPTION_LIMIT = 160
 __all__ = [
     "DESCRIPTION_LIMIT",
     "Markup",
+    "Math",
     "html_attr",
     "html_text",
     "markdown_source",
@@ -263,38 +266,104 @@ def _code_spans(line: str, offset: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _neutralise(paragraph: str) -> str:
-    """One paragraph (no blank line in it) neutralised outside its code spans."""
+@dataclass(frozen=True)
+class Math:
+    """Where pymdownx.arithmatex, as a site configures it, reads math: the same expressions.
+
+    Math is text for KaTeX (arithmatex escapes it itself), so neutralising inside it would only
+    break formulas such as ``$n<k$`` or ``$\\frac{a}{b}$``; what is math is decided exactly
+    as arithmatex decides it, so nothing else is left alone.
+    """
+
+    inline: re.Pattern[str] | None
+    block: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any] | None) -> Math | None:
+        """From the extension's options (``mdx_configs["pymdownx.arithmatex"]``); None when
+        the site does not use arithmatex."""
+        if config is None:
+            return None
+        from pymdownx import arithmatex as ax
+
+        inline_syntax = set(config.get("inline_syntax", ["dollar", "round"]))
+        inline = []
+        if "dollar" in inline_syntax:
+            smart = config.get("smart_dollar", True)
+            inline.append(ax.RE_SMART_DOLLAR_INLINE if smart else ax.RE_DOLLAR_INLINE)
+        if "round" in inline_syntax:
+            inline.append(ax.RE_BRACKET_INLINE)
+        block_syntax = set(config.get("block_syntax", ["dollar", "square", "begin"]))
+        block = [
+            pattern
+            for name, pattern in (
+                ("dollar", ax.RE_DOLLAR_BLOCK),
+                ("square", ax.RE_BRACKET_BLOCK),
+                ("begin", ax.RE_TEX_BLOCK),
+            )
+            if name in block_syntax
+        ]
+        return cls(
+            re.compile("(?:" + "|".join(inline) + ")") if inline else None,
+            re.compile("(?s)^(?:" + "|".join(block) + ")[ ]*$") if block else None,
+        )
+
+    def spans(self, line: str, offset: int, code: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Inline math of ``line`` between its code ``spans`` (code comes first, as in
+        Python-Markdown, and math never spans a code span)."""
+        if self.inline is None:
+            return []
+        found: list[tuple[int, int]] = []
+        at = 0
+        for start, end in [*[(s - offset, e - offset) for s, e in code], (len(line), len(line))]:
+            for m in self.inline.finditer(line, at, start):
+                if m.group(0).strip("\\"):  # not just a run of escaped backslashes
+                    found.append((offset + m.start(), offset + m.end()))
+            at = end
+        return found
+
+
+_LINE_START_TAG_RE = re.compile(r"^([ \t]*)<", re.M)
+
+
+def _neutralise(paragraph: str, math: Math | None = None) -> str:
+    """One paragraph (no blank line in it) neutralised outside its code spans and math."""
+    if math is not None and math.block is not None and math.block.match(paragraph):
+        # Display math; only raw HTML at a line start is read before arithmatex sees it.
+        return _LINE_START_TAG_RE.sub(r"\1&lt;", paragraph)
     spans: list[tuple[int, int]] = []
     offset = 0
     for line in paragraph.split("\n"):
-        spans += _code_spans(line, offset)
+        code = _code_spans(line, offset)
+        spans += code + (math.spans(line, offset, code) if math is not None else [])
         offset += len(line) + 1
+    spans.sort()
     starts = [start for start, _end in spans]
 
-    def in_code(at: int) -> bool:
+    def kept(at: int) -> bool:
         index = bisect.bisect_right(starts, at) - 1
         return index >= 0 and at < spans[index][1]
 
     def outside(fix: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
-        return lambda m: m.group(0) if in_code(m.start()) else fix(m)
+        return lambda m: m.group(0) if kept(m.start()) else fix(m)
 
     # Links first: a neutralised "](<javascript:…>" keeps its "<", then escaped as raw HTML.
     text = _LINK_DEST_RE.sub(outside(_link), paragraph)
     if len(text) != len(paragraph):
-        return _neutralise(text)  # code spans moved: find them again (links are done now)
+        return _neutralise(text, math)  # spans moved: find them again (links are done now)
     text = _HTML_START_RE.sub(outside(lambda m: "&lt;"), text)
     return _ATTR_LIST_RE.sub(outside(lambda m: "\\{"), text)
 
 
-def markdown_source(text: str) -> str:
+def markdown_source(text: str, math: Math | None = None) -> str:
     """Markdown to show on a page its author did not write: an imported original, a 导言.
 
     Its Markdown stays (emphasis, links, lists, code, math); what would become live markup
     shows as the text it is: raw HTML (``<script>``, ``<b>``, comments), attribute lists
     (``{: onclick=…}``), and links, images, autolinks and reference definitions whose target
     has a scheme other than http(s), ftp or mailto (``[x](javascript:…)``). Code spans and
-    closed fenced code are left alone: they are text already.
+    closed fenced code are left alone: they are text already, and so is math when ``math``
+    says how the site reads it (:meth:`Math.of`).
     """
     lines = text.split("\n")
     out: list[str] = []
@@ -307,22 +376,22 @@ def markdown_source(text: str) -> str:
             prose.append(lines[index])
             index += 1
             continue
-        out += _neutralise_prose(prose)
+        out += _neutralise_prose(prose, math)
         prose = []
         out += lines[index : end + 1]
         index = end + 1
-    out += _neutralise_prose(prose)
+    out += _neutralise_prose(prose, math)
     return "\n".join(out)
 
 
-def _neutralise_prose(lines: list[str]) -> list[str]:
+def _neutralise_prose(lines: list[str], math: Math | None) -> list[str]:
     if not lines:
         return []
     paragraphs = _BLANK_LINE_RE.split("\n".join(lines))
     separators = _BLANK_LINE_RE.findall("\n".join(lines))
-    parts = [_neutralise(paragraphs[0])]
+    parts = [_neutralise(paragraphs[0], math)]
     for separator, paragraph in zip(separators, paragraphs[1:], strict=True):
-        parts += [separator, _neutralise(paragraph)]
+        parts += [separator, _neutralise(paragraph, math)]
     return "".join(parts).split("\n")
 
 

@@ -28,7 +28,7 @@ from mkdocs.utils import dirname_to_title
 from . import attribution, digest, social
 from .article import INTRO_HEADING, Article, parse
 from .dirty import GeneratedPage
-from .escape import Markup, html_attr, html_text, markdown_source, meta_content
+from .escape import Markup, Math, html_attr, html_text, markdown_source, meta_content
 
 _INTRO_HEADING_RE = re.compile(rf"^##[ \t]+{INTRO_HEADING}[ \t]*#*[ \t]*$", re.M)
 
@@ -68,6 +68,8 @@ class SiteFeature:
         self.indexes: set[str] = set()
         #: the generated list of each index page, by page (docs-relative)
         self.digests: dict[str, str] = {}
+        #: how the site reads math (pymdownx.arithmatex), so a 导言 shown as text keeps it
+        self.math: Math | None = None
 
     # ----------------------------------------------------------------------------------------
     # Files: which indexes exist
@@ -76,6 +78,10 @@ class SiteFeature:
         self, files: Files, config: MkDocsConfig, articles: MutableMapping[str, Article]
     ) -> None:
         self.articles = articles
+        arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
+        self.math = Math.of(
+            config.mdx_configs.get("pymdownx.arithmatex", {}) if arithmatex else None
+        )
         self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
         self.nav_order = []
         self.digests = {}
@@ -170,11 +176,11 @@ class SiteFeature:
         if folder:
             own = [(u, a) for u, a in ordered if digest.folder_of(u) == folder]
             groups = digest.sections(own, self.titles)
-            return digest.render_section(groups[0], page_uri) if groups else ""
+            return digest.render_section(groups[0], page_uri, math=self.math) if groups else ""
         feature = digest.featured(ordered)
         rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
         groups = digest.sections(rest, self.titles)
-        return digest.render_home(feature, groups, page_uri, self.indexes)
+        return digest.render_home(feature, groups, page_uri, self.indexes, self.math)
 
     def on_page_markdown(self, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
@@ -183,7 +189,7 @@ class SiteFeature:
             markdown = digest.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
         if article is not None and article.intro:
-            intro = markdown_source(article.intro)
+            intro = markdown_source(article.intro, self.math)
             markdown = _replace_intro(markdown, article.intro, intro)
             if self.config.social and "description" not in page.meta:
                 page.meta["description"] = meta_content(intro)
