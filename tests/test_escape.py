@@ -282,6 +282,21 @@ def test_cli_import_of_a_hostile_original(tmp_path: Path) -> None:
     assert ("strong", ()) in tree.tags  # the original's Markdown stays Markdown
 
 
+def test_cli_import_keeps_math_when_the_site_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = tmp_path / "paper.txt"
+    original.write_text("When $n<k$ the bound is $\\frac{n}{k}$, <b>tight</b>.\n", "utf-8")
+    config = {"markdown_extensions": [{"pymdownx.arithmatex": {"generic": True}}]}
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", str(original)])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "docs" / "x.md").read_text(encoding="utf-8")
+    assert "> When $n<k$ the bound is $\\frac{n}{k}$, &lt;b>tight&lt;/b>.\n" in text
+
+
 # ---------------------------------------------------------------------------------------------
 # A whole site whose every author string is hostile
 

@@ -16,6 +16,7 @@ from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity
+from .escape import Math
 from .figures import Catalog
 from .figures_cli import figures
 from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
@@ -214,6 +215,19 @@ def _project() -> tuple[Path, Path]:
     return docs_dir_of(config), config.parent / str(lock_name)
 
 
+def _site_math() -> Math | None:
+    """How the site next to us reads math (pymdownx.arithmatex), if there is one."""
+    config = find_config()
+    extensions = read_config(config).get("markdown_extensions") if config else None
+    for item in extensions if isinstance(extensions, list) else []:
+        if item == "pymdownx.arithmatex":
+            return Math.of({})
+        if isinstance(item, dict) and "pymdownx.arithmatex" in item:
+            options = item["pymdownx.arithmatex"]
+            return Math.of(options if isinstance(options, dict) else {})
+    return None
+
+
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
     for d in diagnostics:
         click.echo(d.format(), err=True)
@@ -272,7 +286,7 @@ def import_(article: Path, original: Path) -> None:
     title = article.stem.replace("-", " ").replace("_", " ")
     data = article.read_bytes() if article.exists() else new_article(title)
     try:
-        result = import_chunks(data, article, chunks_from_text(text))
+        result = import_chunks(data, article, chunks_from_text(text), _site_math())
     except ImportRefused as exc:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:

@@ -36,7 +36,6 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import quote
 
-import markdown
 from markupsafe import Markup, escape
 
 #: Longer descriptions get cut by every link preview; keep the first sentences.
@@ -95,6 +94,8 @@ class _Text(HTMLParser):
 def plain_text(markdown_text: str, limit: int | None = None) -> str:
     """What a reader sees of ``markdown_text``: rendered, tags dropped, whitespace collapsed,
     cut at ``limit`` characters (with "…")."""
+    import markdown  # here: the CLI imports this module and need not load Python-Markdown
+
     parser = _Text()
     parser.feed(markdown.markdown(markdown_text))
     parser.close()

@@ -15,16 +15,17 @@ import yaml
 
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
-from ..escape import markdown_source, markdown_text
+from ..escape import Math, markdown_source, markdown_text
 from ..source import SourceFile
 from .model import Chunk, ImportRefused, ImportResult
 
 
-def block_lines(chunk: Chunk, pid: str) -> list[str]:
-    """The lines of one imported paragraph block (or one heading)."""
+def block_lines(chunk: Chunk, pid: str, math: Math | None = None) -> list[str]:
+    """The lines of one imported paragraph block (or one heading); ``math``: how the site
+    reads math (:meth:`duizhao.escape.Math.of`), left as it is."""
     if chunk.is_heading:
-        return ["#" * chunk.level + " " + markdown_source(" ".join(chunk.text.split())), ""]
-    quoted = [f"> {line}".rstrip() for line in markdown_source(chunk.text).split("\n")]
+        return ["#" * chunk.level + " " + markdown_source(" ".join(chunk.text.split()), math), ""]
+    quoted = [f"> {line}".rstrip() for line in markdown_source(chunk.text, math).split("\n")]
     return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
 
 
@@ -38,7 +39,9 @@ def new_article(title: str) -> bytes:
     return f"---\n{meta}---\n\n# {markdown_text(title)}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
-def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
+def import_chunks(
+    data: bytes, path: Path, chunks: list[Chunk], math: Math | None = None
+) -> ImportResult:
     """Append ``chunks`` to the article whose bytes are ``data``; return the new bytes.
 
     Raises :class:`ImportRefused` when the article has problems that make the result uncertain
@@ -77,7 +80,7 @@ def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
     count = 0
     for chunk in chunks:
         pid = f"P{next_number:0{width}d}"
-        added.extend(block_lines(chunk, pid))
+        added.extend(block_lines(chunk, pid, math))
         if not chunk.is_heading:
             first = first or pid
             last = pid
