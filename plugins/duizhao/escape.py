@@ -10,8 +10,9 @@ exactly once:
 :func:`meta_content`        ``<meta content="…">``: the plain text of Markdown, cut, escaped
 :func:`search_text`         ``title``/``text`` of ``search_index.json``, as Material writes them
 :func:`markdown_text`       plain text re-emitted into generated Markdown, shown literally
-:func:`markdown_source`     Markdown shown on pages its author did not write: an imported
-                            original, the 导言 on index pages (raw HTML shows as text)
+:func:`markdown_source`     outside Markdown: an imported original, the 导言 wherever it
+                            is shown (Markdown and math stay; raw HTML, attribute lists
+                            and ``javascript:`` links show as text)
 :func:`markdown_url`        a docs path as a link destination in generated Markdown
 ==========================  ==============================================================
 
