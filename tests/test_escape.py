@@ -347,7 +347,8 @@ def hostile_site(make_site: Callable[..., Site], text: str) -> Site:
                 "id": 1,
                 "page": 1,
                 "box": [72, 96, 540, 380],
-                "caption": {"en": text, "zh": text},
+                # two paragraphs, in a raw HTML block of the figure index page too
+                "caption": {"en": text, "zh": f"{text}\n\n{text}"},
                 "alt": text,
             }
         ],
@@ -444,7 +445,9 @@ def test_hostile_site_shows_every_string_literally_once(
     assert head["description"] == head["og:description"] == intro
     assert html.unescape(_title(site_pages["sec/a/index.html"])).startswith(HOSTILE + " - ")
     # Title (h1, nav), caption (zh, en), alt, box fields and section name show literally.
-    assert article.visible.count(f"图 1：{HOSTILE}") == 2  # the figure and the gallery card
+    caption = f"图 1：{HOSTILE} {HOSTILE}"
+    assert article.visible.count(caption) == 2  # the figure and the gallery card
+    assert caption in parse_html(site_pages["figures/index.html"]).visible
     assert f"Figure 1: {HOSTILE}" in article.visible
     assert f"作者：{HOSTILE}、{HOSTILE}" in article.visible
     assert f"改动说明：{HOSTILE}" in article.visible

@@ -93,7 +93,9 @@ class Card:
 
 
 def _caption_text(spec: FigureSpec) -> str:
-    text = spec.caption_zh or spec.caption_en
+    # One line per card, as the docstring of cards_html promises: the cards sit in a raw HTML
+    # block of the index page's Markdown, and a caption's blank lines have no place there.
+    text = " ".join((spec.caption_zh or spec.caption_en).split())
     return f"{label_zh(spec.id)}：{text}" if text else label_zh(spec.id)
 
 
@@ -101,10 +103,11 @@ def cards_html(cards: list[Card]) -> str:
     """A grid of thumbnails; each links to the figure in its article (one line per card)."""
     items = []
     for card in cards:
+        alt = " ".join(card.spec.alt_text.split())
         items.append(
             f'<li><a class="dz-card" href="{html_attr(card.href)}">'
             f'<img src="{html_attr(card.src)}" width="{card.crop.width}" '
-            f'height="{card.crop.height}" alt="{html_attr(card.spec.alt_text)}" loading="lazy" '
+            f'height="{card.crop.height}" alt="{html_attr(alt)}" loading="lazy" '
             f'decoding="async"><span class="dz-card-caption">{html_text(_caption_text(card.spec))}'
             "</span></a></li>"
         )
