@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -15,11 +16,12 @@ import click
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity, display_path
+from .escape import Math, markdown_source
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
-from .project import ConfigError, Project, find_config
+from .project import ConfigError, Project, find_config, read_mkdocs_yml
 from .source import write_atomically
 
 if TYPE_CHECKING:
@@ -176,6 +178,22 @@ def _project() -> tuple[Path, Path]:
     return project.docs_dir, project.lock_path
 
 
+def _site_math() -> Math | None:
+    """How the site next to us reads math (pymdownx.arithmatex), if there is one."""
+    config = find_config()
+    try:
+        extensions = read_mkdocs_yml(config).get("markdown_extensions") if config else None
+    except ConfigError:
+        return None
+    for item in extensions if isinstance(extensions, list) else []:
+        if item == "pymdownx.arithmatex":
+            return Math.of({})
+        if isinstance(item, dict) and "pymdownx.arithmatex" in item:
+            options = item["pymdownx.arithmatex"]
+            return Math.of(options if isinstance(options, dict) else {})
+    return None
+
+
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
     for d in diagnostics:
         click.echo(d.format(), err=True)
@@ -279,7 +297,11 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
             prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
             source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
         else:
-            source = Original(chunks_from_text(text))
+            # plain text: its Markdown stays, raw HTML and non-web links show as text
+            math = _site_math()
+            source = Original(
+                [replace(c, text=markdown_source(c.text, math)) for c in chunks_from_text(text)]
+            )
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
     chunks = source.chunks
     if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import html
 import os
 from collections.abc import Callable, Iterable, Sequence
 
@@ -26,6 +25,7 @@ from mkdocs.structure.nav import Navigation
 
 from .article import parse
 from .build import Build
+from .escape import html_text
 from .features import Feature
 
 
@@ -111,5 +111,5 @@ def _title_unread(build: Build, pages: Sequence[File]) -> None:
             title = article.title
             if build.uses_duizhao(file.src_uri):
                 # as SiteFeature.on_page_markdown escapes it: MkDocs prints titles as HTML
-                title = html.escape(title, quote=False)
+                title = html_text(title)
             file.page.title = title

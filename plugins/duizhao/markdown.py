@@ -26,6 +26,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
 
 from .article import (
     FIGURE_ANCHOR_RE,
@@ -39,6 +40,7 @@ from .article import (
     scan,
     split_paragraph,
 )
+from .escape import html_text
 
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
@@ -147,7 +149,8 @@ class BlockRenderer(BlockProcessor):
         else:
             el.set("class", "dz-para dz-para--invalid")
             label = etree.SubElement(el, "span", {"class": "dz-pid"})
-            label.text = pid or "P???"
+            # An ID the checks reject is still the author's text: shown, never interpreted.
+            label.text = AtomicString(html_text(pid or "P???"))
         if has_original:
             holder = etree.Element("div")
             self.parser.parseBlocks(holder, original)
@@ -181,7 +184,7 @@ class BlockRenderer(BlockProcessor):
             self.ext.figure_renderer(el, figure, self.md)
         else:
             caption = etree.SubElement(el, "figcaption")
-            caption.text = placement_label(figure.id)
+            caption.text = AtomicString(html_text(placement_label(figure.id)))
         if body:
             note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
             self.parser.parseBlocks(note, body)

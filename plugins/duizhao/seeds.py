@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from .article import INTRO_HEADING, parse_range
-from .site.indexes import escape_inline
+from .escape import markdown_text
 
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Seed keys copied into the article's front matter, in this order, when present.
@@ -113,7 +113,7 @@ def render_article(seed: Seed) -> str:
     front = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False, width=10_000)
     intro = "\n\n".join(p.strip() for p in seed.intro)
     return (
-        f"---\n{front}---\n\n# {escape_inline(seed.title)}\n\n## {INTRO_HEADING}\n\n{intro}\n\n"
+        f"---\n{front}---\n\n# {markdown_text(seed.title)}\n\n## {INTRO_HEADING}\n\n{intro}\n\n"
         f'## 正文\n\n!!! info "翻译进行中"\n\n    {_progress_note(seed)}\n'
     )
 

@@ -1,20 +1,30 @@
 """HTML of the figures feature: the figure element, the per-article gallery, the index page.
 
-Pure (no MkDocs): URLs are passed in already relative to the page that shows them.
+Pure (no MkDocs): URLs are passed in already relative to the page that shows them. Captions,
+alt text and titles are text, escaped by :mod:`duizhao.escape`; on the Markdown tree they are
+``AtomicString`` s, so no inline pattern (emphasis, raw HTML, math) reads them.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from dataclasses import dataclass
-from html import escape
 
+from markdown.util import AtomicString
+
+from ..escape import html_attr, html_text, markdown_text, markdown_url
 from .crops import Crop
 from .spec import FigureSpec, label_zh
 
 INDEX_TITLE = "图表索引"
 GALLERY_TITLE = "本文图表"
 GALLERY_ID = "dz-figures"
+
+
+def _text(text: str) -> AtomicString:
+    """Element text of the Markdown tree: escaped here once (the serializer keeps character
+    references as they are) and atomic (inline patterns leave it alone)."""
+    return AtomicString(html_text(text))
 
 
 def fill_figure(
@@ -27,7 +37,7 @@ def fill_figure(
     ``src`` is the crop's URL as the Markdown page would write it (MkDocs rewrites and checks
     it like any other link); without it the figure shows its caption and a notice.
     """
-    element.set("data-dz-figure", fid)
+    element.set("data-dz-figure", html_attr(fid))
     if spec is not None and crop is not None and src is not None:
         link = etree.SubElement(
             element,
@@ -37,7 +47,7 @@ def fill_figure(
                 "href": src,
                 "data-pswp-width": str(crop.width),
                 "data-pswp-height": str(crop.height),
-                "title": f"放大{label_zh(fid)}",
+                "title": html_attr(f"放大{label_zh(fid)}"),
             },
         )
         etree.SubElement(
@@ -47,7 +57,7 @@ def fill_figure(
                 "src": src,
                 "width": str(crop.width),
                 "height": str(crop.height),
-                "alt": spec.alt_text,
+                "alt": html_attr(spec.alt_text),
                 "loading": "lazy",
                 "decoding": "async",
             },
@@ -55,20 +65,20 @@ def fill_figure(
     else:
         element.set("class", element.get("class", "") + " dz-figure--missing")
         missing = etree.SubElement(element, "p", {"class": "dz-figure-missing"})
-        missing.text = f"{label_zh(fid)}暂缺：图表说明文件中没有可用的裁切。"
+        missing.text = _text(f"{label_zh(fid)}暂缺：图表说明文件中没有可用的裁切。")
     caption = etree.SubElement(element, "figcaption")
     zh = etree.SubElement(caption, "span", {"class": "dz-caption-zh", "lang": "zh-CN"})
     zh_label = etree.SubElement(zh, "span", {"class": "dz-caption-label"})
     if spec is not None and spec.caption_zh:
-        zh_label.text = f"{label_zh(fid)}："
-        zh_label.tail = spec.caption_zh
+        zh_label.text = _text(f"{label_zh(fid)}：")
+        zh_label.tail = _text(spec.caption_zh)
     else:
-        zh_label.text = label_zh(fid)
+        zh_label.text = _text(label_zh(fid))
     if spec is not None and spec.caption_en:
         en = etree.SubElement(caption, "span", {"class": "dz-caption-en", "lang": "en"})
         en_label = etree.SubElement(en, "span", {"class": "dz-caption-label"})
-        en_label.text = f"{spec.label_en}: "
-        en_label.tail = spec.caption_en
+        en_label.text = _text(f"{spec.label_en}: ")
+        en_label.tail = _text(spec.caption_en)
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,9 @@ class Card:
 
 
 def _caption_text(spec: FigureSpec) -> str:
-    text = spec.caption_zh or spec.caption_en
+    # One line per card, as the docstring of cards_html promises: the cards sit in a raw HTML
+    # block of the index page's Markdown, and a caption's blank lines have no place there.
+    text = " ".join((spec.caption_zh or spec.caption_en).split())
     return f"{spec.label_zh}：{text}" if text else spec.label_zh
 
 
@@ -90,11 +102,12 @@ def cards_html(cards: list[Card]) -> str:
     """A grid of thumbnails; each links to the figure in its article (one line per card)."""
     items = []
     for card in cards:
+        alt = " ".join(card.spec.alt_text.split())
         items.append(
-            f'<li><a class="dz-card" href="{escape(card.href)}">'
-            f'<img src="{escape(card.src)}" width="{card.crop.width}" '
-            f'height="{card.crop.height}" alt="{escape(card.spec.alt_text)}" loading="lazy" '
-            f'decoding="async"><span class="dz-card-caption">{escape(_caption_text(card.spec))}'
+            f'<li><a class="dz-card" href="{html_attr(card.href)}">'
+            f'<img src="{html_attr(card.src)}" width="{card.crop.width}" '
+            f'height="{card.crop.height}" alt="{html_attr(alt)}" loading="lazy" '
+            f'decoding="async"><span class="dz-card-caption">{html_text(_caption_text(card.spec))}'
             "</span></a></li>"
         )
     return '<ul class="dz-figure-grid">\n' + "\n".join(items) + "\n</ul>"
@@ -131,6 +144,6 @@ def index_markdown(sections: list[IndexSection]) -> str:
         "",
     ]
     for section in sections:
-        title = section.title.replace("[", "\\[").replace("]", "\\]")
-        parts += [f"## [{title}]({section.link})", "", cards_html(section.cards), ""]
+        title = markdown_text(section.title)
+        parts += [f"## [{title}]({markdown_url(section.link)})", "", cards_html(section.cards), ""]
     return "\n".join(parts)

@@ -14,8 +14,8 @@ import yaml
 
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
+from ..escape import markdown_text
 from ..source import SourceFile
-from .escape import md_text, protect_line_start
 from .model import Chunk, ImportRefused, ImportResult
 
 
@@ -48,7 +48,7 @@ def new_article(
     fields.update(meta or {})
     fields["status"] = "draft"
     front = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=1000)
-    heading = protect_line_start(md_text(" ".join(title.split())))
+    heading = markdown_text(" ".join(title.split()))
     return f"---\n{front}---\n\n# {heading}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 

@@ -7,13 +7,13 @@ Pure: no MkDocs import.
 
 from __future__ import annotations
 
-import html
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..article import Article
 from ..diagnostics import Diagnostic, display_path
+from ..escape import html_attr, markdown_text, markdown_url
 from ..lock import Lock, digest
 
 BAR_WIDTH = 20
@@ -234,15 +234,11 @@ def _bar_html(report: ArticleProgress) -> str:
         label += f"，其中 {len(report.stale)} 段原文已更新"
     return (
         f'<span class="dz-progress"><span class="dz-bar" role="img" '
-        f'aria-label="{html.escape(label)}">'
+        f'aria-label="{html_attr(label)}">'
         f'<span class="dz-bar__current" style="width: {current:.1f}%"></span>'
         f'<span class="dz-bar__stale" style="width: {stale:.1f}%"></span></span>'
         f" {report.translated}/{report.declared}</span>"
     )
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("[", "\\[").replace("]", "\\]")
 
 
 def _runs(ids: tuple[str, ...]) -> str:
@@ -286,18 +282,18 @@ def progress_markdown(reports: list[ArticleProgress], page_uri: str) -> str:
     for r in reports:
         figures = "–" if r.figures_declared is None else str(r.figures_declared)
         out.append(
-            f"| [{_cell(r.title)}]({href(r.key)}) | {_bar_html(r)} | "
+            f"| [{markdown_text(r.title)}]({markdown_url(href(r.key))}) | {_bar_html(r)} | "
             f"{len(r.stale)} | {r.missing} | {r.figures_placed}/{figures} |"
         )
     for r in reports:
         if not (r.stale or r.missing):
             continue
-        out += ["", f"## {r.title}", ""]
+        out += ["", f"## {markdown_text(r.title)}", ""]
         if r.stale:
-            links = "、".join(f"[{pid}]({href(r.key, pid)})" for pid in r.stale)
+            links = "、".join(f"[{pid}]({markdown_url(href(r.key, pid))})" for pid in r.stale)
             out += [f"原文已更新、译文待复核：{links}", ""]
         if r.todo:
-            links = "、".join(f"[{pid}]({href(r.key, pid)})" for pid in r.todo)
+            links = "、".join(f"[{pid}]({markdown_url(href(r.key, pid))})" for pid in r.todo)
             out += [f"待翻译：{links}", ""]
         if r.absent:
             out += [f"尚未导入原文：{_runs(r.absent)}", ""]

@@ -23,6 +23,7 @@ from mkdocs.structure.files import Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from ..build import Build
+from ..escape import Markup
 from ..features import Feature
 from ..source import write_atomically
 from .index import IndexText, dump_entry, fresh_entries, page_of, split_index
@@ -69,7 +70,8 @@ class SearchFeature(Feature):
         if not self.enabled or excluded or "dz-para" not in html:
             self.paragraphs.pop(page.url, None)
             return html
-        title = str(page.meta.get("title") or page.title or "")
+        # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
+        title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
         entries = search_entries(page.url, title, paragraph_texts(html), _cut)
         self.paragraphs[page.url] = [dump_entry(entry) for entry in entries]
         return html

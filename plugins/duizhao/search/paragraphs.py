@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from html import escape
 from html.parser import HTMLParser
 from typing import Any, Generic, TypeVar
+
+from ..escape import search_text
 
 _HAN_RE = re.compile(
     "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
@@ -120,18 +121,20 @@ def search_entries(
     paragraphs: Iterable[ParagraphText],
     cut: Callable[[str], Iterable[str]],
 ) -> list[dict[str, str]]:
-    """One search entry per paragraph: ``page/#P042``, ``P042 · title``, both languages."""
+    """One search entry per paragraph: ``page/#P042``, ``P042 · title``, both languages.
+
+    ``title`` and the paragraphs' text are plain text; the entries hold them as Material's own
+    entries do (:func:`duizhao.escape.search_text`).
+    """
     entries = []
     for para in paragraphs:
         text = "".join(
-            f"<p>{escape(part, quote=False)}</p>"
-            for part in (para.original, para.translation)
-            if part
+            f"<p>{search_text(part)}</p>" for part in (para.original, para.translation) if part
         )
         entries.append(
             {
                 "location": f"{url}#{para.id}",
-                "title": segment_chinese(f"{para.id} · {escape(title, quote=False)}", cut),
+                "title": segment_chinese(search_text(f"{para.id} · {title}"), cut),
                 "text": segment_chinese(text, cut),
             }
         )

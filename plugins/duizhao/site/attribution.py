@@ -7,13 +7,13 @@ statement of what was changed. The box says all of that in the page, next to the
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..article import Article
 from ..diagnostics import Diagnostic, Severity
+from ..escape import html_attr, html_text
 
 #: String fields of ``paper:`` (all optional).
 FIELDS = ("title", "authors", "url", "version", "branch", "commit", "license", "changes")
@@ -153,37 +153,37 @@ def source_box(article: Article) -> str:
     fields = paper_fields(article)
     if not fields:
         return ""
-    esc = html.escape
     rows: list[str] = []
-    title = esc(fields.get("title", "原文"))
+    title: str = html_text(fields.get("title", "原文"))
     url = fields.get("url", "")
     if _is_web_url(url):
-        title = f'<a href="{esc(url)}">{title}</a>'
+        title = f'<a href="{html_attr(url)}">{title}</a>'
     rows.append(
         f'<p class="dz-source__title"><span class="dz-source__label">来源</span>{title}</p>'
     )
     if "authors" in fields:
-        rows.append(f"<p>作者：{esc(fields['authors'])}</p>")
+        rows.append(f"<p>作者：{html_text(fields['authors'])}</p>")
     version = [fields[k] for k in ("version",) if k in fields]
     if "branch" in fields:
         version.append(f"分支 {fields['branch']}")
     if "commit" in fields:
         version.append(f"commit {fields['commit']}")
     if version:
-        rows.append(f"<p>版本：{esc(' · '.join(version))}</p>")
+        rows.append(f"<p>版本：{html_text(' · '.join(version))}</p>")
     spdx = fields.get("license")
     licence = find_licence(spdx) if spdx else None
     if licence is not None:
         rows.append(
-            f'<p>许可：<a href="{esc(licence.url)}" rel="license">{esc(licence.short)}</a>'
-            f"（{esc(licence.name)}）</p>"
+            f'<p>许可：<a href="{html_attr(licence.url)}" rel="license">'
+            f"{html_text(licence.short)}</a>"
+            f"（{html_text(licence.name)}）</p>"
         )
     elif spdx:
-        rows.append(f"<p>许可：{esc(spdx)}</p>")
+        rows.append(f"<p>许可：{html_text(spdx)}</p>")
     else:
         rows.append("<p>许可：未注明</p>")
     if "changes" in fields or licence is None or licence.indicate_changes:
-        rows.append(f"<p>改动说明：{esc(changes_statement(article, fields))}</p>")
+        rows.append(f"<p>改动说明：{html_text(changes_statement(article, fields))}</p>")
     body = "\n".join(rows)
     return f'<aside class="dz-source" aria-label="来源与许可">\n{body}\n</aside>\n'
 

@@ -12,9 +12,9 @@ carries a digest is rendered again whenever its digest changed (:mod:`duizhao.di
 
 from __future__ import annotations
 
-import html
 import posixpath
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import dirname_to_title
 
 from .. import head
+from ..article import INTRO_HEADING, Article, parse
 from ..build import Build
+from ..escape import Markup, Math, html_attr, html_text, markdown_source, meta_content
 from ..features import Feature
 from . import attribution, indexes, social
-from ..article import Article, parse
+
+_INTRO_HEADING_RE = re.compile(rf"^##[ \t]+{INTRO_HEADING}[ \t]*#*[ \t]*$", re.M)
 
 
 class SiteConfig(Config):
@@ -69,12 +72,19 @@ class SiteFeature(Feature):
         self.indexes: set[str] = set()
         #: the generated list of each index page, by page (docs-relative)
         self.digests: dict[str, str] = {}
+        #: how the site reads math (pymdownx.arithmatex), so a 导言 shown as text keeps it
+        self.math: Math | None = None
 
     # ----------------------------------------------------------------------------------------
     # Files: which indexes exist
 
     def on_config(self, build: Build) -> None:
         self.indexes = set()
+        config = build.config
+        arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
+        self.math = Math.of(
+            config.mdx_configs.get("pymdownx.arithmatex", {}) if arithmatex else None
+        )
         self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
         build.sections = frozenset(self.sections)
 
@@ -126,7 +136,7 @@ class SiteFeature(Feature):
         for section in _sections(nav.items):
             folder = _folder_of(section)
             if folder is not None and folder in self.sections:
-                section.title = html.escape(self.sections[folder], quote=False)
+                section.title = html_text(self.sections[folder])
         self.nav_order = [page.file.src_uri for page in nav.pages]
         self.digests = {}  # they follow the nav order
 
@@ -176,11 +186,11 @@ class SiteFeature(Feature):
         if folder:
             own = [(u, a) for u, a in ordered if indexes.folder_of(u) == folder]
             groups = indexes.sections(own, self.titles)
-            return indexes.render_section(groups[0], page_uri) if groups else ""
+            return indexes.render_section(groups[0], page_uri, math=self.math) if groups else ""
         feature = indexes.featured(ordered)
         rest = [(u, a) for u, a in ordered if feature is None or u != feature.src_uri]
         groups = indexes.sections(rest, self.titles)
-        return indexes.render_home(feature, groups, page_uri, self.indexes)
+        return indexes.render_home(feature, groups, page_uri, self.indexes, self.math)
 
     def page_inputs(self, build: Build, file: File) -> str:
         article = self.articles.get(file.src_uri)
@@ -191,16 +201,16 @@ class SiteFeature(Feature):
     def on_page_markdown(self, build: Build, markdown: str, page: Page) -> str:
         uri = page.file.src_uri
         if not build.uses_duizhao(uri) and not indexes.has_marker(markdown):
-            return markdown
-        title = page.meta.get("title")
-        if isinstance(title, str):
-            # MkDocs' templates print titles unescaped: "<script>" in a title must stay text.
-            page.meta["title"] = html.escape(title, quote=False)
+            return markdown  # the site's own page: as MkDocs makes it
+        escape_meta(page.meta)
         if self.config.digest and indexes.has_marker(markdown):
             markdown = indexes.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
-        if article and article.is_article and article.intro and "description" not in page.meta:
-            page.meta["description"] = social.plain_text(article.intro)
+        if article is not None and article.intro:
+            intro = markdown_source(article.intro, self.math)
+            markdown = _replace_intro(markdown, article.intro, intro)
+            if article.is_article and "description" not in page.meta:
+                page.meta["description"] = meta_content(intro)
         return markdown
 
     def on_page_content(self, build: Build, html: str, page: Page) -> str:
@@ -218,7 +228,8 @@ class SiteFeature(Feature):
         own = article.title if article is not None and build.uses_duizhao(page.file.src_uri) else None
         tags = social.meta_tags(
             title=own or _plain(page.title) or config.site_name,
-            description=str(description) if description else None,
+            # not str(): that would drop the Markup type and escape the description again
+            description=description if isinstance(description, str) else None,
             url=page.canonical_url,
             site_name=config.site_name,
             is_article=bool(article and article.is_article),
@@ -229,7 +240,45 @@ class SiteFeature(Feature):
 
 def _plain(title: str | None) -> str | None:
     """A page title as MkDocs prints it (HTML) → its text."""
-    return html.unescape(title) if title else None
+    return Markup(title).unescape() if title else None
+
+
+#: Front matter values that MkDocs' and Material's templates print unescaped, and how they must
+#: be escaped for where they land: the page ``<title>``, header and nav (``title``,
+#: ``subtitle``), ``<meta content>`` (``description``, ``author``) and a class attribute of the
+#: nav's status badge (``status``).
+PRINTED_META: dict[str, Callable[[str], Markup]] = {
+    "title": html_text,
+    "subtitle": html_text,
+    "description": lambda text: html_attr(" ".join(text.split())),
+    "author": html_attr,
+    "status": html_attr,
+}
+
+
+def escape_meta(meta: MutableMapping[str, Any]) -> None:
+    """Escape the front matter values that the templates print as HTML (:data:`PRINTED_META`).
+
+    ``page.title`` comes from ``meta["title"]``. As ``Markup`` the values are escaped once:
+    Jinja's ``|e``, Material's search and :mod:`duizhao.social` leave ``Markup`` as it is.
+    """
+    for key, escape in PRINTED_META.items():
+        value = meta.get(key)
+        if isinstance(value, str) and not isinstance(value, Markup):
+            meta[key] = escape(value)
+
+
+def _replace_intro(markdown: str, intro: str, shown: str) -> str:
+    """``markdown`` with its 导言 ``intro`` written as ``shown``.
+
+    The 导言 also stands on the index pages and in link previews, so it is the same text with
+    Markdown everywhere, its own page included: raw HTML in it shows as text.
+    """
+    if shown == intro:
+        return markdown
+    heading = _INTRO_HEADING_RE.search(markdown)
+    at = markdown.find(intro, heading.end() if heading else 0)
+    return markdown if at < 0 else markdown[:at] + shown + markdown[at + len(intro) :]
 
 
 def _mentions(nav: Any, uri: str) -> bool:

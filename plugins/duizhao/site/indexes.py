@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
-import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ import yaml
 
 from ..article import INTRO_HEADING, Article, rewrite_urls
 from ..diagnostics import Diagnostic, Severity
+from ..escape import Math, markdown_source, markdown_text, markdown_url
 
 #: The line in an author-written index page where the generated list goes.
 MARKER = "<!-- duizhao:digest -->"
@@ -33,10 +33,6 @@ DATE_KEY = "date"
 FEATURED_KEY = "featured"
 #: ``digest: false`` leaves an article out of the generated indexes (a syntax demo, say).
 LISTED_KEY = "digest"
-
-# Python-Markdown's backslash-escapable characters (markdown.Markdown.ESCAPED_CHARS); "<" and
-# "&" become entities instead, so raw HTML in a title shows as text.
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
 
 
 @dataclass(frozen=True)
@@ -144,13 +140,6 @@ def featured(ordered: Sequence[tuple[str, Article]]) -> Entry | None:
 # Rendering
 
 
-def escape_inline(text: str) -> str:
-    """``text`` as literal Markdown inline text: markup characters escaped, HTML as entities."""
-    text = " ".join(text.split())
-    text = _MD_SPECIAL_RE.sub(r"\\\1", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;")
-
-
 def relative_url(target_uri: str, page_uri: str) -> str:
     """The link from the page ``page_uri`` to the docs file ``target_uri`` (both docs-relative)."""
     return posixpath.relpath(target_uri, posixpath.dirname(page_uri) or ".")
@@ -175,18 +164,22 @@ def move_links(markdown: str, from_uri: str, to_uri: str) -> str:
     return rewrite_urls(markdown, move)
 
 
-def render_entry(entry: Entry, page_uri: str, level: int) -> str:
-    """Linked title (heading of ``level``), the 导言 heading one level down, the introduction."""
+def render_entry(entry: Entry, page_uri: str, level: int, math: Math | None = None) -> str:
+    """Linked title (heading of ``level``), the 导言 heading one level down, the introduction
+    (its math left to arithmatex as ``math`` says the site reads it)."""
     link = relative_url(entry.src_uri, page_uri)
-    lines = [f"{'#' * level} [{escape_inline(entry.title)}](<{link}>)", ""]
+    lines = [f"{'#' * level} [{markdown_text(entry.title)}]({markdown_url(link)})", ""]
     lines += [f"{'#' * (level + 1)} {INTRO_HEADING}", ""]
     if entry.intro:
-        lines += [move_links(entry.intro, entry.src_uri, page_uri), ""]
+        # The author wrote the 导言 for the article: here it is shown as text with Markdown.
+        lines += [move_links(markdown_source(entry.intro, math), entry.src_uri, page_uri), ""]
     return "\n".join(lines)
 
 
-def render_section(section: Section, page_uri: str, level: int = 2) -> str:
-    return "\n".join(render_entry(e, page_uri, level) for e in section.entries)
+def render_section(
+    section: Section, page_uri: str, level: int = 2, math: Math | None = None
+) -> str:
+    return "\n".join(render_entry(e, page_uri, level, math) for e in section.entries)
 
 
 def render_home(
@@ -194,21 +187,22 @@ def render_home(
     groups: Iterable[Section],
     page_uri: str = "index.md",
     indexes: Collection[str] = (),
+    math: Math | None = None,
 ) -> str:
     """The featured article, then each section (its title linked to its index page when
     ``indexes`` has one) and its articles."""
     parts: list[str] = []
     if feature is not None:
-        parts.append(render_entry(feature, page_uri, 2))
+        parts.append(render_entry(feature, page_uri, 2, math))
     for section in groups:
         if section.folder:
-            title = escape_inline(section.title)
+            title = markdown_text(section.title)
             if section.index_uri in indexes:
-                title = f"[{title}](<{relative_url(section.index_uri, page_uri)}>)"
+                title = f"[{title}]({markdown_url(relative_url(section.index_uri, page_uri))})"
             parts.append(f"## {title}\n")
-            parts.append(render_section(section, page_uri, 3))
+            parts.append(render_section(section, page_uri, 3, math))
         else:  # articles at the docs root have no section heading
-            parts.append(render_section(section, page_uri, 2))
+            parts.append(render_section(section, page_uri, 2, math))
     return "\n".join(parts)
 
 
@@ -220,7 +214,7 @@ def generated_index(title: str) -> str:
     """
     meta = {"title": title, "search": {"exclude": True}}
     front = yaml.safe_dump(meta, allow_unicode=True, width=10_000, sort_keys=False)
-    return f"---\n{front}---\n\n# {escape_inline(title)}\n\n{MARKER}\n"
+    return f"---\n{front}---\n\n# {markdown_text(title)}\n\n{MARKER}\n"
 
 
 def has_marker(markdown: str) -> bool:

@@ -1,37 +1,13 @@
 """Social previews: Open Graph and Twitter card tags, with the description taken from the 导言.
 
 Pure: no MkDocs import. Link previews (WeChat, Slack, X, …) read these tags from ``<head>``.
+Every value goes through :func:`duizhao.escape.html_attr`; a description made by
+:func:`duizhao.escape.meta_content` is ``Markup`` already and is not escaped again.
 """
 
 from __future__ import annotations
 
-import html
-from html.parser import HTMLParser
-
-import markdown
-
-#: Longer descriptions get cut by every preview; keep the first sentences.
-DESCRIPTION_LIMIT = 160
-
-
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def plain_text(markdown_text: str, limit: int = DESCRIPTION_LIMIT) -> str:
-    """The text a reader sees in ``markdown_text``, whitespace collapsed, cut at ``limit``."""
-    parser = _Text()
-    parser.feed(markdown.markdown(markdown_text))
-    parser.close()
-    text = " ".join("".join(parser.parts).split())
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
+from ..escape import html_attr
 
 
 def meta_tags(
@@ -43,7 +19,7 @@ def meta_tags(
     is_article: bool,
     locale: str,
 ) -> str:
-    """``<meta>`` lines for ``<head>`` (every value HTML-escaped)."""
+    """``<meta>`` lines for ``<head>`` (every value attribute-escaped once)."""
     tags = [
         ("og:type", "article" if is_article else "website"),
         ("og:title", title),
@@ -54,7 +30,7 @@ def meta_tags(
         tags.append(("og:description", description))
     if url:
         tags.append(("og:url", url))
-    lines = [f'<meta property="{name}" content="{html.escape(value)}">' for name, value in tags]
+    lines = [f'<meta property="{name}" content="{html_attr(value)}">' for name, value in tags]
     lines.append('<meta name="twitter:card" content="summary">')
     return "\n".join(lines) + "\n"
 
