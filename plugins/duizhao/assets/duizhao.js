@@ -183,13 +183,19 @@
     markTarget();
   }
 
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(function () {
-      onPage(document);
-    });
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { onPage(document); });
+  function start() {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(onPage);
+    } else {
+      onPage();
+    }
+  }
+
+  // On a first load this file runs before Material's bundle, which defines `document$`; after
+  // instant navigation `document$` exists (and replays the page it announced last).
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    onPage(document);
+    start();
   }
 })();
