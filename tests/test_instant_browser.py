@@ -241,6 +241,9 @@ def test_reader_follows_instant_navigation_from_a_plain_page(
     page.wait_for_selector(".pswp--open .pswp__img")
     expect(page.locator(".pswp__dz-caption")).to_contain_text("图 1：第一页的图。")
     assert page.locator(".pswp").count() == 1
+    page.wait_for_function(  # opened (PhotoSwipe fades its backdrop in)
+        "parseFloat(getComputedStyle(document.querySelector('.pswp__bg')).opacity) > 0.9"
+    )
     shoot(page, f"{mode}-3-figures-lightbox")
     for _ in range(40):  # PhotoSwipe ignores a close while it still opens
         if page.locator(".pswp").count() == 0:
@@ -252,6 +255,7 @@ def test_reader_follows_instant_navigation_from_a_plain_page(
     # (c) back to a plain page: duizhao's stylesheet leaves with the page that linked it.
     follow(page, "下一页", "plain/", "普通页面")
     expect(page.locator(".dz-mode")).to_be_hidden()
+    expect(page.locator(".dz-toast")).to_have_count(0)  # unstyled here: it must not linger
     assert not has_stylesheet(page, "duizhao.css")
     assert not has_stylesheet(page, "figures.css")
     shoot(page, f"{mode}-4-plain-again")
@@ -271,7 +275,12 @@ def test_reader_follows_instant_navigation_from_a_plain_page(
     # The site's own page with a diagram and math: mermaid is there already either way.
     follow(page, "继续", "diagram/", "站点自己的图")
     expect(page.locator(".dz-mode")).to_be_hidden()
+    expect(page.locator(".dz-toast")).to_have_count(0)
     expect_themed_diagram(page)
+    if mode == "all":
+        expect_math(page)
+    else:  # the site's own page: its math is the site's (no KaTeX stylesheet here either)
+        assert page.locator(".katex").count() == 0
     shoot(page, f"{mode}-6-site-diagram")
 
     page.context.close()

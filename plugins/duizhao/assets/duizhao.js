@@ -178,6 +178,10 @@
   });
 
   function onPage() {
+    // The toast lives outside the swapped content, and its stylesheet leaves with a page of
+    // duizhao's: a page change ends the announcement.
+    var toast = document.querySelector(".dz-toast");
+    if (toast) toast.parentNode.removeChild(toast);
     mountControl();
     applyMode(storedMode());
     markTarget();

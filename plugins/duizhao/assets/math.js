@@ -25,7 +25,9 @@
   }
 
   function render() {
-    if (!ready) return;
+    // Only the pages that link this file asked for KaTeX (and have its stylesheet): after
+    // instant navigation this runs for every page, the site's own math pages too.
+    if (!ready || !document.querySelector('script[src$="/duizhao/math.js"]')) return;
     var nodes = document.querySelectorAll(".arithmatex");
     for (var i = 0; i < nodes.length; i++) {
       window.renderMathInElement(nodes[i], {
