@@ -134,7 +134,7 @@ def test_stale_after_an_original_edit_and_current_after_accept(
         "stale": ["P002"],
         "missing": ["P003", "P004", "P005"],
         "unaccepted": 0,
-        "figures": {"declared": 2, "placed": 1},
+        "figures": {"declared": 2, "placed": 1, "captions_untranslated": 0},
     }
 
     # Re-wrapping the original is not a change; accepting the one paragraph clears it.

@@ -363,12 +363,12 @@ def test_dirty_pages_keep_author_files_and_survive_a_late_failure(
     site = make_site({"a.md": "# A\n"})
     file = File("a.md", str(site.docs), str(site.site_dir), use_directory_urls=True)
     pages = DirtyPages()
-    pages.plan([file], lambda f: "digest", dirty=False)
+    pages.plan([file], lambda f: "digest")
     assert file.abs_src_path == str(site.docs / "a.md")  # other plugins still read it
     pages.finished()
     pages.failed()  # e.g. --strict aborts after every page was written
     assert pages.built == {"a.md": pages.built["a.md"]} and pages.built
-    pages.plan([file], lambda f: "digest", dirty=True)
+    pages.plan([file], lambda f: "digest")
     pages.failed()  # a build that stopped part way: the next one renders everything
     assert pages.built == {}
 

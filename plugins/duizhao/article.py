@@ -42,6 +42,8 @@ PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
 PARAGRAPH_REF_RE = re.compile(r"P[0-9]+")
 #: The figure anchor of the paper's figure N.
 FIGURE_ANCHOR_RE = re.compile(r"fig-([0-9]+)")
+#: The anchor of the paper's table N (placed with ``/// figure | table-N``).
+TABLE_ANCHOR_RE = re.compile(r"table-([0-9]+)")
 #: The marker an importer leaves in a translation that is still to be written.
 TODO_MARKER = "<!-- duizhao:todo -->"
 #: The heading that starts the translator's introduction.
@@ -158,6 +160,19 @@ class Paragraph:
         return self.translation.replace(TODO_MARKER, "").strip() == ""
 
 
+def placement_anchor(key: str) -> str | None:
+    """The HTML id of a placement: ``3`` → ``fig-3``, ``table-2`` → ``table-2``."""
+    if key.isdigit():
+        return f"fig-{key}"
+    return key if TABLE_ANCHOR_RE.fullmatch(key) else None
+
+
+def placement_label(key: str) -> str:
+    """How the site names a placement: ``3`` → 图 3, ``table-2`` → 表 2."""
+    m = TABLE_ANCHOR_RE.fullmatch(key)
+    return f"表 {m.group(1)}" if m else f"图 {key}"
+
+
 @dataclass(frozen=True)
 class FigurePlacement:
     block: Block
@@ -266,7 +281,7 @@ class Article:
         """The anchors duizhao itself emits on this page (computed once: every link to the
         page asks, and a parsed Article is not changed afterwards)."""
         ids = {p.id for p in self.paragraphs if p.is_well_formed}
-        ids.update(f"fig-{f.id}" for f in self.figures if f.id.isdigit())
+        ids.update(a for f in self.figures if (a := placement_anchor(f.id)) is not None)
         return frozenset(ids)
 
 

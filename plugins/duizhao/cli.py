@@ -4,65 +4,40 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
-import yaml
 
-from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus
 from .diagnostics import Diagnostic, Severity, display_path
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
-from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
+from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
-from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+from .project import ConfigError, Project, find_config
 from .source import write_atomically
 
-CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+if TYPE_CHECKING:
+    from .importer import Original
+
+# Commands import what only they need: `duizhao check` starts without the importer's
+# Markdown parser, Pillow or MkDocs.
 
 
-class _PermissiveLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml without executing its tags (``!!python/name:``, ``!ENV``, ...)."""
-
-
-def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)  # type: ignore[arg-type]
-
-
-_PermissiveLoader.add_multi_constructor("", _ignore_tag)
-
-
-def find_config(start: Path | None = None) -> Path | None:
-    """mkdocs.yml in ``start`` (default: the current directory)."""
-    folder = start or Path.cwd()
-    for name in CONFIG_NAMES:
-        if (folder / name).is_file():
-            return folder / name
-    return None
-
-
-def read_config(path: Path) -> dict[str, Any]:
+def find_project() -> Project | None:
+    """The project of ./mkdocs.yml, if there is one."""
+    config = find_config()
+    if config is None:
+        return None
     try:
-        with path.open(encoding="utf-8-sig") as f:
-            data = yaml.load(f, Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError) as exc:
-        raise click.UsageError(f"cannot read {path}: {exc}") from exc
-    return data if isinstance(data, dict) else {}
-
-
-def docs_dir_of(config_path: Path) -> Path:
-    docs = read_config(config_path).get("docs_dir", "docs")
-    return (config_path.parent / str(docs)).resolve()
+        return Project.from_mkdocs_yml(config)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
@@ -73,14 +48,13 @@ def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
-def _default_docs_dir() -> Path:
-    config = find_config()
-    if config is None:
+def _default_docs_dir(project: Project | None) -> Path:
+    if project is None:
         raise click.UsageError(
             "no PATH given and no mkdocs.yml in the current directory; "
             "run 'duizhao check docs/' or run it next to mkdocs.yml"
         )
-    return docs_dir_of(config)
+    return project.docs_dir
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -109,11 +83,13 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     PATHS are files or folders (default: the docs_dir of ./mkdocs.yml). Exit status: 0 with no
     errors, 1 with errors (or, with --strict, warnings), 2 for usage problems.
     """
-    config = find_config()
-    docs_dir = docs_dir_of(config) if config else None
-    targets = list(paths) or [_default_docs_dir()]
+    project = find_project()
+    targets = list(paths) or [_default_docs_dir(project)]
     files = list(iter_markdown(targets))
-    corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
+    corpus = Corpus(
+        project.docs_dir if project else None,
+        figures=Catalog(project.root if project else Path.cwd()),
+    )
     diagnostics = check_corpus((read_article(p) for p in files), corpus)
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
@@ -157,11 +133,13 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     The section folder is the one mkdocs.yml names for the seed's section
     (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
     """
-    config = find_config()
-    if config is None:
+    from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+
+    project = find_project()
+    if project is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
-    docs_dir = docs_dir_of(config)
-    sections = site_sections(read_config(config))
+    docs_dir = project.docs_dir
+    sections = project.sections
     refused = 0
     for seed_path in (*seed_paths, *more):
         try:
@@ -171,7 +149,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
         folder = section_folder(sections, seed.section)
         if folder is None:
             raise click.ClickException(
-                f"{seed_path}: section {seed.section!r} is not in {config.name}; add it as "
+                f"{seed_path}: section {seed.section!r} is not in mkdocs.yml; add it as "
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
@@ -186,32 +164,16 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     sys.exit(1 if refused else 0)
 
 
-def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
-    """``{folder: title}`` from the duizhao plugin's ``site: sections:`` in mkdocs.yml."""
-    for entry in mkdocs_config.get("plugins") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("duizhao"), dict):
-            site = entry["duizhao"].get("site") or {}
-            sections = site.get("sections") if isinstance(site, dict) else None
-            if isinstance(sections, dict):
-                return {str(k): str(v) for k, v in sections.items()}
-    return {}
-
-
 # --------------------------------------------------------------------------------------------
 # The translator's workflow: import, renumber, status (logic in importer/renumber/lock/progress)
 
 
 def _project() -> tuple[Path, Path]:
     """(docs_dir, lock file) of the project in the current directory."""
-    config = find_config()
-    if config is None:
+    project = find_project()
+    if project is None:
         raise click.UsageError("no mkdocs.yml in the current directory; run this next to it")
-    plugins = read_config(config).get("plugins") or []
-    options: Any = next(
-        (p["duizhao"] for p in plugins if isinstance(p, dict) and "duizhao" in p), None
-    )
-    lock_name = options.get("lock_file", LOCK_NAME) if isinstance(options, dict) else LOCK_NAME
-    return docs_dir_of(config), config.parent / str(lock_name)
+    return project.docs_dir, project.lock_path
 
 
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
@@ -243,6 +205,10 @@ def _read_lock(path: Path) -> Lock:
         _fail([exc.diagnostic], "the lock file must be fixed first")
 
 
+#: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"})
+
+
 @main.command("import")
 @click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -250,18 +216,58 @@ def _read_lock(path: Path) -> Lock:
     "original",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The English original: plain text, Markdown or a PDF with a text layer.",
+    help="The English original: Markdown, plain text or a PDF with a text layer.",
 )
-def import_(article: Path, original: Path) -> None:
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the Markdown original is published: its site-absolute and relative links "
+    "and images become absolute links there (without it they stay as text, with a warning).",
+)
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: give each reference a paragraph ID to translate (default: plain, unnumbered).",
+)
+def import_(article: Path, original: Path, base_url: str | None, number_references: bool) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
-    ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
+    ARTICLE (and its folder) is created as a draft, titled from the original. Markdown is
+    parsed as CommonMark/GFM: only paragraphs, lists, quotes and tables are numbered; code,
+    figure candidates and footnotes go between the blocks. A PDF paper is read from its layout
+    (columns, headings, floats, references). A report of what was found, dropped or needs
+    review goes to stderr.
     """
-    if original.suffix.lower() == ".pdf":
+    from .importer import (
+        Chunk,
+        ImportRefused,
+        Original,
+        chunks_from_text,
+        import_chunks,
+        import_pdf,
+        new_article,
+        parse_markdown,
+    )
+    from .importer.markdown import footnote_prefix
+
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    existing = article.read_bytes() if article.exists() else None
+    suffix = original.suffix.lower()
+    if suffix == ".pdf":
         try:
-            text = pdf_text(original)
+            from .importer.pdf import paper_floats
+
+            # the detection of `duizhao figures detect`: floats leave the text flow and come
+            # back as figure placements where they are first referenced
+            source: Original = import_pdf(
+                original,
+                number_references=number_references,
+                declared_figures=_declared_figures(article),
+                detect=paper_floats,
+            )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
     else:
@@ -269,20 +275,81 @@ def import_(article: Path, original: Path) -> None:
             text = original.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-    title = article.stem.replace("-", " ").replace("_", " ")
-    data = article.read_bytes() if article.exists() else new_article(title)
+        if suffix in MARKDOWN_SUFFIXES:
+            prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
+            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
+        else:
+            source = Original(chunks_from_text(text))
+    title = source.title or article.stem.replace("-", " ").replace("_", " ")
+    chunks = source.chunks
+    if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
+        # Code or a figure first would read as part of the new article's 导言 section.
+        chunks = [Chunk("正文", 2, kind="heading"), *chunks]
+    data = existing if existing is not None else new_article(title, source.paper, source.meta)
     try:
-        result = import_chunks(data, article, chunks_from_text(text))
+        result = import_chunks(data, article, chunks)
     except ImportRefused as exc:
         _fail([exc.diagnostic], f"cannot import into {article}")
     if result.paragraphs == 0:
+        _import_report(original, source)
         raise click.UsageError(f"{original} holds no paragraph to import")
+    if existing is None:
+        try:
+            article.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
     _write({article: result.data}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
+    _import_report(original, source)
+    if existing is None:
+        click.echo(
+            f"{article}: created as a draft; add the original's licence as 'paper: license:' "
+            "(an SPDX id such as CC-BY-4.0) before publishing",
+            err=True,
+        )
+
+
+def _import_report(original: Path, source: Original) -> None:
+    """The import report on stderr: what was found, then each note with its line."""
+
+    def n(count: int, what: str) -> str:
+        return f"{count} {what}{'s' * (count != 1)}"
+
+    click.echo(
+        f"import report for {original}: "
+        + ", ".join(
+            [
+                n(source.count("paragraph"), "paragraph"),
+                n(source.count("heading"), "heading"),
+                n(source.count("figure"), "figure candidate"),
+                n(source.count("verbatim"), "code/HTML block"),
+                n(source.count("footnote"), "footnote"),
+            ]
+            + ([n(source.count("reference"), "reference")] if source.count("reference") else [])
+        )
+        + (
+            f"; {n(len(source.notes), 'note')} to review:"
+            if source.notes
+            else "; nothing to review"
+        ),
+        err=True,
+    )
+    for note in source.notes:
+        click.echo(note.format(str(original)), err=True)
+
+
+def _declared_figures(article: Path) -> list[str]:
+    """Keys of the figures the article's .figures.yml declares ("3", "table-2"), if any."""
+    from .figures.spec import load_spec, spec_path
+
+    path = spec_path(article)
+    if not path.is_file():
+        return []
+    return sorted(load_spec(path, Path.cwd()).declared)
 
 
 @main.command("renumber")
@@ -295,6 +362,8 @@ def renumber(article: Path, write: bool) -> None:
     in duizhao.lock follow. Without --write, prints a unified diff. Exit status 1 (nothing
     written) when a file cannot be read or a link points at a duplicated ID.
     """
+    from . import renumber as renumbering
+
     docs_dir, lock_path = _project()
     key = article_key(article, docs_dir)
     if key is None:

@@ -33,7 +33,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
-    "DZ101": (Severity.ERROR, "figure placed that the .figures.yml does not declare"),
+    "DZ101": (Severity.ERROR, "figure (or table) placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
     "DZ104": (
@@ -47,7 +47,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
     "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
     "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
-    "DZ112": (Severity.ERROR, "figure declared twice in the .figures.yml"),
+    "DZ112": (Severity.ERROR, "figure (or table) declared twice in the .figures.yml"),
     # site and attribution (attribution.py, digest.py)
     "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
     "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),

@@ -38,7 +38,7 @@ class DirtyPages:
         self.pending: dict[str, str] = {}
         self._finished = False
 
-    def plan(self, pages: Iterable[File], inputs: Callable[[File], str], dirty: bool) -> None:
+    def plan(self, pages: Iterable[File], inputs: Callable[[File], str]) -> None:
         """Decide, before the pages are read, which of ``pages`` to render again."""
         self.pending = {}
         self._finished = False
@@ -48,7 +48,9 @@ class DirtyPages:
             if made_from:
                 key = hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
                 self.pending[file.src_uri] = key
-            if dirty and self.built.get(file.src_uri) != key:
+            # Whatever the dirty flag says: a build called through the API may not tell, and
+            # a full build writes every page anyway.
+            if self.built.get(file.src_uri) != key:
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(file.abs_dest_path)
 
@@ -82,7 +84,7 @@ class DirtyFeature(Feature):
             parts = [f.page_inputs(build, file) for f in self.features]
             return "\0".join(parts) if any(parts) else ""
 
-        self.pages.plan(pages, inputs, build.dirty)
+        self.pages.plan(pages, inputs)
         if build.dirty:
             _title_unread(build, pages)
 

@@ -30,9 +30,12 @@ from markdown.treeprocessors import Treeprocessor
 from .article import (
     FIGURE_ANCHOR_RE,
     PARAGRAPH_ID_RE,
+    TABLE_ANCHOR_RE,
     Block,
     FigurePlacement,
     Paragraph,
+    placement_anchor,
+    placement_label,
     scan,
     split_paragraph,
 )
@@ -169,22 +172,23 @@ class BlockRenderer(BlockProcessor):
 
     def _figure(self, parent: etree.Element, figure: FigurePlacement, body: list[str]) -> None:
         attrs = {"class": "dz-figure"}
-        if figure.id.isdigit() and f"fig-{figure.id}" not in self.ext.ids:
-            attrs["id"] = f"fig-{figure.id}"
-            self.ext.ids.add(attrs["id"])
+        anchor = placement_anchor(figure.id)
+        if anchor is not None and anchor not in self.ext.ids:
+            attrs["id"] = anchor
+            self.ext.ids.add(anchor)
         el = etree.SubElement(parent, "figure", attrs)
         if self.ext.figure_renderer is not None:
             self.ext.figure_renderer(el, figure, self.md)
         else:
             caption = etree.SubElement(el, "figcaption")
-            caption.text = f"图 {figure.id}"
+            caption.text = placement_label(figure.id)
         if body:
             note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
             self.parser.parseBlocks(note, body)
 
 
 class EmptyLinkText(Treeprocessor):
-    """``[](#P042)`` reads "P042" and ``[](#fig-3)`` reads "图 3"."""
+    """``[](#P042)`` reads "P042", ``[](#fig-3)`` "图 3" and ``[](#table-2)`` "表 2"."""
 
     def run(self, root: etree.Element) -> None:
         for a in root.iter("a"):
@@ -196,6 +200,8 @@ class EmptyLinkText(Treeprocessor):
                 a.text = fragment
             elif m := FIGURE_ANCHOR_RE.fullmatch(fragment):
                 a.text = f"图 {m.group(1)}"
+            elif TABLE_ANCHOR_RE.fullmatch(fragment):
+                a.text = placement_label(fragment)
 
 
 class StrayMarkers(Postprocessor):

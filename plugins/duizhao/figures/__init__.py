@@ -41,35 +41,80 @@ imports MkDocs, and not imported here).
 
 from __future__ import annotations
 
-from .cache import Cache
-from .catalog import ArticleFigures, Catalog
-from .crops import (
-    FORMATS,
-    RENDER_VERSION,
-    WEBP_MAX_SIDE,
-    Batch,
-    Crop,
-    CropResult,
-    Encoder,
-    crop_key,
-    crop_size,
-    make_crops,
-    render_box,
-    run_crops,
-    site_uri,
-)
-from .preview import preview
-from .sources import PDF_MAGIC, SourceInfo, digest_bytes, inspect_source
-from .spec import (
-    DEFAULT_DPI,
-    MAX_DPI,
-    SPEC_SUFFIX,
-    FigureSpec,
-    SourceRef,
-    Spec,
-    load_spec,
-    spec_path,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .catalog import ArticleFigures, Catalog
+    from .crops import (
+        FORMATS,
+        RENDER_VERSION,
+        WEBP_MAX_SIDE,
+        Batch,
+        Crop,
+        CropResult,
+        Encoder,
+        crop_key,
+        crop_size,
+        make_crops,
+        render_box,
+        run_crops,
+        site_uri,
+    )
+    from .preview import preview
+    from .sources import PDF_MAGIC, SourceInfo, digest_bytes, inspect_source
+    from .spec import (
+        DEFAULT_DPI,
+        MAX_DPI,
+        SPEC_SUFFIX,
+        FigureSpec,
+        SourceRef,
+        Spec,
+        load_spec,
+        spec_path,
+    )
+
+#: Where each name lives: the package imports a module (and Pillow, pypdfium2) only when a
+#: name from it is used, so that `duizhao check` and `status` stay quick.
+_HOMES = {
+    "Cache": "cache",
+    "ArticleFigures": "catalog",
+    "Catalog": "catalog",
+    "FORMATS": "crops",
+    "RENDER_VERSION": "crops",
+    "WEBP_MAX_SIDE": "crops",
+    "Batch": "crops",
+    "Crop": "crops",
+    "CropResult": "crops",
+    "Encoder": "crops",
+    "crop_key": "crops",
+    "crop_size": "crops",
+    "make_crops": "crops",
+    "render_box": "crops",
+    "run_crops": "crops",
+    "site_uri": "crops",
+    "preview": "preview",
+    "PDF_MAGIC": "sources",
+    "SourceInfo": "sources",
+    "digest_bytes": "sources",
+    "inspect_source": "sources",
+    "DEFAULT_DPI": "spec",
+    "MAX_DPI": "spec",
+    "SPEC_SUFFIX": "spec",
+    "FigureSpec": "spec",
+    "SourceRef": "spec",
+    "Spec": "spec",
+    "load_spec": "spec",
+    "spec_path": "spec",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(import_module(f".{_HOMES[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_DPI",

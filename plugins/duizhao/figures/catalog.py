@@ -7,14 +7,23 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
-
 from ..article import Article, FigurePlacement
 from ..diagnostics import Diagnostic
 from .cache import Cache
 from .crops import Crop, Encoder, crop_key, crop_size
 from .sources import SourceInfo, digest_bytes, inspect_source
-from .spec import EXAMPLE, FigureSpec, Spec, SpecError, load_spec, spec_path
+from .spec import (
+    EXAMPLE,
+    KINDS,
+    FigureSpec,
+    Spec,
+    SpecError,
+    anchor,
+    describe,
+    load_spec,
+    parse_key,
+    spec_path,
+)
 
 
 @dataclass
@@ -23,22 +32,24 @@ class ArticleFigures:
 
     article: Article
     spec: Spec | None
-    crops: dict[int, Crop] = field(default_factory=dict)
+    #: by key (``3``, ``table-2``)
+    crops: dict[str, Crop] = field(default_factory=dict)
 
     @property
-    def figures(self) -> dict[int, FigureSpec]:
-        return {f.id: f for f in self.spec.figures} if self.spec else {}
+    def figures(self) -> dict[str, FigureSpec]:
+        """Declared entries by key: ``3`` for figure 3, ``table-2`` for table 2."""
+        return {f.key: f for f in self.spec.figures} if self.spec else {}
 
     def placed(self) -> list[tuple[FigurePlacement, FigureSpec, Crop | None]]:
-        """Placements with a declared figure, first placement of each id, in page order."""
+        """Placements with a declared entry, first placement of each, in page order."""
         declared = self.figures
-        seen: set[int] = set()
+        seen: set[str] = set()
         out = []
         for placement in self.article.figures:
-            fid = int(placement.id) if placement.id.isdigit() else -1
-            if fid in declared and fid not in seen:
-                seen.add(fid)
-                out.append((placement, declared[fid], self.crops.get(fid)))
+            key = placement.id
+            if key in declared and key not in seen:
+                seen.add(key)
+                out.append((placement, declared[key], self.crops.get(key)))
         return out
 
 
@@ -95,7 +106,7 @@ class Catalog:
                 for figure in spec.figures:
                     crop, _problem = self._plan(figure)
                     if crop is not None:
-                        result.crops[figure.id] = crop
+                        result.crops[figure.key] = crop
             self._articles[key] = result
         return self._articles[key]
 
@@ -110,7 +121,7 @@ class Catalog:
                 return None, SpecError(
                     figure.line,
                     "DZ108",
-                    f"figure {figure.id} has no page; {where} is a PDF of {len(info.sizes)} "
+                    f"{figure.kind} {figure.id} has no page; {where} is a PDF of {len(info.sizes)} "
                     "pages: add 'page: N' (1-based)",
                 )
             if not 1 <= figure.page <= len(info.sizes):
@@ -127,7 +138,7 @@ class Catalog:
                 return None, SpecError(
                     figure.page_line,
                     "DZ108",
-                    f"figure {figure.id} names page {figure.page}, but {where} is an image "
+                    f"{figure.kind} {figure.id} names page {figure.page}, but {where} is an image "
                     "with one page; remove 'page:'",
                 )
             width, height = info.sizes[0]
@@ -142,12 +153,14 @@ class Catalog:
                 f"keep 0 ≤ x ≤ {width:g} and 0 ≤ y ≤ {height:g}",
             )
         w, h = crop_size(info.kind, box, figure.dpi)
+        from PIL import Image  # loaded only for a spec with boxes to check
+
         limit = Image.MAX_IMAGE_PIXELS
         if limit is not None and w * h > limit:
             return None, SpecError(
                 figure.box_line,
                 "DZ111",
-                f"figure {figure.id} would be {w} × {h} pixels at {figure.dpi} dpi, over "
+                f"{figure.kind} {figure.id} would be {w} × {h} pixels at {figure.dpi} dpi, over "
                 f"Pillow's decompression-bomb limit of {limit}; lower 'dpi:'",
             )
         fmt = self.encoder.choose(w, h)
@@ -188,6 +201,7 @@ class Catalog:
         if not spec.readable:
             return found
         seen: dict[str, int] = {}
+        tables = any(not k.isdigit() for k in spec.declared)
         for p in placements:
             if p.id in seen:
                 found.append(
@@ -195,33 +209,36 @@ class Catalog:
                         article.path,
                         p.line,
                         "DZ102",
-                        f"figure {p.id} is placed twice (first at line {seen[p.id]}); "
-                        f"remove this '/// figure | {p.id}' or refer to it with '[](#fig-{p.id})'",
+                        f"{describe(p.id)} is placed twice (first at line {seen[p.id]}); "
+                        f"remove this '/// figure | {p.id}' or refer to it with "
+                        f"'[](#{anchor(p.id)})'",
                     )
                 )
                 continue
             seen[p.id] = p.line
-            if not p.id.isdigit() or int(p.id) not in spec.declared:
-                ids = ", ".join(str(i) for i in sorted(spec.declared)) or "none"
+            if p.id not in spec.declared:
+                ids = ", ".join(sorted(spec.declared, key=_order)) or "none"
                 found.append(
                     Diagnostic(
                         article.path,
                         p.line,
                         "DZ101",
                         f"'/// figure | {p.id}' places an unknown figure; "
-                        f"{spec.path.name} declares {ids}: write '/// figure | N' with one of them",
+                        f"{spec.path.name} declares {ids}: write '/// figure | N'"
+                        + (" or '/// figure | table-N'" if tables else "")
+                        + " with one of them",
                     )
                 )
         if not article.is_draft:
-            placed = {int(i) for i in seen if i.isdigit()}
-            for fid, line in sorted(spec.declared.items()):
-                if fid not in placed:
+            for fid, line in sorted(spec.declared.items(), key=lambda kv: _order(kv[0])):
+                if fid not in seen:
                     found.append(
                         Diagnostic(
                             spec.path,
                             line,
                             "DZ103",
-                            f"figure {fid} is declared but never placed in {article.path.name}; "
+                            f"{describe(fid)} is declared but never placed in "
+                            f"{article.path.name}; "
                             f"add '/// figure | {fid}' and '///' where it belongs, or set "
                             "'status: draft'",
                         )
@@ -242,7 +259,8 @@ def _check_count(article: Article, spec: Spec | None) -> Iterator[Diagnostic]:
             f"'figures: {value}' must be the paper's figure count, as in 'figures: 20'",
         )
         return
-    declared = set(spec.declared) if spec else set()
+    # The count is of the paper's figures; its tables are numbered apart.
+    declared = {int(k) for k in spec.declared if k.isdigit()} if spec else set()
     expected = set(range(1, value + 1))
     if declared == expected:
         return
@@ -265,6 +283,14 @@ def _check_count(article: Article, spec: Spec | None) -> Iterator[Diagnostic]:
         f"'figures: {value}' disagrees with {name} ({'; '.join(parts)}); "
         f"declare figures 1-{value} there or correct the count",
     )
+
+
+def _order(key: str) -> tuple[int, int, str]:
+    """Figures first, then tables, each by number."""
+    parsed = parse_key(key)
+    if parsed is None:
+        return (2, 0, key)
+    return (KINDS.index(parsed[0]), parsed[1], key)
 
 
 def _ranges(numbers: Sequence[int]) -> str:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,6 +16,7 @@ from .preview import preview
 from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
+DEFAULT_CACHE_DIR = ".cache/duizhao"
 
 
 def _project_root(start: Path) -> Path:
@@ -21,6 +25,22 @@ def _project_root(start: Path) -> Path:
         if (folder / "mkdocs.yml").is_file() or (folder / "mkdocs.yaml").is_file():
             return folder
     return Path.cwd()
+
+
+def _cache_dir(root: Path) -> Path:
+    """The plugin's cache folder as mkdocs.yml sets it (``figures: cache_dir:``)."""
+    from ..project import ConfigError, find_config, plugin_options, read_mkdocs_yml
+
+    folder = DEFAULT_CACHE_DIR
+    config = find_config(root)
+    if config is not None:
+        try:
+            options = plugin_options(read_mkdocs_yml(config)).get("figures")
+        except ConfigError:
+            options = None
+        if isinstance(options, dict) and isinstance(options.get("cache_dir"), str):
+            folder = options["cache_dir"]
+    return root / folder
 
 
 @click.group()
@@ -62,3 +82,141 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
         raise click.ClickException(f"page {page} is in none of the sources")
     for path in written:
         click.echo(os.path.relpath(path))
+
+
+DEFAULT_REVIEW_DIR = Path(".cache/duizhao/review")
+#: Papers with at least this many pages get a progress bar.
+PROGRESS_PAGES = 8
+
+
+@figures.command("detect")
+@click.argument("paper", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--article",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The translation (docs/x/foo.md) whose foo.figures.yml the entries are for.",
+)
+@click.option("--write", is_flag=True, help="Merge the entries into the article's spec.")
+@click.option("--review", is_flag=True, help="Write an HTML contact sheet of what was found.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_REVIEW_DIR,
+    show_default=True,
+    help="Folder for the --review page.",
+)
+def detect_command(paper: Path, article: Path | None, write: bool, review: bool, out: Path) -> None:
+    """Find every figure and table of PAPER (a PDF): number, caption and crop box.
+
+    Prints the entries for ARTICLE's .figures.yml (YAML) on stdout and a summary on stderr.
+    With --write they are merged into the spec: new figures are added; an entry already
+    there is never changed (differences from the detection are reported). Results are cached
+    by the PDF's SHA-256, so a second run is instant.
+    """
+    import time
+
+    from ..source import write_atomically
+    from .detect import detect_cached
+    from .merge import MergeError, entry_lines, merge, spec_text
+    from .review import count_of, missing_numbers, review_html
+
+    if write and article is None:
+        raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
+    root = _project_root((article or paper).resolve().parent)
+    cache_dir = _cache_dir(root) / "figures" / "detect"
+    started = time.perf_counter()
+    with _progress("reading pages") as progress:
+        try:
+            result = detect_cached(paper, cache_dir, progress)
+        except (OSError, ValueError) as exc:
+            raise click.ClickException(str(exc)) from exc
+    seconds = time.perf_counter() - started
+    found = result.figures
+    spec_file = spec_path(article) if article is not None else None
+
+    figures_n = sum(f.kind == "figure" for f in found)
+    tables_n = len(found) - figures_n
+    how = (
+        "cached"
+        if result.cached
+        else f"{seconds:.1f} s, {seconds / max(1, result.pages):.2f} s/page"
+    )
+    click.echo(
+        f"{paper}: {count_of(result.pages, 'page')}, {count_of(figures_n, 'figure')}, "
+        f"{count_of(tables_n, 'table')} ({how})",
+        err=True,
+    )
+    for kind in ("figure", "table"):
+        missing = missing_numbers([f.number for f in found if f.kind == kind])
+        if missing:
+            click.echo(
+                f"  {kind} {', '.join(map(str, missing))} not found: add by hand "
+                "(duizhao figures preview helps)",
+                err=True,
+            )
+    if review:
+        name = f"{paper.stem}-{result.digest[:8]}.html"
+        target = out / name
+        with _progress("drawing pages") as progress:
+            html = review_html(paper, found, progress)
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomically({target: html.encode("utf-8")})
+        click.echo(f"  review: {os.path.relpath(target)}", err=True)
+
+    if spec_file is None:
+        click.echo(spec_text(found, os.path.relpath(paper), paper.name), nl=False)
+        return
+    text = spec_file.read_text(encoding="utf-8-sig") if spec_file.is_file() else ""
+    try:
+        merged = merge(text, spec_file, paper, found)
+    except MergeError as exc:
+        raise click.ClickException(f"{spec_file}: {exc}") from exc
+    for f, diff in merged.differences:
+        click.echo(f"  {spec_file.name}: {f.label} kept as written; differs in {diff}", err=True)
+    if not write:
+        lines: list[str] = []
+        for f in merged.added:
+            lines += entry_lines(f)
+        if not text:
+            click.echo(merged.text, nl=False)
+        elif lines:
+            click.echo("\n".join(lines))
+        click.echo(
+            f"  {_entries(len(merged.added), 'new ')} for {spec_file.name}; --write adds them",
+            err=True,
+        )
+        return
+    if merged.added:
+        write_atomically({spec_file: merged.text.encode("utf-8")})
+    click.echo(
+        f"  {spec_file}: {_entries(len(merged.added))} added, "
+        f"{len(found) - len(merged.added)} already there",
+        err=True,
+    )
+
+
+def _entries(n: int, adjective: str = "") -> str:
+    return f"{n} {adjective}{'entry' if n == 1 else 'entries'}"
+
+
+class _progress:  # noqa: N801 (used as a function)
+    """A progress bar on stderr for papers of many pages (hidden when stderr is no terminal)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if total < PROGRESS_PAGES or not sys.stderr.isatty():
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done + 1 - self.bar.pos)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)

@@ -13,19 +13,19 @@ import math
 import os
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cache import Cache, write_published
 from .sources import BombError, open_image
 from .spec import FigureSpec
+
+if TYPE_CHECKING:  # Pillow and the worker pool load when a crop is made, not for a check
+    from concurrent.futures import Executor, Future
+
+    from PIL import Image
 
 #: Bumped when a change in this module changes the pixels of a crop.
 RENDER_VERSION = 1
@@ -222,6 +222,8 @@ class Batch:
 
     def wait(self) -> list[tuple[Crop, CropResult]]:
         """Block until done; record successes in the manifest; return the failures."""
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             for future, (source, chunk) in zip(self.futures, self.chunks, strict=True):
                 try:
@@ -274,6 +276,9 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
     # every core stays busy to the end.
     size = max(1, math.ceil(len(missing) / (workers * 4)))
     # spawn, not fork: MkDocs' server runs threads, and forking a threaded process can deadlock.
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     executor = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
     batch.executor = executor
     for source, group in by_source.items():
@@ -285,6 +290,7 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
 
 
 def site_uri(prefix: str, article_uri: str, crop: Crop) -> str:
-    """Where a crop lands in the site: ``<prefix>/<article path>/fig-3.<key>.webp``."""
+    """Where a crop lands in the site: ``<prefix>/<article path>/fig-3.<key>.webp``
+    (``table-2.<key>.webp`` for a table)."""
     stem = article_uri[:-3] if article_uri.endswith(".md") else article_uri
-    return posixpath.join(prefix, stem, f"fig-{crop.figure.id}.{crop.key[:12]}.{crop.format}")
+    return posixpath.join(prefix, stem, f"{crop.figure.anchor}.{crop.key[:12]}.{crop.format}")

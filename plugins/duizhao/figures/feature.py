@@ -75,8 +75,8 @@ class FiguresFeature(Feature):
         self.cache: Cache | None = None
         self.encoder = Encoder(options.format)
         self.pages: dict[str, ArticleFigures] = {}
-        #: (page src_uri, figure id) → the crop's File in the site
-        self.files: dict[tuple[str, int], File] = {}
+        #: (page src_uri, figure key) → the crop's File in the site
+        self.files: dict[tuple[str, str], File] = {}
         self.batch: Batch | None = None
         self.page: Page | None = None
         self.index_uri: str | None = None
@@ -116,7 +116,7 @@ class FiguresFeature(Feature):
                     abs_src_path=str(self.cache.path(crop)),
                 )
                 files.append(file)
-                self.files[(uri, spec.id)] = file
+                self.files[(uri, spec.key)] = file
         self.batch = make_crops(crops, self.cache, self.encoder, self.options.jobs)
         if not self.pages:
             return
@@ -161,11 +161,11 @@ class FiguresFeature(Feature):
         """Thumbnails of the placed figures of page ``uri``, with URLs relative to from_url."""
         cards = []
         for _placement, spec, crop in figures.placed():
-            file = self.files.get((uri, spec.id))
+            file = self.files.get((uri, spec.key))
             if crop is None or file is None:
                 continue
             src = get_relative_url(file.url, from_url)
-            cards.append(Card(spec, crop, src, f"{page_href}#fig-{spec.id}"))
+            cards.append(Card(spec, crop, src, f"{page_href}#{spec.anchor}"))
         return cards
 
     def _add_lightbox(self, build: Build, files: Files) -> None:
@@ -197,7 +197,7 @@ class FiguresFeature(Feature):
         """The DuizhaoExtension's figure_renderer: fill one ``<figure>``."""
         page = self.page
         figures = self.pages.get(page.file.src_uri) if page is not None else None
-        fid = int(placement.id) if placement.id.isdigit() else -1
+        fid = placement.id
         spec = figures.figures.get(fid) if figures is not None else None
         crop = figures.crops.get(fid) if figures is not None else None
         file = self.files.get((page.file.src_uri, fid)) if page is not None else None
@@ -246,7 +246,7 @@ class FiguresFeature(Feature):
                     figure.spec_path,
                     figure.source.line,
                     result.code,
-                    f"cannot crop figure {figure.id} from {figure.source.written!r}: "
+                    f"cannot crop {figure.kind} {figure.id} from {figure.source.written!r}: "
                     f"{result.error}",
                 )
             )

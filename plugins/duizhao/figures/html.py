@@ -10,21 +10,19 @@ from dataclasses import dataclass
 from html import escape
 
 from .crops import Crop
-from .spec import FigureSpec
+from .spec import FigureSpec, label_zh
 
 INDEX_TITLE = "图表索引"
 GALLERY_TITLE = "本文图表"
 GALLERY_ID = "dz-figures"
 
 
-def label_zh(fid: int | str) -> str:
-    return f"图 {fid}"
-
-
 def fill_figure(
     element: etree.Element, fid: str, spec: FigureSpec | None, crop: Crop | None, src: str | None
 ) -> None:
     """Fill a ``<figure>``: the image (a link that opens the lightbox) and the caption.
+
+    ``fid`` is the placement's key: ``3`` for figure 3 (图 3), ``table-2`` for table 2 (表 2).
 
     ``src`` is the crop's URL as the Markdown page would write it (MkDocs rewrites and checks
     it like any other link); without it the figure shows its caption and a notice.
@@ -69,7 +67,7 @@ def fill_figure(
     if spec is not None and spec.caption_en:
         en = etree.SubElement(caption, "span", {"class": "dz-caption-en", "lang": "en"})
         en_label = etree.SubElement(en, "span", {"class": "dz-caption-label"})
-        en_label.text = f"Figure {fid}: "
+        en_label.text = f"{spec.label_en}: "
         en_label.tail = spec.caption_en
 
 
@@ -85,7 +83,7 @@ class Card:
 
 def _caption_text(spec: FigureSpec) -> str:
     text = spec.caption_zh or spec.caption_en
-    return f"{label_zh(spec.id)}：{text}" if text else label_zh(spec.id)
+    return f"{spec.label_zh}：{text}" if text else spec.label_zh
 
 
 def cards_html(cards: list[Card]) -> str:

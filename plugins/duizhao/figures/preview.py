@@ -57,7 +57,7 @@ def preview(
         for figure in figures:
             x0, y0, x1, y1 = (v * scale for v in figure.box)
             draw.rectangle((x0, y0, x1, y1), outline=(220, 30, 30), width=3)
-            label = f"Fig. {figure.id}  [{', '.join(f'{v:g}' for v in figure.box)}]"
+            label = f"{figure.label_en}  [{', '.join(f'{v:g}' for v in figure.box)}]"
             tx, ty = x0 + 4, max(0.0, y0 - font_size - 8)
             bbox = draw.textbbox((tx, ty), label, font=font)
             draw.rectangle(bbox, fill=(220, 30, 30))

@@ -6,9 +6,10 @@ import hashlib
 import io
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 PDF_MAGIC = b"%PDF-"
 
@@ -72,6 +73,8 @@ class BombError(Exception):
 
 def open_image(data: bytes) -> Image.Image:
     """Image.open, refusing anything over Pillow's decompression-bomb limit before decoding."""
+    from PIL import Image  # Pillow loads when an image is opened, not for a check
+
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:

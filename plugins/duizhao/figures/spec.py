@@ -17,7 +17,10 @@ DEFAULT_DPI = 200
 MAX_DPI = 1200
 
 _TOP_KEYS = ("source", "dpi", "figures")
-_FIGURE_KEYS = ("id", "page", "box", "caption", "alt", "source", "dpi")
+_FIGURE_KEYS = ("id", "kind", "label", "page", "box", "caption", "alt", "source", "dpi")
+#: What an entry can be: the paper's figures and its tables are numbered apart (Figure 2 and
+#: Table 2 coexist), so an entry is known by its kind and number.
+KINDS = ("figure", "table")
 EXAMPLE = "- {id: 1, page: 3, box: [72, 96, 540, 380], caption: {en: Overview., zh: 总览。}}"
 
 
@@ -28,6 +31,41 @@ class SourceRef:
     written: str
     path: Path
     line: int
+
+
+def figure_key(kind: str, number: int) -> str:
+    """How a placement names an entry: ``3`` for figure 3, ``table-2`` for table 2."""
+    return str(number) if kind == "figure" else f"{kind}-{number}"
+
+
+def parse_key(key: str) -> tuple[str, int] | None:
+    """``3`` → (figure, 3); ``table-2`` → (table, 2); anything else → None."""
+    if key.isdigit():
+        return ("figure", int(key))
+    kind, _, number = key.partition("-")
+    if kind in KINDS and kind != "figure" and number.isdigit():
+        return (kind, int(number))
+    return None
+
+
+def describe(key: str) -> str:
+    """``3`` → "figure 3", ``table-2`` → "table 2" (for messages)."""
+    parsed = parse_key(key)
+    return f"{parsed[0]} {parsed[1]}" if parsed else f"figure {key}"
+
+
+def anchor(key: str) -> str:
+    """The HTML id of a placed entry: ``fig-3`` for figure 3 (the published contract),
+    ``table-2`` for table 2."""
+    return f"fig-{key}" if key.isdigit() else key
+
+
+def label_zh(key: str) -> str:
+    """``3`` → 图 3, ``table-2`` → 表 2."""
+    parsed = parse_key(key)
+    if parsed is not None and parsed[0] == "table":
+        return f"表 {parsed[1]}"
+    return f"图 {parsed[1] if parsed else key}"
 
 
 @dataclass(frozen=True)
@@ -45,10 +83,29 @@ class FigureSpec:
     caption_en: str = ""
     caption_zh: str = ""
     alt: str = ""
+    kind: str = "figure"
+    #: the label as the paper prints it ("Fig. 3", "TABLE II"); empty: "Figure 3", "Table 2"
+    label: str = ""
+
+    @property
+    def key(self) -> str:
+        return figure_key(self.kind, self.id)
+
+    @property
+    def anchor(self) -> str:
+        return anchor(self.key)
+
+    @property
+    def label_zh(self) -> str:
+        return label_zh(self.key)
+
+    @property
+    def label_en(self) -> str:
+        return self.label or f"{self.kind.capitalize()} {self.id}"
 
     @property
     def alt_text(self) -> str:
-        return self.alt or self.caption_zh or self.caption_en or f"图 {self.id}"
+        return self.alt or self.caption_zh or self.caption_en or self.label_zh
 
 
 @dataclass
@@ -57,8 +114,8 @@ class Spec:
 
     path: Path
     figures: list[FigureSpec] = field(default_factory=list)
-    #: every id declared (also those of entries with problems), with its line
-    declared: dict[int, int] = field(default_factory=dict)
+    #: every key declared (``3``, ``table-2``; also of entries with problems), with its line
+    declared: dict[str, int] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: False when the file as a whole could not be read (its placements are then not checked)
     readable: bool = True
@@ -160,9 +217,22 @@ def _box(node: yaml.Node) -> tuple[float, float, float, float]:
 
 def _caption(node: yaml.Node) -> tuple[str, str]:
     fields = _mapping(node, "caption", ("en", "zh"))
-    en = _str(fields["en"], "caption.en", "en: Overview.") if "en" in fields else ""
-    zh = _str(fields["zh"], "caption.zh", "zh: 总览。") if "zh" in fields else ""
+    # An empty caption is one still to be written (`duizhao figures detect` leaves zh empty).
+    en = _text(fields["en"], "caption.en", "en: Overview.") if "en" in fields else ""
+    zh = _text(fields["zh"], "caption.zh", "zh: 总览。") if "zh" in fields else ""
     return en, zh
+
+
+def _text(node: yaml.Node, what: str, example: str) -> str:
+    """Text that may be empty (``""`` or nothing after the colon)."""
+    value = _plain(node)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise SpecError(
+            _line(node), "DZ105", f"{what} must be text, got {value!r}; write {example!r}"
+        )
+    return value.strip()
 
 
 def _source(node: yaml.Node, spec_file: Path, root: Path) -> SourceRef:
@@ -257,23 +327,36 @@ def _figure(
     if isinstance(entry, yaml.MappingNode):
         # Declare the id before anything else in the entry can fail, so that its placement is
         # not reported as unknown as well.
-        for key, value in entry.value:
-            fid = _plain(value) if _plain(key) == "id" else None
-            if isinstance(fid, int) and not isinstance(fid, bool) and fid not in spec.declared:
-                spec.declared[fid] = _line(value)
+        plain = {str(_plain(k)): _plain(v) for k, v in entry.value}
+        fid, kind = plain.get("id"), plain.get("kind", "figure")
+        if isinstance(fid, int) and not isinstance(fid, bool) and kind in KINDS:
+            for key, value in entry.value:
+                if _plain(key) == "id":
+                    spec.declared.setdefault(figure_key(str(kind), fid), _line(value))
     fields = _mapping(entry, "a figure entry", _FIGURE_KEYS)
     if "id" not in fields:
         raise SpecError(_line(entry), "DZ105", f"figure entry has no id; write it as {EXAMPLE}")
-    fid = _int(fields["id"], "figure id", "id: 3")
+    kind = "figure"
+    if "kind" in fields:
+        kind = _str(fields["kind"], "kind", "kind: table")
+        if kind not in KINDS:
+            raise SpecError(
+                _line(fields["kind"]),
+                "DZ105",
+                f"kind {kind!r} is unknown; write 'kind: table' for a table (figures need no kind)",
+            )
+    fid = _int(fields["id"], f"{kind} id", "id: 3")
     line = _line(fields["id"])
-    if spec.declared.get(fid, line) != line:
+    key = figure_key(kind, fid)
+    if spec.declared.get(key, line) != line:
         raise SpecError(
             line,
             "DZ112",
-            f"figure {fid} is declared twice (first at line {spec.declared[fid]}); "
-            "give each of the paper's figures one entry",
+            f"{kind} {fid} is declared twice (first at line {spec.declared[key]}); "
+            f"give each of the paper's {kind}s one entry",
         )
-    spec.declared[fid] = line
+    spec.declared[key] = line
+    label = _str(fields["label"], "label", "label: Fig. 3") if "label" in fields else ""
     if "source" in fields:
         source = _source(fields["source"], spec.path, root)
     elif isinstance(default, SourceRef):
@@ -284,12 +367,12 @@ def _figure(
         raise SpecError(
             line,
             "DZ105",
-            f"figure {fid} has no source; add 'source: ../../papers/paper.pdf' at the top "
+            f"{kind} {fid} has no source; add 'source: ../../papers/paper.pdf' at the top "
             "or to the entry",
         )
     if "box" not in fields:
         raise SpecError(
-            line, "DZ105", f"figure {fid} has no box; add 'box: [x0, y0, x1, y1]' to the entry"
+            line, "DZ105", f"{kind} {fid} has no box; add 'box: [x0, y0, x1, y1]' to the entry"
         )
     box = _box(fields["box"])
     page = _int(fields["page"], "page", "page: 3") if "page" in fields else None
@@ -309,4 +392,25 @@ def _figure(
         caption_en=en,
         caption_zh=zh,
         alt=alt,
+        kind=kind,
+        label=label,
     )
+
+
+def untranslated_captions(path: Path) -> int:
+    """How many entries of a spec file have an English caption and no Chinese one.
+
+    Lenient (entries that fail the checks still count): it feeds ``duizhao status``, which
+    reports progress, not problems.
+    """
+    try:
+        data = yaml.safe_load(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return 0
+    entries = data.get("figures") if isinstance(data, dict) else None
+    count = 0
+    for entry in entries if isinstance(entries, list) else []:
+        caption = entry.get("caption") if isinstance(entry, dict) else None
+        if isinstance(caption, dict) and caption.get("en") and not caption.get("zh"):
+            count += 1
+    return count

@@ -39,6 +39,8 @@ class ArticleProgress:
     unaccepted: int
     figures_declared: int | None
     figures_placed: int
+    #: entries of the article's .figures.yml with an English caption and no Chinese one
+    captions_untranslated: int = 0
 
     @property
     def missing(self) -> int:
@@ -61,7 +63,11 @@ class ArticleProgress:
             "stale": list(self.stale),
             "missing": [*self.todo, *self.absent],
             "unaccepted": self.unaccepted,
-            "figures": {"declared": self.figures_declared, "placed": self.figures_placed},
+            "figures": {
+                "declared": self.figures_declared,
+                "placed": self.figures_placed,
+                "captions_untranslated": self.captions_untranslated,
+            },
         }
 
 
@@ -114,7 +120,15 @@ def article_progress(key: str, article: Article, lock: Lock) -> ArticleProgress:
         unaccepted=unaccepted,
         figures_declared=_declared_figures(article),
         figures_placed=len({f.id for f in article.figures}),
+        captions_untranslated=_untranslated_captions(article),
     )
+
+
+def _untranslated_captions(article: Article) -> int:
+    from ..figures.spec import spec_path, untranslated_captions
+
+    path = spec_path(article.path)
+    return untranslated_captions(path) if path.is_file() else 0
 
 
 def corpus_progress(
@@ -173,7 +187,9 @@ def bar(report: ArticleProgress, width: int = BAR_WIDTH) -> str:
 
 def _figures(report: ArticleProgress) -> str:
     declared = "-" if report.figures_declared is None else str(report.figures_declared)
-    return f"{report.figures_placed}/{declared}"
+    untranslated = report.captions_untranslated
+    note = f" ({untranslated} captions untranslated)" if untranslated else ""
+    return f"{report.figures_placed}/{declared}{note}"
 
 
 def format_table(reports: list[ArticleProgress]) -> str:
