@@ -130,7 +130,8 @@ def mixed_site(
         yield base, mode
 
 
-#: Material puts each diagram in a closed shadow root; open it so the SVG can be checked.
+#: Material puts each diagram in a closed shadow root: open it, so the SVG can be checked;
+#: count clipboard writes, so a listener added twice shows.
 OPEN_SHADOW = """
 const attach = Element.prototype.attachShadow;
 Element.prototype.attachShadow = function (options) {
