@@ -152,9 +152,14 @@ def open_page(browser: Browser, watch: Watch) -> Iterator[Callable[..., Page]]:
 
 
 def wait_ready(page: Page) -> None:
-    """Material has mounted and duizhao.js has run (the <head> script alone sets the mode
-    attribute early, so wait for the header control)."""
-    page.wait_for_function("document.querySelector('.md-header .dz-mode') !== null")
+    """Material has mounted and, on a page that links duizhao.js (only pages that show
+    duizhao's markup do), duizhao.js has run (the <head> script alone sets the mode attribute
+    early, so wait for the header control)."""
+    page.wait_for_function(
+        """() => window.component$ !== undefined && (
+          !document.querySelector('script[src$="/duizhao/duizhao.js"]') ||
+          document.querySelector('.md-header .dz-mode') !== null)"""
+    )
 
 
 def mode_radio(page: Page, name: str) -> Any:

@@ -178,18 +178,28 @@
   });
 
   function onPage() {
+    // The toast lives outside the swapped content, and its stylesheet leaves with a page of
+    // duizhao's: a page change ends the announcement.
+    var toast = document.querySelector(".dz-toast");
+    if (toast) toast.parentNode.removeChild(toast);
     mountControl();
     applyMode(storedMode());
     markTarget();
   }
 
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(function () {
-      onPage(document);
-    });
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { onPage(document); });
+  function start() {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(onPage);
+    } else {
+      onPage();
+    }
+  }
+
+  // On a first load this file runs before Material's bundle, which defines `document$`; after
+  // instant navigation `document$` exists (and replays the page it announced last).
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    onPage(document);
+    start();
   }
 })();

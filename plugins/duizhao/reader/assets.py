@@ -7,6 +7,7 @@ Mermaid and KaTeX are served from the project's own ``node_modules`` (installed 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,33 @@ HEAD_SCRIPT = (
     f"if({'||'.join('m===' + repr(m) for m in MODES)})"
     "document.documentElement.setAttribute('data-dz-mode',m)}catch(e){}</script>"
 )
+
+
+def mermaid_script(src: str) -> str:
+    """An inline script that defines ``window.mermaid`` before Material looks for it (else
+    Material fetches mermaid from unpkg): a stand-in that loads the site's mermaid from ``src``
+    (relative to the page) on the first diagram and passes Material's settings on.
+
+    Inline, because Material's instant navigation runs the inline scripts of the content it
+    swaps in at once (by their text only: attributes are dropped) but external ones in no fixed
+    order, and may look for mermaid before they ran. A page that has mermaid already keeps it:
+    running mermaid.min.js again would replace the instance Material configured. ``src`` is
+    resolved against the page's URL, which instant navigation has pushed before the swap.
+    """
+    # A JSON string is a JS string; "<" escaped so that "</script>" cannot end the element.
+    literal = json.dumps(src).replace("<", "\\u003c")
+    return (
+        "<script>(function(){var w=window;"
+        "if(w.mermaid&&!(w.mermaid instanceof Element))return;"
+        f"var src=new URL({literal},document.baseURI).href,config=null,real=null;"
+        "function load(){return real=real||new Promise(function(ok,fail){"
+        "var e=document.createElement('script');e.src=src;"
+        "e.onerror=function(){fail(new Error('cannot load '+src))};"
+        "e.onload=function(){if(config)w.mermaid.initialize(config);ok(w.mermaid)};"
+        "document.head.appendChild(e)})}"
+        "w.mermaid={initialize:function(c){config=c},render:function(id,text){"
+        "return load().then(function(m){return m.render(id,text)})}}})()</script>"
+    )
 
 
 @dataclass(frozen=True)

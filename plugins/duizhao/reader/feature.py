@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 from .. import head
 from ..build import Build
 from ..features import Feature
-from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package
+from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package, mermaid_script
 
 #: duizhao's own markup: an element with one of its classes (the Markdown extension, the
 #: source box, the 进度 page, figures)
@@ -80,15 +80,11 @@ class ReaderFeature(Feature):
         self.needs[page.file.src_uri] = wants
         tags = ""
         if "mermaid" in wants:
-            # Material initialises the first mermaid it finds once; instant navigation runs
-            # this script again on every page with a diagram: keep the first one.
-            tags += (
-                "<script>window.duizhaoMermaid=window.duizhaoMermaid||window.mermaid</script>"
-                + head.scripts(page, [f.uri for f in self.mermaid.files])
-                + "<script>window.mermaid=window.duizhaoMermaid||window.mermaid</script>"
-            )
+            tags += mermaid_script(head.url(page, self.mermaid.files[0].uri))
         if "katex" in wants:
-            tags += head.scripts(page, [f.uri for f in self.katex.files if f.uri.endswith(".js")])
+            # math.js loads KaTeX itself, in order (instant navigation runs the scripts of the
+            # content it swaps in in no fixed order)
+            tags += head.scripts(page, ["math.js"])
         if "reader" in wants:
             tags += head.scripts(page, ["duizhao.js"])
         return html + tags
