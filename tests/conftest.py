@@ -28,9 +28,12 @@ class Logs:
         self._taken: set[int] = set()
 
     def records(self, level: int = logging.WARNING) -> list[logging.LogRecord]:
+        # every phase: at teardown caplog.records holds the teardown's records alone
+        phases = [self._caplog.get_records(when) for when in ("setup", "call", "teardown")]
         return [
             r
-            for r in self._caplog.records
+            for records in phases
+            for r in records
             if r.levelno >= level and id(r) not in self._taken and _counted(r)
         ]
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from conftest import Site
+from conftest import Logs, Site
 from duizhao.article import parse
 from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
@@ -30,6 +30,7 @@ from figure_sources import PAGE_COLORS, bomb_png, make_pdf, make_png, png_bytes
 ARTICLE = """\
 ---
 title: 文章 A
+paper: {title: Demo, license: CC-BY-4.0}
 figures: 2
 status: complete
 ---
@@ -666,7 +667,9 @@ def test_demo_paper_is_the_generator_output() -> None:
     }
 
 
-def test_dirty_rebuild_updates_pages_whose_crops_changed(make_site: Callable[..., Site]) -> None:
+def test_dirty_rebuild_updates_pages_whose_crops_changed(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
     site = figure_site(make_site)
     site.build()
     before = crop_file(site, site.html("a.md"), 2).name
@@ -674,5 +677,6 @@ def test_dirty_rebuild_updates_pages_whose_crops_changed(make_site: Callable[...
     os.utime(page, (page.stat().st_atime, page.stat().st_mtime + 60))  # newer than a.md
     site.write("a.figures.yml", SPEC.replace("[100.5, 120, 300, 250]", "[100, 120, 300, 250]"))
     site.build(dirty=True)  # as `mkdocs serve --dirty` does after the spec is saved
+    logs.take("A 'dirty' build is being performed", count=1)
     after = crop_file(site, site.html("a.md"), 2)
     assert after.name != before and after.is_file()

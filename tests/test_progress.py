@@ -18,6 +18,7 @@ from test_cli import project
 ARTICLE = """\
 ---
 title: 示例论文
+paper: {title: Demo, license: CC-BY-4.0}
 paragraphs: P001-P005  # the paper has five
 status: draft
 figures: 2
@@ -52,6 +53,7 @@ token 在专家之间移动。
 OTHER = """\
 ---
 title: 另一篇
+paper: {title: Demo, license: CC-BY-4.0}
 paragraphs: P001-P001
 status: complete
 ---
@@ -121,7 +123,7 @@ def test_stale_after_an_original_edit_and_current_after_accept(
         "papers/a.md         5           2      1        3      1/2  ████▒▒▒▒░░░░░░░░░░░░  40%"
     )
     assert stale.stderr == (
-        "docs/papers/a.md:18: DZ301 the original of P002 changed after its translation was "
+        "docs/papers/a.md:19: DZ301 the original of P002 changed after its translation was "
         "accepted; review the translation, then run "
         "'duizhao status --accept docs/papers/a.md#P002'\n"
     )
@@ -179,7 +181,10 @@ def test_conflicted_lock_is_reported_not_overwritten(
 
 
 def test_progress_page_and_stale_mark_in_a_built_site(
-    make_site: Callable[..., Site], run: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    make_site: Callable[..., Site],
+    run: Callable[..., Result],
+    monkeypatch: pytest.MonkeyPatch,
+    logs: Logs,
 ) -> None:
     site = make_site(
         {"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"}, plugins=[PROGRESS]
@@ -188,6 +193,7 @@ def test_progress_page_and_stale_mark_in_a_built_site(
     assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
     edit_original(site.docs / "papers/a.md")
     site.build()
+    logs.take(r"DZ101 '/// figure \| 1' places a figure")  # ARTICLE places one, on purpose
 
     html = site.html("progress.md")
     assert "<title>翻译进度 - Test</title>" in html
@@ -225,14 +231,16 @@ def test_broken_lock_warns_and_the_build_goes_on(
     site = make_site({"a.md": ARTICLE}, plugins=[PROGRESS])
     (site.root / "duizhao.lock").write_text("[]\n", encoding="utf-8")
     site.build()
+    logs.take(r"DZ101 '/// figure \| 1' places a figure")  # ARTICLE places one, on purpose
     logs.take(r"duizhao\.lock:1: DZ303 lock file has an unknown layout", count=1)
     assert "dz-stale" not in site.html("a.md")
     assert "尚未导入原文" in site.html("progress.md")
 
 
-def test_no_progress_page_unless_asked(make_site: Callable[..., Site]) -> None:
+def test_no_progress_page_unless_asked(make_site: Callable[..., Site], logs: Logs) -> None:
     site = make_site({"a.md": ARTICLE})
     site.build()
+    logs.take(r"DZ101 '/// figure \| 1' places a figure")  # ARTICLE places one, on purpose
     assert not (site.site_dir / "progress").exists()
 
 
@@ -267,9 +275,11 @@ def test_accepting_updates_the_stale_mark_under_a_dirty_rebuild(
     assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
     edit_original(site.docs / "papers/a.md")
     site.build(serve=True)
+    logs.take(r"DZ101 '/// figure \| 1' places a figure")  # ARTICLE places one, on purpose
     assert site.html("papers/a.md").count("dz-stale") == 1
     assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
     site.build(dirty=True)
+    logs.take(r"DZ101 '/// figure \| 1' places a figure")  # ARTICLE places one, on purpose
     logs.take("A 'dirty' build is being performed", count=1)
     assert "dz-stale" not in site.html("papers/a.md")
     assert "原文已更新、译文待复核" not in site.html("progress.md")
