@@ -276,7 +276,7 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     suffix = original.suffix.lower()
     if suffix == ".pdf":
         try:
-            from .importer.pdf import paper_floats
+            from .figures.detect import detect_figures
 
             # the detection of `duizhao figures detect`: floats leave the text flow and come
             # back as figure placements where they are first referenced
@@ -284,7 +284,7 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
                 original,
                 number_references=number_references,
                 declared_figures=_declared_figures(article),
-                detect=paper_floats,
+                detect=detect_figures,
             )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc

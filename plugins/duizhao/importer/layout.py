@@ -1288,14 +1288,20 @@ def analyse(
 ) -> Layout:
     """Pages of glyphs → headings, paragraphs, references and float placements, with notes.
 
-    ``floats``: the figures and tables found by a detector (boxes from the top-left); by default
-    :func:`find_floats` finds them from their captions.
+    ``floats``: the figures and tables found by a detector (boxes from the top-left); a float
+    whose caption :func:`find_floats` finds and the detector did not is kept too. Without a
+    detector :func:`find_floats` alone finds them from their captions.
     """
     an = _Analysis(pages, fonts)
     if not an.pages or not any(p.lines for p in an.pages):
         return Layout([], "", [], [], an.notes)
     mark_running(an, words_only=True)
-    found = find_floats(an) if floats is None else _use_floats(an, floats)
+    found = find_floats(an)
+    if floats is not None:
+        own, found = found, _use_floats(an, floats)
+        seen = {(f.page, f.kind, f.number) for f in found}
+        found += [f for f in own if (f.page, f.kind, f.number) not in seen]
+        found.sort(key=lambda f: (f.page, f.caption_box[1], f.caption_box[0]))
     title, authors = front_matter(an)
     mark_running(an)
     _drop_notes(an)

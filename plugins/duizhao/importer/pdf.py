@@ -262,17 +262,6 @@ def find_floats(path: Path) -> list[Float]:
     return analyse(pages, fonts).floats
 
 
-def paper_floats(path: Path) -> list[FloatLike]:
-    """The floats of a paper: ``duizhao figures detect``'s, plus any float whose caption the
-    layout reading found and the detector did not (one float per page, kind and number)."""
-    from ..figures.detect import detect_figures
-
-    found: list[FloatLike] = list(detect_figures(path))
-    seen = {(f.page, f.kind, f.number) for f in found}
-    found += [f for f in find_floats(path) if (f.page, f.kind, f.number) not in seen]
-    return sorted(found, key=lambda f: (f.page, f.caption_box[1], f.caption_box[0]))
-
-
 def import_pdf(
     path: Path,
     *,
