@@ -42,7 +42,7 @@ class GeneratedPages:
             same = False
         if not same:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically({path: data})
+            write_atomically({path: data}, durable=False)
         file = File.generated(config, src_uri, abs_src_path=os.fspath(path), inclusion=inclusion)
         files.append(file)
         self.uris.add(src_uri)

@@ -85,8 +85,11 @@ def _umask() -> int:
     return mask
 
 
-def write_atomically(files: Mapping[Path, bytes]) -> None:
+def write_atomically(files: Mapping[Path, bytes], *, durable: bool = True) -> None:
     """Write every file or, if anything fails first, none; each file is always old or new.
+
+    ``durable``: flush each file to the disk before it replaces the old one (an author's source
+    must survive a crash); build output and caches, which a build makes again, skip that.
 
     All contents go to temporary files next to their targets (same filesystem, so the final
     rename is atomic) before the first :func:`os.replace`. If a replace fails part-way, the
@@ -100,8 +103,9 @@ def write_atomically(files: Mapping[Path, bytes]) -> None:
             staged.append((tmp, path))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
+                if durable:
+                    f.flush()
+                    os.fsync(f.fileno())
             # mkstemp makes 0600 files; keep the target's mode (or the umask's default).
             os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
         while staged:

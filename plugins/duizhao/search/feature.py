@@ -95,7 +95,7 @@ class SearchFeature(Feature):
         docs = self.pages.update(self.urls, self.rendered, fresh, self.paragraphs)
         if docs == [entry for _page, entry in index.entries]:
             return  # a site without duizhao pages keeps its file byte for byte
-        write_atomically({path: index.join(docs).encode("utf-8")})
+        write_atomically({path: index.join(docs).encode("utf-8")}, durable=False)
 
 
 def _parsed(text: str) -> IndexText | None:
