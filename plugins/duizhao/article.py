@@ -57,10 +57,15 @@ _BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ATTR_LIST_RE = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
 _BLOCKQUOTE_RE = re.compile(r"^ {0,3}> ?")
-_CODE_SPAN_RE = re.compile(r"(`+)(?:.+?)\1", re.DOTALL)
+_BACKTICKS_RE = re.compile(r"`+")
+# Every repetition below stops at a character that also starts the next attempt ("[" in the
+# text, "<" in a bracketed URL), so a failed match costs only the distance to that character
+# and a line full of "[" or "[x](<" is scanned in linear time (issue 12: a nested "[...]" that
+# ran to the end of the line made each "[" cost the whole line).
 _INLINE_LINK_RE = re.compile(
-    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\]]*\])*)\]"
-    r"\(\s*(?P<url><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\[\]\n]*\])*)\]"
+    r"\(\s*(?P<url><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
 )
 _REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
 _RANGE_RE = re.compile(r"^\s*(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})\s*$")
@@ -310,7 +315,45 @@ def normalize_id(raw: str) -> str:
 
 
 def _strip_code_spans(line: str) -> str:
-    return _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
+    """``line`` with each code span blanked out (same length), in linear time.
+
+    A span opens with a run of N backticks and closes at the next run of exactly N (as in
+    CommonMark); a run with no partner is literal text. One pass over the runs, with a cursor
+    per run length that only moves forward, so hostile lines (thousands of unmatched runs of
+    different lengths) cost no more than ordinary ones.
+    """
+    if "`" not in line:
+        return line
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    cursor = dict.fromkeys(by_length, 0)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        same = by_length[end - start]
+        k = cursor[end - start]
+        while k < len(same) and same[k] <= i:
+            k += 1
+        cursor[end - start] = k
+        if k == len(same):
+            i += 1
+            continue
+        j = same[k]
+        spans.append((start, runs[j][1]))
+        i = j + 1
+    if not spans:
+        return line
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out.append(line[last:start])
+        out.append(" " * (end - start))
+        last = end
+    out.append(line[last:])
+    return "".join(out)
 
 
 def split_lines(text: str) -> list[str]:

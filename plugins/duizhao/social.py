@@ -10,6 +10,8 @@ from html.parser import HTMLParser
 
 import markdown
 
+from .markdown import linear_links
+
 #: Longer descriptions get cut by every preview; keep the first sentences.
 DESCRIPTION_LIMIT = 160
 
@@ -26,7 +28,9 @@ class _Text(HTMLParser):
 def plain_text(markdown_text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     """The text a reader sees in ``markdown_text``, whitespace collapsed, cut at ``limit``."""
     parser = _Text()
-    parser.feed(markdown.markdown(markdown_text))
+    md = markdown.Markdown()
+    linear_links(md)  # a 导言 with thousands of '[' must not take minutes
+    parser.feed(md.convert(markdown_text))
     parser.close()
     text = " ".join("".join(parser.parts).split())
     if len(text) > limit:
