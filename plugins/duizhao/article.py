@@ -35,9 +35,16 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostic, Severity
+from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
-#: A well-formed paragraph ID: ``P`` and at least three ASCII digits.
-PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
+#: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
+#: well inside Python's int/str conversion limit (a 4,300-digit ID raised ValueError).
+MAX_ID_DIGITS = 9
+#: Most paragraphs a ``paragraphs:`` range may declare (a long book has a few thousand). The
+#: checks and the progress report walk the range; ``P001-P999999999`` must not allocate.
+MAX_PARAGRAPHS = 100_000
+#: A well-formed paragraph ID: ``P`` and three to :data:`MAX_ID_DIGITS` ASCII digits.
+PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,9}")
 #: Any fragment that looks like it means a paragraph (checked by links): ``#P042``.
 PARAGRAPH_REF_RE = re.compile(r"P[0-9]+")
 #: The figure anchor of the paper's figure N.
@@ -68,7 +75,7 @@ _INLINE_LINK_RE = re.compile(
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
 )
 _REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
-_RANGE_RE = re.compile(r"^\s*(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})\s*$")
+_RANGE_RE = re.compile(r"^\s*(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})\s*$")
 _FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
 
 STATUSES = ("draft", "complete")
@@ -275,8 +282,14 @@ class Article:
 
 
 def parse_range(value: object) -> ParagraphRange | None:
-    """``"P001-P129"`` (or with an en dash) → ParagraphRange; None when absent or malformed."""
-    if not isinstance(value, str):
+    """``"P001-P129"`` (or with an en dash) → ParagraphRange; None when absent, malformed or
+    larger than :data:`MAX_PARAGRAPHS` (see :func:`range_too_large`)."""
+    rng = _range(value)
+    return None if rng is None or range_too_large(rng) else rng
+
+
+def _range(value: object) -> ParagraphRange | None:
+    if not isinstance(value, str) or len(value) > 64:
         return None
     m = _RANGE_RE.match(value)
     if not m:
@@ -285,7 +298,14 @@ def parse_range(value: object) -> ParagraphRange | None:
     return ParagraphRange(int(start[1:]), int(end[1:]), len(start) - 1)
 
 
-_RANGE_IN_LINE_RE = re.compile(r"(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})")
+def range_too_large(rng: ParagraphRange | object) -> bool:
+    """Whether a range (or a front matter value) declares more than :data:`MAX_PARAGRAPHS`."""
+    if not isinstance(rng, ParagraphRange):
+        rng = _range(rng)
+    return rng is not None and rng.end - rng.start + 1 > MAX_PARAGRAPHS
+
+
+_RANGE_IN_LINE_RE = re.compile(r"(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})")
 
 
 def replace_range(line: str, rng: ParagraphRange) -> str | None:
@@ -308,7 +328,7 @@ def replace_range(line: str, rng: ParagraphRange) -> str | None:
 def normalize_id(raw: str) -> str:
     """What a malformed ID probably meant (``Ｐ００１`` → ``P001``, ``p1`` → ``P001``)."""
     text = unicodedata.normalize("NFKC", raw).strip()
-    m = re.fullmatch(r"[pP]\s*0*([0-9]+)", text)
+    m = re.fullmatch(r"[pP]\s*0*([0-9]{1,9})", text)
     if not m:
         return ""
     return f"P{int(m.group(1)):03d}"
@@ -588,27 +608,20 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         article.has_front_matter = True
         body_index = end + 1
         source = "\n".join(lines[start:end]) + "\n"
-        # What yaml.safe_load does, keeping the node for the key lines (one parse, not two).
+        # One parse gives the data and the node with the key lines.
         node: yaml.Node | None = None
         try:
-            loader = yaml.SafeLoader(source)  # its reader already rejects control characters
-            try:
-                node = loader.get_single_node()
-                meta = loader.construct_document(node) if node is not None else None
-            finally:
-                loader.dispose()
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            line = start + 1 + (mark.line if mark is not None else 0)
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            snippet = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            meta, node = load_yaml(source)
+        except InputError as exc:
+            line = start + exc.line
+            quoted = snippet(lines[line - 1]) if 0 < line <= len(lines) else ""
             article.diagnostics.append(
                 Diagnostic(
                     path,
                     line,
                     "DZ010",
-                    f"unreadable front matter: {problem} "
-                    f"in {snippet!r}; write YAML such as 'title: My article'",
+                    f"unreadable front matter: {exc.message} "
+                    f"in {quoted!r}; write YAML such as 'title: My article'",
                 )
             )
             meta = {}
@@ -646,7 +659,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     line,
                     "DZ007",
                     f"unclosed {detail} block "
-                    f"{lines[line - 1].strip()!r}: end it with a line '///'",
+                    f"{snippet(lines[line - 1])!r}: end it with a line '///'",
                 )
             )
         elif kind == "unclosed-fence":
@@ -711,12 +724,11 @@ def read_article(path: str | Path) -> Article:
     """Read and parse a file; unreadable files give an Article whose diagnostics say why."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_bytes(path, MAX_TEXT_BYTES)  # regular files only, bounded, never blocks
+    except (InputError, OSError) as exc:
+        reason = exc.message if isinstance(exc, InputError) else f"cannot read file: {exc.strerror}"
         article = Article(path=path, text="")
-        article.diagnostics.append(
-            Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}")
-        )
+        article.diagnostics.append(Diagnostic(path, 1, "DZ011", reason))
         return article
     text, problem = decode(data, path)
     if text is None:

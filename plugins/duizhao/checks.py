@@ -14,6 +14,8 @@ from urllib.parse import unquote
 from .article import (
     FIGURE_ANCHOR_RE,
     INTRO_HEADING,
+    MAX_ID_DIGITS,
+    MAX_PARAGRAPHS,
     PARAGRAPH_ID_RE,
     PARAGRAPH_REF_RE,
     STATUSES,
@@ -22,6 +24,7 @@ from .article import (
     ParagraphRange,
     normalize_id,
     parse_range,
+    range_too_large,
     read_article,
 )
 from .attribution import check_attribution
@@ -129,6 +132,12 @@ class Corpus:
         return article.path.parent / posixpath.normpath(link_path)
 
 
+def _short(value: object, limit: int = 40) -> str:
+    """``value`` as text, cut for quoting (an author's 4,300-digit ID is not repeated whole)."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _err(article: Article, line: int, code: str, message: str) -> Diagnostic:
     return Diagnostic(article.path, line, code, message, CODES[code][0])
 
@@ -152,12 +161,21 @@ def check_front_matter(article: Article) -> Iterator[Diagnostic]:
     if "paragraphs" in article.meta:
         value = article.meta["paragraphs"]
         rng = parse_range(value)
-        if rng is None:
+        if range_too_large(value):
             yield _err(
                 article,
                 line("paragraphs", 1),
                 "DZ013",
-                f"malformed range 'paragraphs: {value}'; write it as 'paragraphs: P001-P129'",
+                f"range 'paragraphs: {_short(value)}' declares more than {MAX_PARAGRAPHS:,} "
+                "paragraphs; declare the paper's real range, as in 'paragraphs: P001-P129'",
+            )
+        elif rng is None:
+            yield _err(
+                article,
+                line("paragraphs", 1),
+                "DZ013",
+                f"malformed range 'paragraphs: {_short(value)}'; write it as "
+                "'paragraphs: P001-P129'",
             )
         elif rng.start > rng.end:
             yield _err(
@@ -184,17 +202,23 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
     for p in article.paragraphs:
         if not p.is_well_formed:
             suggestion = normalize_id(p.id)
-            if not p.id:
+            digits = p.id[1:]
+            if len(digits) > MAX_ID_DIGITS and digits.isascii() and digits.isdigit():
+                msg = (
+                    f"paragraph ID {_short(p.id)!r} has {len(digits):,} digits; IDs are 'P' "
+                    f"and 3 to {MAX_ID_DIGITS} ASCII digits, as in '/// paragraph | P001'"
+                )
+            elif not p.id:
                 msg = "paragraph block has no ID; write it as '/// paragraph | P001'"
             elif suggestion:
                 msg = (
-                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
-                    f"digits: write '/// paragraph | {suggestion}'"
+                    f"malformed paragraph ID {_short(p.id)!r}; IDs are 'P' and at least three "
+                    f"ASCII digits: write '/// paragraph | {suggestion}'"
                 )
             else:
                 msg = (
-                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
-                    "digits, as in '/// paragraph | P001'"
+                    f"malformed paragraph ID {_short(p.id)!r}; IDs are 'P' and at least three "
+                    "ASCII digits, as in '/// paragraph | P001'"
                 )
             yield _err(article, p.line, "DZ001", msg)
             continue
@@ -261,15 +285,17 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
     lo = rng.start if rng else min(present)
     hi = rng.end if rng else max(present)
     by_number = dict(numbered)
-    missing = sorted(n for n in range(lo, hi + 1) if n not in present)
+    # The gaps between consecutive present numbers, not a walk over lo..hi: the work follows
+    # the blocks written, whatever numbers they carry.
+    ordered = sorted(n for n in present if lo <= n <= hi)
     runs: list[tuple[int, int]] = []
-    for n in missing:
-        if runs and runs[-1][1] == n - 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
+    previous = lo - 1
+    for n in [*ordered, hi + 1]:
+        if n > previous + 1:
+            runs.append((previous + 1, n - 1))
+        previous = n
     for start, end in runs:
-        after = next((by_number[n] for n in sorted(present) if n > end), None)
+        after = by_number.get(end + 1)
         # A trailing gap is reported where the blocks end: that is where they are added.
         line = after if after is not None else article.paragraphs[-1].line
         ids = _format_run(rng, start, end, width)
@@ -321,7 +347,8 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
                     article,
                     link.line,
                     "DZ017",
-                    f"link [{link.text}]({link.url}) points to {target_path!r}, which "
+                    f"link [{_short(link.text)}]({_short(link.url, 80)}) points to "
+                    f"{_short(target_path, 80)!r}, which "
                     "does not exist",
                 )
                 continue
@@ -341,7 +368,8 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
             article,
             link.line,
             "DZ008",
-            f"link [{link.text}]({link.url}) points to #{fragment}, which is not in {where}{hint}",
+            f"link [{_short(link.text)}]({_short(link.url, 80)}) points to #{_short(fragment)}, "
+            f"which is not in {where}{hint}",
         )
 
 
