@@ -6,11 +6,11 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-import yaml
 
 from . import renumber as renumbering
 from .article import Article, read_article
@@ -22,24 +22,11 @@ from .importer import ImportRefused, chunks_from_text, import_chunks, new_articl
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
 from .progress import corpus_progress, format_table, stale_diagnostics, to_json
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
-from .source import write_atomically
+from .source import ProjectBusyError, write_atomically
+from .source import project_lock as _project_lock
+from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, load_yaml_file, read_bytes
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
-
-
-class _PermissiveLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml without executing its tags (``!!python/name:``, ``!ENV``, ...)."""
-
-
-def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)  # type: ignore[arg-type]
-
-
-_PermissiveLoader.add_multi_constructor("", _ignore_tag)
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -52,11 +39,15 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def read_config(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as data, without running its tags (``!ENV``, ``!!python/name:`` are read as
+    plain values); any problem is a usage error ``PATH:LINE: DZ019 message``."""
     try:
-        with path.open(encoding="utf-8-sig") as f:
-            data = yaml.load(f, Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError) as exc:
-        raise click.UsageError(f"cannot read {path}: {exc}") from exc
+        data, _node = load_yaml_file(path, permissive_tags=True)
+    except (InputError, OSError) as exc:
+        line = exc.line if isinstance(exc, InputError) else 1
+        reason = exc.message if isinstance(exc, InputError) else (exc.strerror or str(exc))
+        shown = Diagnostic(path, line, "DZ019", f"cannot read the MkDocs configuration: {reason}")
+        raise click.UsageError(shown.format()) from None
     return data if isinstance(data, dict) else {}
 
 
@@ -160,10 +151,16 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     config = find_config()
     if config is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
-    docs_dir = docs_dir_of(config)
+    docs_dir, lock_path = _project()
     sections = site_sections(read_config(config))
+    with project_lock(lock_path):
+        refused = _new(seed_paths + more, config, docs_dir, sections)
+    sys.exit(1 if refused else 0)
+
+
+def _new(seeds: tuple[Path, ...], config: Path, docs_dir: Path, sections: dict[str, str]) -> int:
     refused = 0
-    for seed_path in (*seed_paths, *more):
+    for seed_path in seeds:
         try:
             seed = load_seed(seed_path)
         except SeedError as exc:
@@ -183,7 +180,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
             click.echo(f"{shown} exists already; not overwritten (edit it instead)", err=True)
             continue
         click.echo(f"wrote {shown}")
-    sys.exit(1 if refused else 0)
+    return refused
 
 
 def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
@@ -212,6 +209,23 @@ def _project() -> tuple[Path, Path]:
     )
     lock_name = options.get("lock_file", LOCK_NAME) if isinstance(options, dict) else LOCK_NAME
     return docs_dir_of(config), config.parent / str(lock_name)
+
+
+@contextmanager
+def project_lock(lock_path: Path) -> Iterator[None]:
+    """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
+    try:
+        with _project_lock(lock_path):
+            yield
+    except ProjectBusyError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _project_or_here() -> tuple[Path | None, Path]:
+    """:func:`_project`, or (None, ./duizhao.lock) away from a project (import works anywhere)."""
+    if find_config() is None:
+        return None, Path.cwd() / LOCK_NAME
+    return _project()
 
 
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
@@ -259,25 +273,39 @@ def import_(article: Path, original: Path) -> None:
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
     ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
     """
-    if original.suffix.lower() == ".pdf":
+    is_pdf = original.suffix.lower() == ".pdf"
+    try:  # a regular file only, bounded: a FIFO or /dev/zero is refused, never read
+        raw = read_bytes(original, MAX_BINARY_BYTES if is_pdf else MAX_TEXT_BYTES)
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {original}: {exc}") from None
+    if is_pdf:
         try:
-            text = pdf_text(original)
+            text = pdf_text(original, raw)
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
     else:
         try:
-            text = original.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
+    chunks = chunks_from_text(text)
     title = article.stem.replace("-", " ").replace("_", " ")
-    data = article.read_bytes() if article.exists() else new_article(title)
-    try:
-        result = import_chunks(data, article, chunks_from_text(text))
-    except ImportRefused as exc:
-        _fail([exc.diagnostic], f"cannot import into {article}")
-    if result.paragraphs == 0:
-        raise click.UsageError(f"{original} holds no paragraph to import")
-    _write({article: result.data}, "import")
+    _docs_dir, lock_path = _project_or_here()
+    with project_lock(lock_path):
+        if article.exists():
+            try:
+                data = read_bytes(article, MAX_TEXT_BYTES)
+            except (InputError, OSError) as exc:
+                raise click.UsageError(f"cannot read {article}: {exc}") from None
+        else:
+            data = new_article(title)
+        try:
+            result = import_chunks(data, article, chunks)
+        except ImportRefused as exc:
+            _fail([exc.diagnostic], f"cannot import into {article}")
+        if result.paragraphs == 0:
+            raise click.UsageError(f"{original} holds no paragraph to import")
+        _write({article: result.data}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
@@ -299,6 +327,14 @@ def renumber(article: Path, write: bool) -> None:
     key = article_key(article, docs_dir)
     if key is None:
         raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
+    if write:
+        with project_lock(lock_path):  # plan from what is on disk now, write before release
+            _renumber(article, docs_dir, lock_path, key, write=True)
+    else:
+        _renumber(article, docs_dir, lock_path, key, write=False)
+
+
+def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write: bool) -> None:
     lock = _read_lock(lock_path)
     plan = renumbering.plan(
         article, docs_dir, list(iter_markdown([docs_dir])), lock, lock_path, key
@@ -336,26 +372,11 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     A translation is stale when its original changed after it was accepted with --accept.
     """
     docs_dir, lock_path = _project()
-    lock = _read_lock(lock_path)
     if accept:
-        for target in accept:
-            name, _, pid = target.partition("#")
-            path = Path(name)
-            key = article_key(path, docs_dir)
-            if key is None or not path.is_file():
-                raise click.UsageError(f"{name} is not an article in {docs_dir}")
-            article = read_article(path)
-            if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
-                _fail(article.diagnostics, f"cannot accept {target}")
-            try:
-                ids = lock.accept(key, article, pid or None)
-            except KeyError:
-                raise click.UsageError(f"{name} has no paragraph {pid}") from None
-            except ValueError:
-                raise click.UsageError(f"{pid} in {name} has no translation yet") from None
-            click.echo(f"{target}: accepted {len(ids)} paragraph{'s' * (len(ids) != 1)}")
-        _write({lock_path: lock.to_bytes()}, "accept")
+        with project_lock(lock_path):  # read, change and write the lock with no other writer
+            _accept(accept, docs_dir, lock_path)
         return
+    lock = _read_lock(lock_path)
     articles: dict[str, Article] = {}
     for path in iter_markdown([docs_dir]):
         key = article_key(path, docs_dir)
@@ -368,6 +389,50 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     click.echo(format_table(reports), nl=False)
     for diagnostic in stale_diagnostics(articles, reports):
         click.echo(diagnostic.format(), err=True)
+
+
+def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
+    try:
+        lock = read_lock(lock_path)
+    except LockError as exc:
+        if exc.conflict:
+            _fail([exc.diagnostic], "the lock file must be fixed first")
+        # Unreadable (truncated, not JSON, a wrong layout): rebuilt from what is accepted now.
+        click.echo(exc.diagnostic.format(), err=True)
+        click.echo(
+            f"{lock_path.name} is rebuilt from the articles accepted now; the acceptances it "
+            "held for other articles are dropped (accept docs/ to accept every article)",
+            err=True,
+        )
+        lock = Lock()
+    for target in targets:
+        name, _, pid = target.partition("#")
+        path = Path(name)
+        if path.is_dir() and not pid:
+            paths = [p for p in iter_markdown([path]) if article_key(p, docs_dir) is not None]
+            if article_key(path, docs_dir) is None and path.resolve() != docs_dir:
+                raise click.UsageError(f"{name} is not a folder in {docs_dir}")
+        else:
+            paths = [path]
+        accepted = 0
+        for one in paths:
+            key = article_key(one, docs_dir)
+            if key is None or not one.is_file():
+                raise click.UsageError(f"{name} is not an article in {docs_dir}")
+            article = read_article(one)
+            if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
+                _fail(article.diagnostics, f"cannot accept {target}")
+            if len(paths) > 1 and not article.paragraphs:
+                continue  # a folder: its plain pages have nothing to accept
+            try:
+                ids = lock.accept(key, article, pid or None)
+            except KeyError:
+                raise click.UsageError(f"{name} has no paragraph {pid}") from None
+            except ValueError:
+                raise click.UsageError(f"{pid} in {name} has no translation yet") from None
+            accepted += len(ids)
+        click.echo(f"{target}: accepted {accepted} paragraph{'s' * (accepted != 1)}")
+    _write({lock_path: lock.to_bytes()}, "accept")
 
 
 main.add_command(figures)

@@ -156,14 +156,19 @@ def text_from_pages(pages: list[list[_Line]]) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def pdf_text(path: Path) -> str:
+def pdf_text(path: Path, data: bytes | None = None) -> str:
     """The text layer of a PDF as paragraphs and headings, best effort (the author reviews).
 
-    Raises ``OSError`` when the file cannot be read and ``ValueError`` when it is not a PDF.
+    ``data`` is the file's content when the caller has read it already (the CLI reads it
+    with :func:`duizhao.yamlsafe.read_bytes`, which refuses FIFOs and devices). Raises
+    ``OSError`` when the file cannot be read and ``ValueError`` when it is not a PDF.
     """
     import pypdfium2 as pdfium
 
-    data = path.read_bytes()
+    if data is None:
+        data = path.read_bytes()
+    if b"%PDF-" not in data[:1024]:  # the header readers accept within the first 1 KB
+        raise ValueError(f"{path}: not a readable PDF (no '%PDF-' header)")
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
