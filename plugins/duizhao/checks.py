@@ -6,7 +6,9 @@ sees the same list of problems in the terminal, in CI and in ``mkdocs build``.
 
 from __future__ import annotations
 
+import os
 import posixpath
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -31,6 +33,7 @@ from .attribution import check_attribution
 from .diagnostics import Diagnostic, Severity
 from .digest import check_featured, check_listing
 from .figures import Catalog
+from .yamlsafe import inside
 
 #: Every code with its default severity and a one-line summary (the README table is checked
 #: against this in the tests).
@@ -52,6 +55,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
+    "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
     "DZ101": (Severity.ERROR, "figure placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
@@ -74,6 +79,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
     "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
     "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
+    "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
     # Translator's workflow (duizhao status / renumber)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
@@ -81,6 +87,32 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 Loader = Callable[[Path], Article]
+
+
+def refused_input(path: Path, root: Path) -> Diagnostic | None:
+    """Why a file of the docs tree must not be read at all, or None.
+
+    A FIFO, a device (``/dev/zero`` behind a symlink), a socket or a dangling symlink would
+    block or never end a read: DZ011. A file that resolves, through symlinks, outside the
+    project ``root`` would be published or quoted: DZ018 (its contents are not read).
+    """
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        return Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}")
+    if not stat.S_ISREG(info.st_mode):
+        return Diagnostic(
+            path, 1, "DZ011", "refused: not a regular file (a FIFO, device or socket); left out"
+        )
+    if not inside(path, root):
+        return Diagnostic(
+            path,
+            1,
+            "DZ018",
+            "refused: the file resolves (through a symlink) outside the project; left out "
+            "unread: copy it into the project instead",
+        )
+    return None
 
 
 class Corpus:
@@ -99,6 +131,8 @@ class Corpus:
         figures: Catalog | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        #: links are followed only to files inside this folder (symlinks resolved)
+        self.root = self.docs_dir.parent if self.docs_dir else Path.cwd().resolve()
         if figures is None:
             figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
         self.figures = figures
@@ -340,6 +374,15 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         if target_path:
             resolved = corpus.resolve_link(article, target_path)
             if resolved is None:
+                continue
+            if not inside(resolved, corpus.root):
+                yield _err(
+                    article,
+                    link.line,
+                    "DZ018",
+                    f"link [{_short(link.text)}]({_short(link.url, 80)}) resolves outside the "
+                    "project (through a symlink or '..'); it is not followed",
+                )
                 continue
             found = corpus.get(resolved)
             if found is None:

@@ -14,7 +14,7 @@ import click
 
 from . import renumber as renumbering
 from .article import Article, read_article
-from .checks import Corpus, check_corpus
+from .checks import Corpus, check_corpus, refused_input
 from .diagnostics import Diagnostic, Severity
 from .figures import Catalog
 from .figures_cli import figures
@@ -59,7 +59,8 @@ def docs_dir_of(config_path: Path) -> Path:
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.md") if p.is_file())
+            # Not only regular files: a FIFO or a device named *.md is reported, not skipped.
+            yield from sorted(p for p in path.rglob("*.md") if not p.is_dir())
         else:
             yield path
 
@@ -103,9 +104,27 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     config = find_config()
     docs_dir = docs_dir_of(config) if config else None
     targets = list(paths) or [_default_docs_dir()]
-    files = list(iter_markdown(targets))
+    project = (config.parent if config else Path.cwd()).resolve()
+    refused: list[Diagnostic] = []
+    files: list[Path] = []
+    for target in targets:
+        # Files found under a target must stay inside the project (or, for a target outside
+        # it, inside that target): a symlink to /etc/passwd is refused, never read or quoted.
+        where = Path(os.path.abspath(target))
+        root = (
+            project
+            if where.is_relative_to(project)
+            else (where if where.is_dir() else where.parent)
+        )
+        for path in iter_markdown([target]):
+            problem = refused_input(path, root)
+            if problem is None:
+                files.append(path)
+            else:
+                refused.append(problem)
     corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
-    diagnostics = check_corpus((read_article(p) for p in files), corpus)
+    diagnostics = check_corpus((read_article(p) for p in files), corpus) + refused
+    files += [d.path for d in refused]
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
     errors = sum(d.severity is Severity.ERROR for d in diagnostics)

@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 
 from .article import Article, parse
 from .cache import ArticleMemo, ParseCache, TemplateCache
-from .checks import Corpus, check_corpus, check_local
+from .checks import Corpus, check_corpus, check_local, refused_input
 from .diagnostics import Diagnostic
 from .digest import has_marker
 from .dirty import DirtyPages, GeneratedPage
@@ -187,6 +187,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
+        self._refuse_unsafe(files, config)
         if self.config.assets:
             sources = [(name, ASSETS / name) for name in (*STYLESHEETS, *SCRIPTS)]
             sources += [(f.uri, f.source) for f in self.vendor]
@@ -224,6 +225,21 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         )
         self._progress(files, config)
         return files
+
+    def _refuse_unsafe(self, files: Files, config: MkDocsConfig) -> None:
+        """Leave out the docs files MkDocs must not open: FIFOs and devices (a read would block
+        or never end) and files that resolve outside the project (they would be published)."""
+        root = Path(config.config_file_path or ".").parent
+        docs = Path(config.docs_dir)
+        for file in list(files):
+            if not file.abs_src_path or file.generated_by:
+                continue
+            if not Path(file.abs_src_path).is_relative_to(docs):
+                continue  # the theme's own files
+            problem = refused_input(Path(file.abs_src_path), root)
+            if problem is not None:
+                files.remove(file)
+                log.warning(problem.format())
 
     def _check_local(self, article: Article) -> list[Diagnostic]:
         return self.local_checks.get(article, lambda: check_local(article))
