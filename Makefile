@@ -52,7 +52,8 @@ test: setup system-deps lint
 test-fast: setup
 	$(BIN)/pytest -m "not browser"
 
-# Refresh the README's screenshots of the three reading modes (docs/ai-systems/example.md).
+# Refresh the README's screenshots of the three reading modes (the example site's syntax demo,
+# examples/demo/docs/example.md).
 readme-shots: setup system-deps
 	mkdir -p readme
 	DUIZHAO_README_SHOTS=readme $(BIN)/pytest tests/test_reader_browser.py -k screenshots

@@ -67,7 +67,8 @@ def _distinct_papers(project: Path) -> int:
 def _plain_copy(figures_project: Path, plain: Path) -> None:
     """The figures project with each figure block turned into an image already in docs/."""
     from duizhao.article import read_article
-    from duizhao.figures import Cache, Catalog
+    from duizhao.figures.cache import Cache
+    from duizhao.figures.catalog import Catalog
 
     if plain.exists():
         shutil.rmtree(plain)
@@ -97,7 +98,7 @@ def _bare(project: Path) -> tuple[float, int]:
     """Render + crop + encode every figure in one process, with no cache and no MkDocs."""
     import pypdfium2 as pdfium
 
-    from duizhao.figures import Encoder, render_box
+    from duizhao.figures.crops import Encoder, render_box
 
     encoder = Encoder()
     count = 0
@@ -122,7 +123,9 @@ def _bare(project: Path) -> tuple[float, int]:
 def _pool(project: Path, articles: int) -> dict[str, float]:
     """Crop work alone on the first ``articles`` articles: duizhao with 1 and 2 processes."""
     from duizhao.article import read_article
-    from duizhao.figures import Cache, Catalog, Encoder, make_crops
+    from duizhao.figures.cache import Cache
+    from duizhao.figures.catalog import Catalog
+    from duizhao.figures.crops import Encoder, make_crops
 
     found = sorted((project / "docs").rglob("*.figures.yml"))[:articles]
     result = {}

@@ -190,7 +190,6 @@ def real_site(work: Path) -> Case:
     project = work / "real"
     project.mkdir()
     shutil.copytree(ROOT / "docs", project / "docs")
-    shutil.copytree(ROOT / "papers", project / "papers")  # the figures demo's PDF
     for name in ("mkdocs.yml", "jieba_userdict.txt", "duizhao.lock"):
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, project / name)

@@ -1,4 +1,4 @@
-"""Write papers/figures-demo.pdf: a small vector "paper" whose figures the demo article crops.
+"""Write examples/demo/papers/figures-demo.pdf: a small vector "paper" for the figures demo.
 
     python scripts/make_demo_paper.py [OUT]
 
@@ -7,7 +7,7 @@ Helvetica font, no embedded images), so it is small, deterministic and reviewabl
 committed copy must equal this script's output (a test checks it); change both together.
 
 Figure boxes, in points from the top-left of each US Letter page (612 × 792), are in FIGURES;
-docs/ai-systems/figures-demo.figures.yml declares the same boxes.
+examples/demo/docs/figures-demo.figures.yml declares the same boxes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "papers" / "figures-demo.pdf"
+OUT = ROOT / "examples" / "demo" / "papers" / "figures-demo.pdf"
 W, H = 612, 792
 
 #: figure id → (page, box x0, y0, x1, y1 from the top-left, in points)

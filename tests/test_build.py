@@ -9,6 +9,7 @@ import pytest
 from mkdocs.exceptions import Abort
 
 from conftest import Logs, Site
+from duizhao.memo import TemplatesFeature
 
 ARTICLE = """\
 ---
@@ -168,8 +169,9 @@ def test_serve_keeps_compiled_templates_and_follows_their_edits(
     site.build(serve=True)
     assert "<p>MARK-1</p>" in site.html("index.html")
     plugin = load_config(str(site.root / "mkdocs.yml")).plugins["duizhao"]
-    cache = plugin.templates
-    assert cache is not None and len(cache._code) > 10  # main.html, base.html, partials
+    [feature] = [f for f in plugin.features if isinstance(f, TemplatesFeature)]
+    cache = feature.cache
+    assert len(cache._code) > 10  # main.html, base.html, partials
     compiled = dict(cache._code)
     override.write_text(block.replace("{}", "2", 1), "utf-8")
     site.build()

@@ -9,8 +9,9 @@ import pytest
 import yaml
 
 from duizhao.article import read_article
-from duizhao.checks import CODES, Corpus, check_corpus
+from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import iter_markdown
+from duizhao.diagnostics import CODES
 
 GOLDEN = Path(__file__).parent / "golden" / "checks"
 CASES = sorted(GOLDEN.glob("*.yml"))

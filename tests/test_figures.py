@@ -16,11 +16,13 @@ from click.testing import CliRunner
 from PIL import Image
 
 from conftest import Site
-from duizhao import figures as figures_module
 from duizhao.article import parse
-from duizhao.checks import CODES, Corpus, check_corpus
+from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
+from duizhao.diagnostics import CODES
 from duizhao.figures import Catalog, Encoder, crop_size, load_spec
+from duizhao.figures import catalog as catalog_module
+from duizhao.figures import crops as crops_module
 from figure_sources import PAGE_COLORS, bomb_png, make_pdf, make_png, png_bytes
 
 ARTICLE = """\
@@ -252,8 +254,8 @@ def test_warm_build_does_no_image_work(
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("image work in a warm build")
 
-    monkeypatch.setattr(figures_module, "run_crops", forbidden)
-    monkeypatch.setattr(figures_module, "inspect_source", forbidden)
+    monkeypatch.setattr(crops_module, "run_crops", forbidden)
+    monkeypatch.setattr(catalog_module, "inspect_source", forbidden)
     monkeypatch.setattr(Image.Image, "save", forbidden)
     site.build()
     assert site.html("a.md") == first
@@ -265,13 +267,13 @@ def test_changed_box_recrops_only_that_figure(
     site = figure_site(make_site)
     site.build()
     made: list[int] = []
-    real = figures_module.run_crops
+    real = crops_module.run_crops
 
-    def counting(source: Path, crops: list[figures_module.Crop], *args: Any) -> Any:
+    def counting(source: Path, crops: list[crops_module.Crop], *args: Any) -> Any:
         made.extend(c.figure.id for c in crops)
         return real(source, crops, *args)
 
-    monkeypatch.setattr(figures_module, "run_crops", counting)
+    monkeypatch.setattr(crops_module, "run_crops", counting)
     site.write("a.figures.yml", SPEC.replace("[100.5, 120, 300, 250]", "[100, 120, 300, 250]"))
     site.build()
     assert made == [2]
@@ -651,8 +653,11 @@ def test_demo_paper_is_the_generator_output() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (root / "papers" / "figures-demo.pdf").read_bytes() == module.pdf_bytes()
-    declared = load_spec(root / "docs/ai-systems/figures-demo.figures.yml", root)
+    demo = root / "examples" / "demo"
+    pdf = demo / "papers" / "figures-demo.pdf"
+    assert pdf == module.OUT  # where the script writes by default
+    assert pdf.read_bytes() == module.pdf_bytes()
+    declared = load_spec(demo / "docs" / "figures-demo.figures.yml", demo)
     assert declared.diagnostics == []
     assert {f.id: (f.page, f.box) for f in declared.figures} == {
         fid: (page, tuple(float(v) for v in box)) for fid, (page, box) in module.FIGURES.items()

@@ -156,9 +156,7 @@ def test_cli_creates_a_draft_and_continues_it(
     Path("one.txt").write_text("First para-\ngraph.\n\nSecond.\n", encoding="utf-8")
     Path("two.md").write_text("## 2 More\n\nThird.\n", encoding="utf-8")
     runner = CliRunner()
-    result = runner.invoke(main, ["import", "docs/new-paper.md", "--from", "one.txt"])
-    assert result.exit_code == 1  # the folder does not exist: nothing is created half-way
-    Path("docs").mkdir()
+    # The article's folder does not exist yet: it is created with the article.
     result = runner.invoke(main, ["import", "docs/new-paper.md", "--from", "one.txt"])
     assert result.exit_code == 0, result.output
     assert result.stdout == (

@@ -74,6 +74,10 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result
     return lambda *args: CliRunner().invoke(main, list(args))
 
 
+#: the 进度 page is generated where the site asks for it
+PROGRESS = {"duizhao": {"progress_page": "progress.md"}}
+
+
 def edit_original(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("between experts.", "between expert groups."), encoding="utf-8")
@@ -130,7 +134,7 @@ def test_stale_after_an_original_edit_and_current_after_accept(
         "stale": ["P002"],
         "missing": ["P003", "P004", "P005"],
         "unaccepted": 0,
-        "figures": {"declared": 2, "placed": 1},
+        "figures": {"declared": 2, "placed": 1, "captions_untranslated": 0},
     }
 
     # Re-wrapping the original is not a change; accepting the one paragraph clears it.
@@ -177,7 +181,9 @@ def test_conflicted_lock_is_reported_not_overwritten(
 def test_progress_page_and_stale_mark_in_a_built_site(
     make_site: Callable[..., Site], run: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = make_site({"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"})
+    site = make_site(
+        {"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"}, plugins=[PROGRESS]
+    )
     monkeypatch.chdir(site.root)
     assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
     edit_original(site.docs / "papers/a.md")
@@ -210,13 +216,13 @@ def test_progress_page_and_stale_mark_in_a_built_site(
         '<span class="dz-stale" title="英文原文在译文确认之后有改动，译文待复核">原文已更新</span>'
     ) in page
     assert page.count("dz-stale") == 1
-    assert 'href="../../assets/duizhao/progress.css"' in page
+    assert 'href="../../assets/duizhao/duizhao.css"' in page
 
 
 def test_broken_lock_warns_and_the_build_goes_on(
     make_site: Callable[..., Site], logs: Logs
 ) -> None:
-    site = make_site({"a.md": ARTICLE})
+    site = make_site({"a.md": ARTICLE}, plugins=[PROGRESS])
     (site.root / "duizhao.lock").write_text("[]\n", encoding="utf-8")
     site.build()
     logs.take(r"duizhao\.lock:1: DZ303 lock file has an unknown layout", count=1)
@@ -224,8 +230,8 @@ def test_broken_lock_warns_and_the_build_goes_on(
     assert "尚未导入原文" in site.html("progress.md")
 
 
-def test_progress_page_can_be_turned_off(make_site: Callable[..., Site]) -> None:
-    site = make_site({"a.md": ARTICLE}, plugins=[{"duizhao": {"progress_page": ""}}])
+def test_no_progress_page_unless_asked(make_site: Callable[..., Site]) -> None:
+    site = make_site({"a.md": ARTICLE})
     site.build()
     assert not (site.site_dir / "progress").exists()
 
@@ -254,7 +260,9 @@ def test_accepting_updates_the_stale_mark_under_a_dirty_rebuild(
 ) -> None:
     """`mkdocs serve --dirty` rebuilds when duizhao.lock is saved; the article's own file did
     not change, but its 原文已更新 marks did."""
-    site = make_site({"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"})
+    site = make_site(
+        {"papers/a.md": ARTICLE, "b.md": OTHER, "index.md": "# 首页\n"}, plugins=[PROGRESS]
+    )
     monkeypatch.chdir(site.root)
     assert run("status", "--accept", "docs/papers/a.md").exit_code == 0
     edit_original(site.docs / "papers/a.md")

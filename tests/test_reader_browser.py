@@ -22,6 +22,7 @@ import yaml
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from conftest import Site
+from demo_site import build_demo
 from reader_site import FILES, ROOT, fix_tags, reader_config
 
 pytestmark = pytest.mark.browser
@@ -366,7 +367,7 @@ def test_mermaid_and_math_render_offline(open_page: Callable[..., Page]) -> None
 
 
 # ---------------------------------------------------------------------------------------------
-# The real site (docs/ of this repository)
+# The real site (docs/ of this repository) and the example site (examples/demo/)
 
 
 @pytest.fixture(scope="module")
@@ -385,16 +386,27 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
         yield base, site_dir
 
 
-def test_every_page_of_the_real_site_is_offline_and_error_free(
-    browser: Browser, real_site: tuple[str, Path]
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    site_dir = build_demo(tmp_path_factory.mktemp("demo-site"))
+    with serve(site_dir) as base:
+        yield base, site_dir
+
+
+@pytest.mark.parametrize(
+    ("which", "expected"),
+    [("real_site", "ai-systems/xdeepserve-cloudmatrix384"), ("demo_site", "figures-demo")],
+)
+def test_every_page_of_the_real_and_example_sites_is_offline_and_error_free(
+    browser: Browser, request: pytest.FixtureRequest, which: str, expected: str
 ) -> None:
-    base, site_dir = real_site
+    base, site_dir = request.getfixturevalue(which)
     pages = sorted(
         p.parent.relative_to(site_dir).as_posix()
         for p in site_dir.rglob("index.html")
         if not p.relative_to(site_dir).as_posix().startswith(("assets/", "search/"))
     )
-    assert "ai-systems/example" in pages
+    assert expected in pages
     watch = Watch(base)
     context = watch.attach(browser.new_context(viewport=DESKTOP))
     page = context.new_page()
@@ -416,9 +428,10 @@ SHOTS = [
 ]
 
 
-def test_screenshots_of_an_article(browser: Browser, real_site: tuple[str, Path]) -> None:
-    """Artifacts under test-results/reader/ (three modes × light/dark × desktop/phone)."""
-    base, _ = real_site
+def test_screenshots_of_an_article(browser: Browser, demo_site: tuple[str, Path]) -> None:
+    """Artifacts under test-results/reader/ (three modes × light/dark × desktop/phone) of the
+    syntax demo, examples/demo/docs/example.md."""
+    base, _ = demo_site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     watch = Watch(base)
     for scheme, size, mode in SHOTS:
@@ -435,7 +448,7 @@ def test_screenshots_of_an_article(browser: Browser, real_site: tuple[str, Path]
             f"if (location.protocol === 'http:') localStorage.setItem('duizhao.mode', '{mode}')"
         )
         page = context.new_page()
-        page.goto(base + "ai-systems/example/", wait_until="networkidle")
+        page.goto(base + "example/", wait_until="networkidle")
         wait_ready(page)
         expect_diagrams(page)
         label = {"both": "对照", "zh": "中文", "en": "English"}[mode]

@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 
 from conftest import Logs, Site
-from duizhao import attribution, digest
 from duizhao.article import parse
-from duizhao.checks import CODES
-from duizhao.diagnostics import Severity
+from duizhao.diagnostics import CODES, Severity
+from duizhao.site import attribution, indexes
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics <b>"}}}}
 
@@ -257,7 +256,7 @@ def test_licence_checks_warn_in_the_build(make_site: Callable[..., Site], logs: 
 def test_site_codes_are_registered_with_their_severity() -> None:
     bad = parse("---\ntitle: t\npaper: x\nweight: a\n---\n/// paragraph | P001\n译\n///\n", "a.md")
     found = {d.code: d.severity for d in attribution.check_attribution(bad)}
-    found.update({d.code: d.severity for d in digest.check_listing(bad)})
+    found.update({d.code: d.severity for d in indexes.check_listing(bad)})
     assert set(found) == {"DZ201", "DZ204", "DZ206"}
     for code, severity in found.items():
         assert CODES[code][0] is severity is Severity.WARNING
@@ -273,10 +272,12 @@ def test_social_tags_come_from_the_intro(make_site: Callable[..., Site]) -> None
         },
         site_description="站点描述",
         site_url="https://example.org/s/",
+        plugins=[{"duizhao": {"site": {"social": True}}}],
     )
     site.build()
     html = site.html("a.md")
     assert '<meta property="og:type" content="article">' in html
+    assert '<meta property="og:locale" content="zh_CN">' in html
     assert '<meta property="og:title" content="A &quot;quoted&quot; &lt;title&gt;">' in html
     assert '<meta property="og:description" content="导言里的 粗体 与 HTML。">' in html
     assert '<meta name="description" content="导言里的 粗体 与 HTML。">' in html
@@ -287,17 +288,17 @@ def test_social_tags_come_from_the_intro(make_site: Callable[..., Site]) -> None
 
 
 def test_escape_and_move_links_unit() -> None:
-    assert digest.escape_inline("a*b_[c] <i> & #1") == r"a\*b\_\[c\] &lt;i\> &amp; \#1"
-    moved = digest.move_links(
+    assert indexes.escape_inline("a*b_[c] <i> & #1") == r"a\*b\_\[c\] &lt;i\> &amp; \#1"
+    moved = indexes.move_links(
         "[x](#P1) [y](c.md) [z](https://e.org) ![i](../i.png)", "a/b.md", "index.md"
     )
     assert moved == "[x](a/b.md#P1) [y](a/c.md) [z](https://e.org) ![i](i.png)"
-    same = digest.move_links("[x](#P1) [y](c.md)", "a/b.md", "a/index.md")
+    same = indexes.move_links("[x](#P1) [y](c.md)", "a/b.md", "a/index.md")
     assert same == "[x](b.md#P1) [y](c.md)"
 
 
 def test_parse_cache_reparses_only_changed_files(tmp_path: Path) -> None:
-    from duizhao.cache import ParseCache
+    from duizhao.memo import ParseCache
 
     source = tmp_path / "a.md"
     source.write_text(article("A", "一。"), encoding="utf-8")
@@ -321,7 +322,7 @@ def test_dirty_rebuild_renders_digest_pages_only_when_their_digest_changed(
             + "\n/// paragraph | P001\n> Text.\n\n译文。\n///\n",
             "topics/b.md": article("Bravo", "乙的导言。"),
         },
-        plugins=[SITE_PLUGIN],
+        plugins=[{"duizhao": {**SITE_PLUGIN["duizhao"], "progress_page": "progress.md"}}],
     )
     site.build(serve=True)
     pages = ("index.html", "topics/index.html", "topics/a/index.html", "progress/index.html")
@@ -362,12 +363,12 @@ def test_dirty_pages_keep_author_files_and_survive_a_late_failure(
     site = make_site({"a.md": "# A\n"})
     file = File("a.md", str(site.docs), str(site.site_dir), use_directory_urls=True)
     pages = DirtyPages()
-    pages.plan([file], lambda f: "digest", dirty=False)
+    pages.plan([file], lambda f: "digest")
     assert file.abs_src_path == str(site.docs / "a.md")  # other plugins still read it
     pages.finished()
     pages.failed()  # e.g. --strict aborts after every page was written
     assert pages.built == {"a.md": pages.built["a.md"]} and pages.built
-    pages.plan([file], lambda f: "digest", dirty=True)
+    pages.plan([file], lambda f: "digest")
     pages.failed()  # a build that stopped part way: the next one renders everything
     assert pages.built == {}
 

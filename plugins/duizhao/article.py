@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
@@ -49,6 +49,8 @@ PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,9}")
 PARAGRAPH_REF_RE = re.compile(r"P[0-9]+")
 #: The figure anchor of the paper's figure N.
 FIGURE_ANCHOR_RE = re.compile(r"fig-([0-9]+)")
+#: The anchor of the paper's table N (placed with ``/// figure | table-N``).
+TABLE_ANCHOR_RE = re.compile(r"table-([0-9]+)")
 #: The marker an importer leaves in a translation that is still to be written.
 TODO_MARKER = "<!-- duizhao:todo -->"
 #: The heading that starts the translator's introduction.
@@ -170,6 +172,19 @@ class Paragraph:
         return self.translation.replace(TODO_MARKER, "").strip() == ""
 
 
+def placement_anchor(key: str) -> str | None:
+    """The HTML id of a placement: ``3`` → ``fig-3``, ``table-2`` → ``table-2``."""
+    if key.isdigit():
+        return f"fig-{key}"
+    return key if TABLE_ANCHOR_RE.fullmatch(key) else None
+
+
+def placement_label(key: str) -> str:
+    """How the site names a placement: ``3`` → 图 3, ``table-2`` → 表 2."""
+    m = TABLE_ANCHOR_RE.fullmatch(key)
+    return f"表 {m.group(1)}" if m else f"图 {key}"
+
+
 @dataclass(frozen=True)
 class FigurePlacement:
     block: Block
@@ -257,11 +272,16 @@ class Article:
 
     @property
     def is_article(self) -> bool:
-        """A translation (not a plain page): numbered paragraphs, a paper or a status."""
+        """A translation (not a plain page): blocks, a paper, a range or duizhao's status.
+
+        Material knows a front matter ``status:`` of its own (``new``, ``deprecated``, …): only
+        duizhao's values make a page a translation.
+        """
         return bool(
             self.paragraphs
             or self.figures
-            or any(key in self.meta for key in ("paragraphs", "paper", "status"))
+            or any(key in self.meta for key in ("paragraphs", "paper"))
+            or self.meta.get("status") in STATUSES
         )
 
     @property
@@ -273,7 +293,7 @@ class Article:
         """The anchors duizhao itself emits on this page (computed once: every link to the
         page asks, and a parsed Article is not changed afterwards)."""
         ids = {p.id for p in self.paragraphs if p.is_well_formed}
-        ids.update(f"fig-{f.id}" for f in self.figures if f.id.isdigit())
+        ids.update(a for f in self.figures if (a := placement_anchor(f.id)) is not None)
         return frozenset(ids)
 
 
@@ -670,7 +690,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ015",
                     f"code fence {detail!r} is never closed, so the "
                     f"rest of the file is code; close it with a line {detail!r}",
-                    Severity.WARNING,
                 )
             )
         else:
@@ -681,7 +700,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "DZ016",
                     f"closing fence {detail!r} has no open block; "
                     "remove it or open a block such as '/// paragraph | P001'",
-                    Severity.WARNING,
                 )
             )
     _find_intro(article, body_lines, body_index, result.blocks)

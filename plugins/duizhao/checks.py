@@ -21,6 +21,7 @@ from .article import (
     PARAGRAPH_ID_RE,
     PARAGRAPH_REF_RE,
     STATUSES,
+    TABLE_ANCHOR_RE,
     TODO_MARKER,
     Article,
     ParagraphRange,
@@ -29,62 +30,11 @@ from .article import (
     range_too_large,
     read_article,
 )
-from .attribution import check_attribution
-from .diagnostics import Diagnostic, Severity
-from .digest import check_featured, check_listing
-from .figures import Catalog
+from .diagnostics import Diagnostic
+from .figures.catalog import Catalog
+from .site.attribution import check_attribution
+from .site.indexes import check_featured, check_listing, is_listed
 from .yamlsafe import inside
-
-#: Every code with its default severity and a one-line summary (the README table is checked
-#: against this in the tests).
-CODES: dict[str, tuple[Severity, str]] = {
-    "DZ001": (Severity.ERROR, "malformed paragraph ID"),
-    "DZ002": (Severity.ERROR, "duplicate paragraph ID"),
-    "DZ003": (Severity.ERROR, "paragraph ID out of order"),
-    "DZ004": (Severity.ERROR, "gap in paragraph IDs (not reported for status: draft)"),
-    "DZ005": (Severity.ERROR, "paragraph ID outside the declared range"),
-    "DZ006": (Severity.ERROR, "empty translation"),
-    "DZ007": (Severity.ERROR, "unclosed block"),
-    "DZ008": (Severity.ERROR, "link to a paragraph or figure anchor that does not exist"),
-    "DZ009": (Severity.WARNING, "article has no '## 导言' section"),
-    "DZ010": (Severity.ERROR, "unreadable front matter"),
-    "DZ011": (Severity.ERROR, "file is not UTF-8 or cannot be read"),
-    "DZ012": (Severity.ERROR, "front matter has no title"),
-    "DZ013": (Severity.ERROR, "malformed 'paragraphs:' range"),
-    "DZ014": (Severity.ERROR, "unknown 'status:' value"),
-    "DZ015": (Severity.WARNING, "code fence never closed"),
-    "DZ016": (Severity.WARNING, "closing '///' with no open block"),
-    "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
-    "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
-    "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
-    "DZ101": (Severity.ERROR, "figure placed that the .figures.yml does not declare"),
-    "DZ102": (Severity.ERROR, "figure placed twice"),
-    "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
-    "DZ104": (
-        Severity.ERROR,
-        "'figures: N' disagrees with the .figures.yml (a draft may declare fewer)",
-    ),
-    "DZ105": (Severity.ERROR, "figure spec unreadable, or a field missing or of the wrong type"),
-    "DZ106": (Severity.ERROR, "figure source missing"),
-    "DZ107": (Severity.ERROR, "figure source outside the project root"),
-    "DZ108": (Severity.ERROR, "figure page out of range (or a page for an image source)"),
-    "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
-    "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
-    "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
-    "DZ112": (Severity.ERROR, "figure declared twice in the .figures.yml"),
-    # site and attribution (attribution.py, digest.py)
-    "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
-    "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
-    "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
-    "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
-    "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
-    "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
-    "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
-    # Translator's workflow (duizhao status / renumber)
-    "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
-    "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
-    "DZ303": (Severity.ERROR, "unreadable duizhao.lock"),
-}
 
 Loader = Callable[[Path], Article]
 
@@ -173,7 +123,7 @@ def _short(value: object, limit: int = 40) -> str:
 
 
 def _err(article: Article, line: int, code: str, message: str) -> Diagnostic:
-    return Diagnostic(article.path, line, code, message, CODES[code][0])
+    return Diagnostic(article.path, line, code, message)
 
 
 def check_front_matter(article: Article) -> Iterator[Diagnostic]:
@@ -385,6 +335,8 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
                 )
                 continue
             found = corpus.get(resolved)
+            if found is None and not article.is_article:
+                continue  # the site's own page: MkDocs validates its links
             if found is None:
                 yield _err(
                     article,
@@ -399,7 +351,11 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         if fragment is None:
             continue
         fragment = unquote(fragment)
-        if not (PARAGRAPH_REF_RE.fullmatch(fragment) or FIGURE_ANCHOR_RE.fullmatch(fragment)):
+        if not (
+            PARAGRAPH_REF_RE.fullmatch(fragment)
+            or FIGURE_ANCHOR_RE.fullmatch(fragment)
+            or TABLE_ANCHOR_RE.fullmatch(fragment)
+        ):
             continue  # headings and other anchors are MkDocs' to validate
         if fragment in target.anchors:
             continue
@@ -417,15 +373,21 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def check_local(article: Article) -> list[Diagnostic]:
-    """The problems that depend on ``article`` alone (no other file), in no particular order."""
+    """The problems that depend on ``article`` alone (no other file), in no particular order.
+
+    A page that is not a translation is the site's own: only an unreadable file is reported
+    (its links to paragraphs are checked by :func:`check_links`).
+    """
     found = list(article.diagnostics)
-    if any(d.code == "DZ011" for d in found):
+    if any(d.code == "DZ011" for d in found) or not article.is_article:
+        found = [d for d in found if d.code == "DZ011"]
+        if not found and is_listed(article):  # an introduction that a 导言 index shows
+            found.extend(check_listing(article))
         return found
-    if article.is_article:
-        found.extend(check_front_matter(article))
-        found.extend(check_paragraphs(article))
-        found.extend(check_intro(article))
-        found.extend(check_attribution(article))
+    found.extend(check_front_matter(article))
+    found.extend(check_paragraphs(article))
+    found.extend(check_intro(article))
+    found.extend(check_attribution(article))
     found.extend(check_listing(article))
     return found
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -15,12 +16,22 @@ import click
 from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input
-from .diagnostics import Diagnostic, Severity
-from .figures import Catalog
-from .figures_cli import figures
-from .importer import ImportRefused, chunks_from_text, import_chunks, new_article, pdf_text
+from .diagnostics import Diagnostic, Severity, display_path
+from .figures.catalog import Catalog
+from .figures.cli import figures
+from .importer import (
+    Chunk,
+    ImportRefused,
+    Original,
+    chunks_from_text,
+    import_chunks,
+    new_article,
+    parse_markdown,
+    pdf_text,
+)
+from .importer.markdown import footnote_prefix
 from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
-from .progress import corpus_progress, format_table, stale_diagnostics, to_json
+from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .seeds import SeedError, load_seed, render_article, section_folder, write_new
 from .source import ProjectBusyError, write_atomically
 from .source import project_lock as _project_lock
@@ -191,7 +202,7 @@ def _new(seeds: tuple[Path, ...], config: Path, docs_dir: Path, sections: dict[s
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
-        shown = Diagnostic(target, 1, "", "").display_path()
+        shown = display_path(target)
         try:
             write_new(target, render_article(seed))
         except FileExistsError:
@@ -276,6 +287,10 @@ def _read_lock(path: Path) -> Lock:
         _fail([exc.diagnostic], "the lock file must be fixed first")
 
 
+#: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"})
+
+
 @main.command("import")
 @click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -283,53 +298,116 @@ def _read_lock(path: Path) -> Lock:
     "original",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The English original: plain text, Markdown or a PDF with a text layer.",
+    help="The English original: Markdown, plain text or a PDF with a text layer.",
 )
-def import_(article: Path, original: Path) -> None:
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the Markdown original is published: its site-absolute and relative links "
+    "and images become absolute links there (without it they stay as text, with a warning).",
+)
+def import_(article: Path, original: Path, base_url: str | None) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
-    ARTICLE is created as a draft. PDF text is extracted best effort: review the result.
+    ARTICLE (and its folder) is created as a draft, titled from the original. Markdown is
+    parsed as CommonMark/GFM: only paragraphs, lists, quotes and tables are numbered; code,
+    figure candidates and footnotes go between the blocks. A report of what was found, dropped
+    or needs review goes to stderr. PDF text is extracted best effort: review the result.
     """
-    is_pdf = original.suffix.lower() == ".pdf"
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    suffix = original.suffix.lower()
     try:  # a regular file only, bounded: a FIFO or /dev/zero is refused, never read
-        raw = read_bytes(original, MAX_BINARY_BYTES if is_pdf else MAX_TEXT_BYTES)
+        raw = read_bytes(original, MAX_BINARY_BYTES if suffix == ".pdf" else MAX_TEXT_BYTES)
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {original}: {exc}") from None
-    if is_pdf:
+    _docs_dir, lock_path = _project_or_here()
+    with project_lock(lock_path):  # read the article, add to it and write it with no other writer
+        _import(article, original, base_url, suffix, raw)
+
+
+def _import(article: Path, original: Path, base_url: str | None, suffix: str, raw: bytes) -> None:
+    try:
+        existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {article}: {exc}") from None
+    if suffix == ".pdf":
         try:
             text = pdf_text(original, raw)
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
+        source = Original(chunks_from_text(text))
     else:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-    chunks = chunks_from_text(text)
-    title = article.stem.replace("-", " ").replace("_", " ")
-    _docs_dir, lock_path = _project_or_here()
-    with project_lock(lock_path):
-        if article.exists():
-            try:
-                data = read_bytes(article, MAX_TEXT_BYTES)
-            except (InputError, OSError) as exc:
-                raise click.UsageError(f"cannot read {article}: {exc}") from None
+        if suffix in MARKDOWN_SUFFIXES:
+            prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
+            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
         else:
-            data = new_article(title)
+            source = Original(chunks_from_text(text))
+    title = source.title or article.stem.replace("-", " ").replace("_", " ")
+    chunks = source.chunks
+    if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
+        # Code or a figure first would read as part of the new article's 导言 section.
+        chunks = [Chunk("正文", 2, kind="heading"), *chunks]
+    data = existing if existing is not None else new_article(title, source.paper, source.meta)
+    try:
+        result = import_chunks(data, article, chunks)
+    except ImportRefused as exc:
+        _fail([exc.diagnostic], f"cannot import into {article}")
+    if result.paragraphs == 0:
+        _import_report(original, source)
+        raise click.UsageError(f"{original} holds no paragraph to import")
+    if existing is None:
         try:
-            result = import_chunks(data, article, chunks)
-        except ImportRefused as exc:
-            _fail([exc.diagnostic], f"cannot import into {article}")
-        if result.paragraphs == 0:
-            raise click.UsageError(f"{original} holds no paragraph to import")
-        _write({article: result.data}, "import")
+            article.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
+    _write({article: result.data}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
+    _import_report(original, source)
+    if existing is None:
+        click.echo(
+            f"{article}: created as a draft; add the original's licence as 'paper: license:' "
+            "(an SPDX id such as CC-BY-4.0) before publishing",
+            err=True,
+        )
+
+
+def _import_report(original: Path, source: Original) -> None:
+    """The import report on stderr: what was found, then each note with its line."""
+
+    def n(count: int, what: str) -> str:
+        return f"{count} {what}{'s' * (count != 1)}"
+
+    click.echo(
+        f"import report for {original}: "
+        + ", ".join(
+            [
+                n(source.count("paragraph"), "paragraph"),
+                n(source.count("heading"), "heading"),
+                n(source.count("figure"), "figure candidate"),
+                n(source.count("verbatim"), "code/HTML block"),
+                n(source.count("footnote"), "footnote"),
+            ]
+        )
+        + (
+            f"; {n(len(source.notes), 'note')} to review:"
+            if source.notes
+            else "; nothing to review"
+        ),
+        err=True,
+    )
+    for note in source.notes:
+        click.echo(note.format(str(original)), err=True)
 
 
 @main.command("renumber")

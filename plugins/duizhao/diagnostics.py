@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
@@ -11,6 +11,58 @@ from pathlib import Path
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+
+
+#: Every code with its severity and a one-line summary: the one registry (the README tables
+#: are checked against it in the tests). A diagnostic's severity comes from here.
+CODES: dict[str, tuple[Severity, str]] = {
+    "DZ001": (Severity.ERROR, "malformed paragraph ID"),
+    "DZ002": (Severity.ERROR, "duplicate paragraph ID"),
+    "DZ003": (Severity.ERROR, "paragraph ID out of order"),
+    "DZ004": (Severity.ERROR, "gap in paragraph IDs (not reported for status: draft)"),
+    "DZ005": (Severity.ERROR, "paragraph ID outside the declared range"),
+    "DZ006": (Severity.ERROR, "empty translation"),
+    "DZ007": (Severity.ERROR, "unclosed block"),
+    "DZ008": (Severity.ERROR, "link to a paragraph or figure anchor that does not exist"),
+    "DZ009": (Severity.WARNING, "article has no '## 导言' section"),
+    "DZ010": (Severity.ERROR, "unreadable front matter"),
+    "DZ011": (Severity.ERROR, "file is not UTF-8, cannot be read, not a regular file or too large"),
+    "DZ012": (Severity.ERROR, "front matter has no title"),
+    "DZ013": (Severity.ERROR, "malformed 'paragraphs:' range"),
+    "DZ014": (Severity.ERROR, "unknown 'status:' value"),
+    "DZ015": (Severity.WARNING, "code fence never closed"),
+    "DZ016": (Severity.WARNING, "closing '///' with no open block"),
+    "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
+    "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
+    "DZ101": (Severity.ERROR, "figure (or table) placed that the .figures.yml does not declare"),
+    "DZ102": (Severity.ERROR, "figure placed twice"),
+    "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
+    "DZ104": (
+        Severity.ERROR,
+        "'figures: N' disagrees with the .figures.yml (a draft may declare fewer)",
+    ),
+    "DZ105": (Severity.ERROR, "figure spec unreadable, or a field missing or of the wrong type"),
+    "DZ106": (Severity.ERROR, "figure source missing"),
+    "DZ107": (Severity.ERROR, "figure source outside the project root"),
+    "DZ108": (Severity.ERROR, "figure page out of range (or a page for an image source)"),
+    "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
+    "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
+    "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
+    "DZ112": (Severity.ERROR, "figure (or table) declared twice in the .figures.yml"),
+    # site and attribution (attribution.py, digest.py)
+    "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
+    "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),
+    "DZ203": (Severity.WARNING, "licence does not allow adaptations such as a translation"),
+    "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
+    "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
+    "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
+    "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
+    # Translator's workflow (duizhao status / renumber)
+    "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
+    "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
+    "DZ303": (Severity.ERROR, "unreadable or malformed duizhao.lock"),
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -21,15 +73,15 @@ class Diagnostic:
     line: int
     code: str
     message: str
-    severity: Severity = field(default=Severity.ERROR, compare=False)
+
+    @property
+    def severity(self) -> Severity:
+        """From :data:`CODES`; a code not in it (a tool's own refusal) is an error."""
+        entry = CODES.get(self.code)
+        return entry[0] if entry is not None else Severity.ERROR
 
     def display_path(self, base: str | os.PathLike[str] | None = None) -> str:
-        """The path relative to ``base`` (default: the current directory) where possible."""
-        try:
-            rel = os.path.relpath(self.path, base if base is not None else os.getcwd())
-        except ValueError:  # another drive on Windows
-            return str(self.path)
-        return str(self.path) if rel.startswith(".." + os.sep + "..") else rel
+        return display_path(self.path, base)
 
     def format(self, base: str | os.PathLike[str] | None = None) -> str:
         return f"{self.display_path(base)}:{self.line}: {self.code} {self.message}"
@@ -42,3 +94,12 @@ class Diagnostic:
             "severity": self.severity.value,
             "message": self.message,
         }
+
+
+def display_path(path: Path, base: str | os.PathLike[str] | None = None) -> str:
+    """``path`` relative to ``base`` (default: the current directory) where that is short."""
+    try:
+        rel = os.path.relpath(path, base if base is not None else os.getcwd())
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if rel.startswith(".." + os.sep + "..") else rel

@@ -1,73 +1,58 @@
 """Which pages a ``mkdocs serve --dirty`` rebuild must render again, beyond the edited ones.
 
-MkDocs renders a page on a dirty rebuild when its source file is newer than its output, and
-always renders pages that live in memory. duizhao's pages are of both kinds and depend on
-other files: a 导言 index (generated, or author-written with the digest marker) shows every
-article's introduction, the 进度 page every paragraph's state, the figure index every crop,
-an article its 原文已更新 marks (from duizhao.lock). Rendering them all on every save is wasted
-work when an edit leaves them as they were, and missing work when an edit changes them while
-their own file stays old.
+MkDocs renders a page on a dirty rebuild when its source file is newer than its output, or
+when it has no output (``File.is_modified``). duizhao's pages also show what other files hold:
+a 导言 index every article's introduction, an article its 原文已更新 marks (duizhao.lock) and
+its figures' crops. Rendering them all on every save is wasted work when an edit leaves them as
+they were, and missing work when an edit changes them while their own file stays old.
 
-:class:`DirtyPages` records, per page, what it is made from beyond its own file (its
-generated Markdown, the digest it shows, its stale paragraphs) at each finished build; the
-next dirty build renders a page again exactly when that changed (or when MkDocs would anyway,
-for its own source).
+:class:`DirtyPages` records, per page, a digest of what it shows from outside its own source
+(the features' :meth:`~duizhao.features.Feature.page_inputs`) at each finished build. On the
+next dirty build the output of a page whose digest changed is removed: it is stale, and
+MkDocs then renders the page as it renders any page without an output. Sources are never
+touched; generated pages follow their backing files (:mod:`duizhao.pages`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import html
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 
-
-class GeneratedPage(File):
-    """A page made in memory that a dirty rebuild may skip (``unchanged``).
-
-    Create it with ``GeneratedPage.generated(config, uri, content=...)``.
-    """
-
-    unchanged = False
-
-    def is_modified(self) -> bool:
-        return not self.unchanged and super().is_modified()
+from .article import parse
+from .build import Build
+from .features import Feature
 
 
 class DirtyPages:
     """Kept across the builds of one ``mkdocs serve`` session."""
 
     def __init__(self) -> None:
-        #: page (docs-relative) → digest of its inputs, as of the last finished build
+        #: page (docs-relative) → digest of its outside inputs, as of the last finished build
         self.built: dict[str, str] = {}
         self.pending: dict[str, str] = {}
         self._finished = False
 
-    def plan(
-        self, pages: Iterable[File], inputs: Callable[[File], str | None], dirty: bool
-    ) -> None:
-        """Decide, before the pages are read, which of ``pages`` to render again.
-
-        ``inputs(file)`` is what the page is made from beyond its own source file, or None for
-        a page of no concern here (MkDocs decides as usual).
-        """
+    def plan(self, pages: Iterable[File], inputs: Callable[[File], str]) -> None:
+        """Decide, before the pages are read, which of ``pages`` to render again."""
         self.pending = {}
         self._finished = False
         for file in pages:
             made_from = inputs(file)
-            if made_from is None:
-                continue
-            key = hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
-            self.pending[file.src_uri] = key
-            same = dirty and self.built.get(file.src_uri) == key
-            if isinstance(file, GeneratedPage):
-                file.unchanged = same and os.path.isfile(file.abs_dest_path)
-            elif not same and os.path.isfile(file.abs_dest_path):
-                # An author's page whose digest or marks changed (or not known to be the same):
-                # an output older than its source makes a dirty build render it again. The
-                # source is the author's and stays untouched; a full build has no outputs yet.
-                os.utime(file.abs_dest_path, ns=(0, 0))
+            key = None
+            if made_from:
+                key = hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
+                self.pending[file.src_uri] = key
+            # Whatever the dirty flag says: a build called through the API may not tell, and
+            # a full build writes every page anyway.
+            if self.built.get(file.src_uri) != key:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(file.abs_dest_path)
 
     def finished(self) -> None:
         """The build wrote every page: what it planned is now what the site shows."""
@@ -82,3 +67,49 @@ class DirtyPages:
         """
         if not self._finished:
             self.built, self.pending = {}, {}
+
+
+class DirtyFeature(Feature):
+    """Renders again the pages whose outside inputs changed; last in the feature list, so the
+    other features have made their pages and digests when it asks them."""
+
+    def __init__(self, features: Sequence[Feature]) -> None:
+        self.features = features
+        self.pages = DirtyPages()
+
+    def on_nav(self, build: Build, nav: Navigation, files: Files) -> None:
+        pages = files.documentation_pages(inclusion=InclusionLevel.all)
+
+        def inputs(file: File) -> str:
+            parts = [f.page_inputs(build, file) for f in self.features]
+            return "\0".join(parts) if any(parts) else ""
+
+        self.pages.plan(pages, inputs)
+        if build.dirty:
+            _title_unread(build, pages)
+
+    def on_post_build(self, build: Build) -> None:
+        self.pages.finished()
+
+    def on_build_error(self, build: Build) -> None:
+        self.pages.failed()
+
+
+def _title_unread(build: Build, pages: Sequence[File]) -> None:
+    """Give the pages a dirty rebuild will not read their front matter title.
+
+    MkDocs knows a page's title only once it reads the page, so the nav of the pages a dirty
+    rebuild renders would say "None" for all others. duizhao has every source parsed.
+    """
+    for file in pages:
+        if file.page is None or file.page.title is not None or file.is_modified():
+            continue  # read this build, or titled by the nav config (which wins)
+        article = build.articles.get(file.src_uri)
+        if article is None and build.pages.owns(file.src_uri):
+            article = parse(file.content_string, build.docs_dir / file.src_uri)
+        if article is not None and article.title:
+            title = article.title
+            if build.uses_duizhao(file.src_uri):
+                # as SiteFeature.on_page_markdown escapes it: MkDocs prints titles as HTML
+                title = html.escape(title, quote=False)
+            file.page.title = title

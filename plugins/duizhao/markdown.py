@@ -31,9 +31,12 @@ from markdown.treeprocessors import Treeprocessor
 from .article import (
     FIGURE_ANCHOR_RE,
     PARAGRAPH_ID_RE,
+    TABLE_ANCHOR_RE,
     Block,
     FigurePlacement,
     Paragraph,
+    placement_anchor,
+    placement_label,
     scan,
     split_paragraph,
 )
@@ -256,22 +259,23 @@ class BlockRenderer(BlockProcessor):
 
     def _figure(self, parent: etree.Element, figure: FigurePlacement, body: list[str]) -> None:
         attrs = {"class": "dz-figure"}
-        if figure.id.isdigit() and f"fig-{figure.id}" not in self.ext.ids:
-            attrs["id"] = f"fig-{figure.id}"
-            self.ext.ids.add(attrs["id"])
+        anchor = placement_anchor(figure.id)
+        if anchor is not None and anchor not in self.ext.ids:
+            attrs["id"] = anchor
+            self.ext.ids.add(anchor)
         el = etree.SubElement(parent, "figure", attrs)
         if self.ext.figure_renderer is not None:
             self.ext.figure_renderer(el, figure, self.md)
         else:
             caption = etree.SubElement(el, "figcaption")
-            caption.text = f"图 {figure.id}"
+            caption.text = placement_label(figure.id)
         if body:
             note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
             self.parser.parseBlocks(note, body)
 
 
 class EmptyLinkText(Treeprocessor):
-    """``[](#P042)`` reads "P042" and ``[](#fig-3)`` reads "图 3"."""
+    """``[](#P042)`` reads "P042", ``[](#fig-3)`` "图 3" and ``[](#table-2)`` "表 2"."""
 
     def run(self, root: etree.Element) -> None:
         for a in root.iter("a"):
@@ -283,6 +287,8 @@ class EmptyLinkText(Treeprocessor):
                 a.text = fragment
             elif m := FIGURE_ANCHOR_RE.fullmatch(fragment):
                 a.text = f"图 {m.group(1)}"
+            elif TABLE_ANCHOR_RE.fullmatch(fragment):
+                a.text = placement_label(fragment)
 
 
 class StrayMarkers(Postprocessor):
@@ -290,6 +296,104 @@ class StrayMarkers(Postprocessor):
 
     def run(self, text: str) -> str:
         return _ANY_MARK_RE.sub("", text) if "\x02duizhao:" in text else text
+
+
+#: Elements that end a ``<p>`` when a browser parses them (HTML's "close a p element" rule)
+_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "details",
+        "dialog",
+        "div",
+        "dl",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "search",
+        "section",
+        "table",
+        "ul",
+    ]
+)
+_P_RE = re.compile(r"<p(\s[^>]*)?>(.*?)</p>", re.S)
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(/?)>")
+
+
+def unwrap_blocks(html: str) -> str:
+    """Take block elements out of the ``<p>`` around them: ``<p>x<div>…</div>y</p>`` becomes
+    ``<p>x</p><div>…</div><p>y</p>`` (no empty or whitespace-only paragraph is left).
+
+    Python-Markdown writes a paragraph around stashed HTML that shares its Markdown block with
+    text (a code fence right after a line, raw HTML in a quote); a browser would end the
+    paragraph at the block element and leave an empty one behind.
+    """
+    if "<p" not in html:
+        return html
+    return _P_RE.sub(_split_paragraph, html)
+
+
+def _split_paragraph(match: re.Match[str]) -> str:
+    attrs, body = match.group(1) or "", match.group(2)
+    pieces: list[tuple[bool, str]] = []  # (is a block element, text)
+    depth = 0
+    start = 0
+    block_tag = ""
+    for tag in _TAG_RE.finditer(body):
+        closing, name, self_closing = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if depth == 0 and not closing and name in _BLOCK_TAGS:
+            pieces.append((False, body[start : tag.start()]))
+            start, block_tag = tag.start(), name
+            if name == "hr" or self_closing:
+                pieces.append((True, body[start : tag.end()]))
+                start = tag.end()
+            else:
+                depth = 1
+        elif depth and name == block_tag and not self_closing:
+            depth += -1 if closing else 1
+            if depth == 0:
+                pieces.append((True, body[start : tag.end()]))
+                start = tag.end()
+    if not pieces:
+        return match.group(0)
+    pieces.append((False, body[start:]))
+    out = []
+    for is_block, text in pieces:
+        if is_block:
+            out.append(text)
+        elif text.strip():
+            out.append(f"<p{attrs}>{text.strip()}</p>")
+    return "\n".join(out)
+
+
+class BlockParagraphs(Postprocessor):
+    """:func:`unwrap_blocks` on the pages that have duizhao blocks (others stay as they are)."""
+
+    def __init__(self, md: Markdown, ext: DuizhaoExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
+
+    def run(self, text: str) -> str:
+        return unwrap_blocks(text) if self.ext.entries else text
 
 
 class DuizhaoExtension(Extension):
@@ -327,6 +431,7 @@ class DuizhaoExtension(Extension):
         md.treeprocessors.register(EmptyLinkText(md), "duizhao_empty_links", 15)
         # After raw HTML is restored (30).
         md.postprocessors.register(StrayMarkers(md), "duizhao_stray_markers", 5)
+        md.postprocessors.register(BlockParagraphs(md, self), "duizhao_block_paragraphs", 4)
 
     def reset(self) -> None:
         self.entries = []

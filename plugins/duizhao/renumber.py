@@ -29,7 +29,7 @@ from .article import (
     replace_range,
 )
 from .checks import Corpus
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, display_path
 from .lock import Lock, digest
 from .source import SourceFile
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
@@ -54,7 +54,7 @@ class Plan:
         """A unified diff of every change, paths relative to ``base`` (default: cwd)."""
         out: list[str] = []
         for path, (old, new) in sorted(self.changes.items()):
-            name = Diagnostic(path, 0, "", "").display_path(base)
+            name = display_path(path, base)
             out.extend(
                 difflib.unified_diff(
                     old.decode("utf-8-sig").splitlines(keepends=True),
@@ -184,7 +184,7 @@ def plan(
                 continue
             if fragment in duplicates:
                 lines = ", ".join(str(n) for n in duplicates[fragment])
-                where = Diagnostic(article.path, 0, "", "").display_path()
+                where = display_path(article.path)
                 result.refusals.append(
                     Diagnostic(
                         doc.path,

@@ -30,7 +30,7 @@ import yaml
 
 from .article import INTRO_HEADING, MAX_PARAGRAPHS, parse_range
 from .diagnostics import Diagnostic
-from .digest import escape_inline
+from .site.indexes import escape_inline
 from .yamlsafe import InputError, load_yaml_file
 
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

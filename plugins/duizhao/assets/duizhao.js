@@ -1,9 +1,12 @@
-/* duizhao reader: reading modes (中文 / English / 对照), paragraph permalinks, math.
+/* duizhao reader: reading modes (中文 / English / 对照), paragraph permalinks.
    Works with Material's instant navigation: everything that depends on the page runs on each
    `document$` emission; the header control is created once and survives navigation.
    Without JavaScript nothing here runs and both languages show. */
 (function () {
   "use strict";
+  // Instant navigation runs this file again when it swaps in a page that links it.
+  if (window.duizhaoReader) return;
+  window.duizhaoReader = true;
 
   var KEY = "duizhao.mode"; // also read by the inline <head> script (reader.py)
   var MODES = [
@@ -174,25 +177,10 @@
     if (event.key === KEY && isMode(event.newValue)) applyMode(event.newValue);
   });
 
-  function renderMath(body) {
-    if (typeof window.renderMathInElement !== "function") return;
-    var nodes = body.querySelectorAll(".arithmatex");
-    for (var i = 0; i < nodes.length; i++) {
-      window.renderMathInElement(nodes[i], {
-        delimiters: [
-          { left: "\\(", right: "\\)", display: false },
-          { left: "\\[", right: "\\]", display: true }
-        ],
-        throwOnError: false
-      });
-    }
-  }
-
-  function onPage(doc) {
+  function onPage() {
     mountControl();
     applyMode(storedMode());
     markTarget();
-    renderMath(doc && doc.body ? doc.body : document.body);
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

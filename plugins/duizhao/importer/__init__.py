@@ -1,7 +1,9 @@
 """``duizhao import``: turn an English original into numbered blocks awaiting translation.
 
 - :mod:`.model`: the units of an original (:class:`Chunk`) and the result of an import;
-- :mod:`.text`: plain text or Markdown → chunks;
+- :mod:`.text`: plain text → chunks;
+- :mod:`.markdown`: a Markdown original (markdown-it-py tokens) → chunks, metadata, report;
+- :mod:`.escape`: author text → Markdown that renders it literally;
 - :mod:`.pdf`: a PDF's text layer → text (pypdfium2);
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
 """
@@ -9,7 +11,8 @@
 from __future__ import annotations
 
 from .apply import block_lines, import_chunks, new_article
-from .model import Chunk, ImportRefused, ImportResult
+from .markdown import parse_markdown
+from .model import Chunk, ImportRefused, ImportResult, Note, Original
 from .pdf import pdf_text
 from .text import chunks_from_text, join_lines, vocabulary
 
@@ -17,11 +20,14 @@ __all__ = [
     "Chunk",
     "ImportRefused",
     "ImportResult",
+    "Note",
+    "Original",
     "block_lines",
     "chunks_from_text",
     "import_chunks",
     "join_lines",
     "new_article",
+    "parse_markdown",
     "pdf_text",
     "vocabulary",
 ]

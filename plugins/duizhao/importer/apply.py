@@ -1,25 +1,31 @@
 """Chunks → numbered blocks appended to an article, its ``paragraphs:`` range extended in place.
 
-Each original goes in the blockquote and the translation holds
-:data:`~duizhao.article.TODO_MARKER`; every other byte of the file is kept.
+Each numbered original goes in the blockquote of a ``/// paragraph`` block and the translation
+holds :data:`~duizhao.article.TODO_MARKER`; headings, code, figure candidates and footnotes go
+between the blocks as they are. Every other byte of the file is kept.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from ..article import TODO_MARKER, Article, ParagraphRange, parse, replace_range
 from ..diagnostics import Diagnostic
 from ..source import SourceFile
+from .escape import md_text, protect_line_start
 from .model import Chunk, ImportRefused, ImportResult
 
 
 def block_lines(chunk: Chunk, pid: str) -> list[str]:
-    """The lines of one imported paragraph block (or one heading)."""
+    """The lines of one imported unit: a numbered paragraph block, or a heading, code, figure
+    candidate or footnote written as it is between the blocks (no number, no empty block)."""
     if chunk.is_heading:
-        return ["#" * chunk.level + " " + chunk.text, ""]
+        return ["#" * max(1, min(6, chunk.level)) + " " + chunk.text, ""]
+    if not chunk.is_numbered:
+        return [*chunk.text.split("\n"), ""]
     quoted = [f"> {line}".rstrip() for line in chunk.text.split("\n")]
     return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
 
@@ -28,10 +34,22 @@ def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefus
     return ImportRefused(Diagnostic(article.path, line, code, message))
 
 
-def new_article(title: str) -> bytes:
-    """The skeleton written when ``duizhao import`` is given an article that does not exist."""
-    meta = yaml.safe_dump({"title": title, "status": "draft"}, allow_unicode=True, sort_keys=False)
-    return f"---\n{meta}---\n\n# {title}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
+def new_article(
+    title: str, paper: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+) -> bytes:
+    """The skeleton written when ``duizhao import`` is given an article that does not exist.
+
+    ``paper`` holds the ``paper:`` fields the original gives (title, authors, url), ``meta``
+    other front matter (``date``); the title is escaped in the page heading.
+    """
+    fields: dict[str, Any] = {"title": title}
+    if paper:
+        fields["paper"] = paper
+    fields.update(meta or {})
+    fields["status"] = "draft"
+    front = yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=1000)
+    heading = protect_line_start(md_text(" ".join(title.split())))
+    return f"---\n{front}---\n\n# {heading}\n\n## 导言\n\n{TODO_MARKER}\n".encode()
 
 
 def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
@@ -74,21 +92,22 @@ def import_chunks(data: bytes, path: Path, chunks: list[Chunk]) -> ImportResult:
     for chunk in chunks:
         pid = f"P{next_number:0{width}d}"
         added.extend(block_lines(chunk, pid))
-        if not chunk.is_heading:
+        if chunk.is_numbered:
             first = first or pid
             last = pid
             next_number += 1
             count += 1
     if added and added[-1] == "":
         added.pop()
+    headings = sum(chunk.is_heading for chunk in chunks)
     if count == 0:
-        return ImportResult(data, None, None, 0, len(chunks), rng)
+        return ImportResult(data, None, None, 0, headings, rng)
     source.append(added)
     new_end = next_number - 1
     start = rng.start if rng else min([*numbers, new_end - count + 1])
     new_range = ParagraphRange(start, max(new_end, rng.end if rng else new_end), width)
     _set_range(source, article, new_range)
-    return ImportResult(source.to_bytes(), first, last, count, len(chunks) - count, new_range)
+    return ImportResult(source.to_bytes(), first, last, count, headings, new_range)
 
 
 def _set_range(source: SourceFile, article: Article, rng: ParagraphRange) -> None:

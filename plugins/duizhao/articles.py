@@ -1,0 +1,75 @@
+"""The sources feature: every page read as an :class:`~duizhao.article.Article`, then checked.
+
+Each build has every article at hand (the 导言 indexes and the link checks need all of them);
+under ``mkdocs serve`` the unchanged ones come from a :class:`~duizhao.memo.ParseCache`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+
+from .article import Article, parse
+from .build import Build
+from .checks import Corpus, check_corpus, check_local, refused_input
+from .diagnostics import Diagnostic
+from .features import Feature
+from .figures import SPEC_SUFFIX
+from .memo import ArticleMemo, ParseCache
+from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
+
+
+class ArticlesFeature(Feature):
+    def __init__(self, checks: bool) -> None:
+        self.checks = checks
+        self.parsed = ParseCache()
+        self.local: ArticleMemo[list[Diagnostic]] = ArticleMemo()
+
+    def on_files(self, build: Build, files: Files) -> None:
+        for file in list(files):
+            if file.src_uri.endswith(SPEC_SUFFIX):
+                files.remove(file)  # a source of the build, never a page of the site
+            elif file.abs_src_path and not file.generated_by:
+                # Before MkDocs opens anything: a FIFO or /dev/zero behind a symlink would
+                # block or never end, a file resolving outside the project would be published.
+                source = Path(file.abs_src_path)
+                if source.is_relative_to(build.docs_dir):  # (not the theme's own files)
+                    problem = refused_input(source, build.root)
+                    if problem is not None:
+                        files.remove(file)
+                        build.report(problem)
+        for file in list(files.documentation_pages()):
+            article = self._read(build, file)
+            build.articles[file.src_uri] = article
+            if any(d.code == "DZ011" for d in article.diagnostics) and file.abs_src_path:
+                # MkDocs would abort with a traceback on an undecodable page; build it from a
+                # lossy decoding instead, while the DZ011 warning tells the author (and fails
+                # --strict).
+                files.remove(file)
+                try:
+                    data = read_bytes(file.abs_src_path, MAX_TEXT_BYTES)
+                except (InputError, OSError):
+                    continue  # over the size limit or unreadable: left out of the site
+                text = data.decode("utf-8-sig", errors="replace")
+                files.append(File.generated(build.config, file.src_uri, content=text))
+        self.parsed.retain([f.abs_src_path for f in files.documentation_pages() if f.abs_src_path])
+        self.local.retain(build.articles.values())
+
+    def on_nav(self, build: Build, nav: Navigation, files: Files) -> None:
+        """Report every problem of every page (the other features have added theirs)."""
+        if not self.checks:
+            return
+        corpus = Corpus(build.docs_dir, figures=build.catalog)
+        for diagnostic in check_corpus(build.articles.values(), corpus, self._check_local):
+            build.report(diagnostic)
+
+    def _check_local(self, article: Article) -> list[Diagnostic]:
+        return self.local.get(article, lambda: check_local(article))
+
+    def _read(self, build: Build, file: File) -> Article:
+        """A page as the author wrote it (with its front matter, for true line numbers)."""
+        if file.abs_src_path and not file.generated_by:
+            return self.parsed.read(file.abs_src_path)
+        return parse(file.content_string, build.docs_dir / file.src_uri)

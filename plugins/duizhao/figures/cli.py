@@ -1,0 +1,200 @@
+"""``duizhao figures …``: authoring help for figure specs. Reads sources; never builds."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..article import read_article
+from .catalog import Catalog
+from .preview import preview
+from .spec import load_spec, spec_path
+
+DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
+
+
+def _project_root(start: Path) -> Path:
+    """The folder of the nearest mkdocs.yml above ``start``, else the current directory."""
+    for folder in [start, *start.parents]:
+        if (folder / "mkdocs.yml").is_file() or (folder / "mkdocs.yaml").is_file():
+            return folder
+    return Path.cwd()
+
+
+@click.group()
+def figures() -> None:
+    """Help with the paper's figures declared in <article>.figures.yml."""
+
+
+@figures.command("preview")
+@click.argument("article", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--page", type=click.IntRange(min=1), help="Only this page (1-based).")
+@click.option("--dpi", type=click.IntRange(20, 400), default=100, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_PREVIEW_DIR,
+    show_default=True,
+    help="Folder for the PNGs.",
+)
+def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> None:
+    """Draw every declared box on the source pages of ARTICLE, labelled, as PNGs.
+
+    Adjust the boxes in the .figures.yml by eye, then run again. Problems in the spec are
+    listed first; the figures that parse are drawn.
+    """
+    spec_file = spec_path(article)
+    if not spec_file.is_file():
+        raise click.UsageError(f"no figure spec {spec_file}; create it beside {article.name}")
+    root = _project_root(article.resolve().parent)
+    catalog = Catalog(root)
+    spec = load_spec(spec_file, root)
+    for diagnostic in catalog.check(read_article(article)):
+        click.echo(diagnostic.format(), err=True)
+    usable = [f for f in spec.figures if catalog.source(f.source.path).kind != "bad"]
+    spec.figures = usable
+    if not usable:
+        raise click.ClickException("no figure with a usable source to draw")
+    written = preview(spec, out, page=page, dpi=dpi)
+    if not written:
+        raise click.ClickException(f"page {page} is in none of the sources")
+    for path in written:
+        click.echo(os.path.relpath(path))
+
+
+DEFAULT_REVIEW_DIR = Path(".cache/duizhao/review")
+#: Papers with at least this many pages get a progress bar.
+PROGRESS_PAGES = 8
+
+
+@figures.command("detect")
+@click.argument("paper", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--article",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The translation (docs/x/foo.md) whose foo.figures.yml the entries are for.",
+)
+@click.option("--write", is_flag=True, help="Merge the entries into the article's spec.")
+@click.option("--review", is_flag=True, help="Write an HTML contact sheet of what was found.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_REVIEW_DIR,
+    show_default=True,
+    help="Folder for the --review page.",
+)
+def detect_command(paper: Path, article: Path | None, write: bool, review: bool, out: Path) -> None:
+    """Find every figure and table of PAPER (a PDF): number, caption and crop box.
+
+    Prints the entries for ARTICLE's .figures.yml (YAML) on stdout and a summary on stderr.
+    With --write they are merged into the spec: new figures are added; an entry already
+    there is never changed (differences from the detection are reported). Results are cached
+    by the PDF's SHA-256, so a second run is instant.
+    """
+    import time
+
+    from ..source import write_atomically
+    from .detect import detect_cached
+    from .merge import MergeError, entry_lines, merge, spec_text
+    from .review import missing_numbers, review_html
+
+    if write and article is None:
+        raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
+    root = _project_root((article or paper).resolve().parent)
+    cache_dir = root / ".cache" / "duizhao" / "figures" / "detect"
+    started = time.perf_counter()
+    with _progress("reading pages") as progress:
+        try:
+            result = detect_cached(paper, cache_dir, progress)
+        except (OSError, ValueError) as exc:
+            raise click.ClickException(str(exc)) from exc
+    seconds = time.perf_counter() - started
+    found = result.figures
+    spec_file = spec_path(article) if article is not None else None
+
+    figures_n = sum(f.kind == "figure" for f in found)
+    tables_n = len(found) - figures_n
+    how = (
+        "cached"
+        if result.cached
+        else f"{seconds:.1f} s, {seconds / max(1, result.pages):.2f} s/page"
+    )
+    click.echo(
+        f"{paper}: {result.pages} pages, {figures_n} figures, {tables_n} tables ({how})",
+        err=True,
+    )
+    for kind in ("figure", "table"):
+        missing = missing_numbers([f.number for f in found if f.kind == kind])
+        if missing:
+            click.echo(
+                f"  {kind} {', '.join(map(str, missing))} not found: add by hand "
+                "(duizhao figures preview helps)",
+                err=True,
+            )
+    if review:
+        name = f"{paper.stem}-{result.digest[:8]}.html"
+        target = out / name
+        with _progress("drawing pages") as progress:
+            html = review_html(paper, found, progress)
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomically({target: html.encode("utf-8")})
+        click.echo(f"  review: {os.path.relpath(target)}", err=True)
+
+    if spec_file is None:
+        click.echo(spec_text(found, os.path.relpath(paper), paper.name), nl=False)
+        return
+    text = spec_file.read_text(encoding="utf-8-sig") if spec_file.is_file() else ""
+    try:
+        merged = merge(text, spec_file, paper, found)
+    except MergeError as exc:
+        raise click.ClickException(f"{spec_file}: {exc}") from exc
+    for f, diff in merged.differences:
+        click.echo(f"  {spec_file.name}: {f.label} kept as written; differs in {diff}", err=True)
+    if not write:
+        lines: list[str] = []
+        for f in merged.added:
+            lines += entry_lines(f)
+        if not text:
+            click.echo(merged.text, nl=False)
+        elif lines:
+            click.echo("\n".join(lines))
+        click.echo(
+            f"  {len(merged.added)} new entries for {spec_file.name}; --write adds them",
+            err=True,
+        )
+        return
+    if merged.added:
+        write_atomically({spec_file: merged.text.encode("utf-8")})
+    click.echo(
+        f"  {spec_file}: {len(merged.added)} entries added, "
+        f"{len(found) - len(merged.added)} already there",
+        err=True,
+    )
+
+
+class _progress:  # noqa: N801 (used as a function)
+    """A progress bar on stderr for papers of many pages (hidden when stderr is no terminal)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if total < PROGRESS_PAGES or not sys.stderr.isatty():
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done + 1 - self.bar.pos)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)

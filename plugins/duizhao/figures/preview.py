@@ -1,0 +1,71 @@
+"""Authoring help: source pages with every declared box drawn and labelled, as PNGs."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+from .cache import write_published
+from .sources import PDF_MAGIC, open_image
+from .spec import SPEC_SUFFIX, FigureSpec, Spec
+
+
+def preview(
+    spec: Spec,
+    out_dir: Path,
+    page: int | None = None,
+    dpi: int = 100,
+) -> list[Path]:
+    """Write a PNG per source page (or only ``page``) with every declared box drawn, labelled."""
+    import pypdfium2 as pdfium
+
+    by_page: dict[tuple[Path, int], list[FigureSpec]] = {}
+    for figure in spec.figures:
+        by_page.setdefault((figure.source.path, figure.page or 1), []).append(figure)
+    if page is not None:
+        sources = {f.source.path for f in spec.figures}
+        by_page = {
+            (s, page): [f for f in spec.figures if f.source.path == s and (f.page or 1) == page]
+            for s in sources
+        }
+    written: list[Path] = []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    font_size = max(12, dpi // 5)
+    font = ImageFont.load_default(size=font_size)
+    for (source, number), figures in sorted(by_page.items()):
+        data = source.read_bytes()
+        if data.startswith(PDF_MAGIC):
+            pdf = pdfium.PdfDocument(data)
+            try:
+                if not 1 <= number <= len(pdf):
+                    continue
+                pdf_page = pdf[number - 1]
+                image = pdf_page.render(scale=dpi / 72).to_pil().convert("RGB")
+                pdf_page.close()
+            finally:
+                pdf.close()
+            scale = dpi / 72
+        elif number == 1:  # an image is a source of one page
+            with open_image(data) as im:
+                image = im.convert("RGB")
+            scale = 1.0
+        else:
+            continue
+        draw = ImageDraw.Draw(image)
+        for figure in figures:
+            x0, y0, x1, y1 = (v * scale for v in figure.box)
+            draw.rectangle((x0, y0, x1, y1), outline=(220, 30, 30), width=3)
+            label = f"{figure.label_en}  [{', '.join(f'{v:g}' for v in figure.box)}]"
+            tx, ty = x0 + 4, max(0.0, y0 - font_size - 8)
+            bbox = draw.textbbox((tx, ty), label, font=font)
+            draw.rectangle(bbox, fill=(220, 30, 30))
+            draw.text((tx, ty), label, fill="white", font=font)
+        name = f"{spec.path.name.removesuffix(SPEC_SUFFIX)}-{source.stem}-p{number:03d}.png"
+        target = out_dir / name
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        write_published(target, buffer.getvalue())
+        written.append(target)
+    return written

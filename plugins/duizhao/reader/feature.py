@@ -1,0 +1,122 @@
+"""The reader feature: duizhao's stylesheet and script, KaTeX and mermaid, page by page.
+
+Only a page that shows duizhao's markup gets duizhao's stylesheet, the early reading-mode
+script and the mode control; only a page with math gets KaTeX and only a page with a diagram
+gets mermaid — and with ``math: auto`` / ``mermaid: auto`` only such a page among duizhao's
+(a site's other pages stay exactly as the theme makes them). A site that loads its own math
+renderer (MathJax, KaTeX) keeps it. A missing npm package is reported for the pages that
+need it; a site that needs none of them builds without them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from .. import head
+from ..build import Build
+from ..features import Feature
+from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package
+
+#: duizhao's own markup: an element with one of its classes (the Markdown extension, the
+#: source box, the 进度 page, figures)
+_DUIZHAO_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?dz-')
+_MATH_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?arithmatex[\s"]')
+_MERMAID_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?mermaid[\s"]')
+#: a script of the site's own that renders math
+_OWN_MATH_RE = re.compile(r"mathjax|katex", re.IGNORECASE)
+
+MODES = ("auto", "all", "off")
+
+
+class ReaderFeature(Feature):
+    def __init__(self, enabled: bool, vendor_dir: Path, math: str, mermaid: str) -> None:
+        self.enabled = enabled
+        self.math_mode = math
+        self.mermaid_mode = mermaid
+        self.katex = katex_package(vendor_dir)
+        self.mermaid = mermaid_package(vendor_dir)
+        #: what each page needed when it was last rendered (kept across `mkdocs serve`
+        #: rebuilds: a --dirty build renders few pages, but the site keeps the others)
+        self.needs: dict[str, frozenset[str]] = {}
+        self.math = False
+
+    def on_config(self, build: Build) -> None:
+        config = build.config
+        arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
+        generic = bool((config.mdx_configs.get("pymdownx.arithmatex") or {}).get("generic"))
+        own = any(_OWN_MATH_RE.search(str(script)) for script in config.extra_javascript)
+        # KaTeX renders arithmatex's generic output only; MathJax's own output stays MathJax's.
+        self.math = arithmatex and generic and self.math_mode != "off" and not own
+        if not build.dirty:
+            self.needs = {}
+
+    def _wants(self, build: Build, page: Page, html: str) -> frozenset[str]:
+        ours = bool(_DUIZHAO_RE.search(html))
+        wants = {"reader"} if ours else set()
+        if self.math and (ours or self.math_mode == "all") and _MATH_RE.search(html):
+            wants.add("katex")
+        mermaid = self.mermaid_mode == "all" or (self.mermaid_mode == "auto" and ours)
+        if mermaid and _MERMAID_RE.search(html):
+            wants.add("mermaid")
+        return frozenset(wants)
+
+    def on_page_content(self, build: Build, html: str, page: Page) -> str:
+        if not self.enabled:
+            return html
+        wants = self._wants(build, page, html)
+        for package in self._packages(wants):
+            if package.missing:
+                build.warn(
+                    f"{page.file.src_uri} needs {package.feature}, but "
+                    f"{package.missing[0]} does not exist. Run `npm ci` (or `make setup`) next "
+                    "to mkdocs.yml, or point the plugin's `vendor_dir` at your node_modules"
+                )
+        wants = frozenset(w for w in wants if w == "reader" or not self._package(w).missing)
+        self.needs[page.file.src_uri] = wants
+        tags = ""
+        if "mermaid" in wants:
+            # Material initialises the first mermaid it finds once; instant navigation runs
+            # this script again on every page with a diagram: keep the first one.
+            tags += (
+                "<script>window.duizhaoMermaid=window.duizhaoMermaid||window.mermaid</script>"
+                + head.scripts(page, [f.uri for f in self.mermaid.files])
+                + "<script>window.mermaid=window.duizhaoMermaid||window.mermaid</script>"
+            )
+        if "katex" in wants:
+            tags += head.scripts(page, [f.uri for f in self.katex.files if f.uri.endswith(".js")])
+        if "reader" in wants:
+            tags += head.scripts(page, ["duizhao.js"])
+        return html + tags
+
+    def on_post_page(self, build: Build, output: str, page: Page) -> str:
+        wants = self.needs.get(page.file.src_uri, frozenset()) if self.enabled else frozenset()
+        if not wants:
+            return output
+        css = [f.uri for p in self._packages(wants) for f in p.files if f.uri.endswith(".css")]
+        snippet = head.stylesheets(page, css)
+        if "reader" in wants:
+            snippet = HEAD_SCRIPT + head.stylesheets(page, ["duizhao.css"]) + snippet
+        return head.inject_head(output, snippet)
+
+    def on_env(self, build: Build, env: Any, files: Files) -> None:
+        """Publish what the site's pages need (the static files are copied after this)."""
+        pages = {f.src_uri for f in files.documentation_pages()}
+        self.needs = {uri: wants for uri, wants in self.needs.items() if uri in pages}
+        used = frozenset().union(*self.needs.values())
+        if "reader" in used:
+            for name in ("duizhao.css", "duizhao.js"):
+                head.publish(files, build.config, name, head.ASSETS / name)
+        for package in self._packages(used):
+            for file in package.files:
+                head.publish(files, build.config, file.uri, file.source)
+
+    def _package(self, want: str) -> VendorPackage:
+        return self.katex if want == "katex" else self.mermaid
+
+    def _packages(self, wants: frozenset[str]) -> list[VendorPackage]:
+        return [self._package(w) for w in ("mermaid", "katex") if w in wants]

@@ -1,0 +1,123 @@
+"""The search feature: one entry per numbered paragraph, and a whole index after --dirty builds.
+
+The logic lives in :mod:`duizhao.search.paragraphs`; these events only wire it in. duizhao
+never touches a search plugin's state: after the plugin wrote ``search/search_index.json``
+(``on_post_build`` at a lower priority), it reads the file, puts each page's paragraph entries
+after the page's own and writes it again. Under ``mkdocs serve --dirty`` the plugin indexes
+only the pages a build rendered; the file then gets the entries a full build would write
+(the other pages' from the last build). A site without duizhao pages keeps its file as the
+search plugin wrote it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jieba
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from ..build import Build
+from ..features import Feature
+from ..source import write_atomically
+from .paragraphs import Entry, SearchPages, fresh_entries, paragraph_texts, search_entries
+
+log = get_plugin_logger(__name__)
+
+
+class SearchFeature(Feature):
+    """State for one ``mkdocs serve`` session (or one build)."""
+
+    def __init__(self, paragraphs: bool) -> None:
+        self.enabled = paragraphs
+        #: paragraph entries by page URL, kept across --dirty rebuilds (they render few pages)
+        self.paragraphs: dict[str, list[Entry]] = {}
+        self.pages = SearchPages()
+        #: what the search plugin wrote last time, before duizhao completed it
+        self.written: list[Entry] | None = None
+        #: URLs of the site's pages, and of the pages this build rendered (in render order)
+        self.urls: list[str] = []
+        self.rendered: list[str] = []
+        self.first_location: str | None = None
+        #: the jieba dictionaries' stamps when paragraphs were last segmented
+        self.dictionaries: object = None
+
+    def on_config(self, build: Build) -> None:
+        if not build.dirty:
+            self.paragraphs = {}
+            self.pages = SearchPages()
+            self.written = None
+        self.urls = []
+        self.rendered = []
+        self.first_location = None
+        dictionaries = _dictionaries(build)
+        if dictionaries != self.dictionaries:  # jieba's words changed: segment anew
+            _cut.cache_clear()
+            self.dictionaries = dictionaries
+
+    def on_page_content(self, build: Build, html: str, page: Page) -> str:
+        """Read the page's rendered paragraph blocks into search entries."""
+        search = page.meta.get("search")
+        excluded = isinstance(search, dict) and bool(search.get("exclude"))
+        if not excluded and self.first_location is None:
+            self.first_location = page.url  # a search plugin's first entry of the build
+        self.rendered.append(page.url)
+        if not self.enabled or excluded or "dz-para" not in html:
+            self.paragraphs.pop(page.url, None)
+            return html
+        title = str(page.meta.get("title") or page.title or "")
+        self.paragraphs[page.url] = search_entries(page.url, title, paragraph_texts(html), _cut)
+        return html
+
+    def on_env(self, build: Build, env: Any, files: Files) -> None:
+        self.urls = [f.url for f in files.documentation_pages(inclusion=InclusionLevel.all)]
+        pages = set(self.urls)
+        self.paragraphs = {k: v for k, v in self.paragraphs.items() if k in pages}
+
+    def on_post_build(self, build: Build) -> None:
+        """Complete the index the search plugin wrote (it has run: a higher priority)."""
+        path = Path(build.config.site_dir) / "search" / "search_index.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            written = list(data["docs"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return  # no search plugin, or one with another format: nothing to complete
+        fresh = fresh_entries(written, self.written, self.first_location)
+        self.written = written
+        docs = self.pages.update(self.urls, self.rendered, fresh, self.paragraphs)
+        if docs == written:
+            return
+        data["docs"] = docs
+        # as Material writes it (its own index needs no rewrite: a site without duizhao pages
+        # keeps its file byte for byte)
+        payload = json.dumps(data, separators=(",", ":"), default=str)
+        write_atomically({path: payload.encode("utf-8")})
+
+
+def _dictionaries(build: Build) -> object:
+    """Path, size and time of the jieba dictionaries that the search config names."""
+    search = build.config.plugins.get("material/search") or build.config.plugins.get("search")
+    stamps = []
+    for name in ("jieba_dict", "jieba_dict_user"):
+        path = search.config.get(name) if search is not None else None
+        try:
+            st = os.stat(path) if path else None
+        except OSError:
+            st = None
+        stamps.append((path, st.st_mtime_ns, st.st_size) if st else (path, None, None))
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _cut(text: str) -> tuple[str, ...]:
+    """jieba with the user dictionary the search plugin loaded (`search.jieba_dict_user`).
+
+    Memoized: a rebuild under `mkdocs serve` segments an edited article again, and most of its
+    runs of Han characters did not change.
+    """
+    return tuple(jieba.cut(text))

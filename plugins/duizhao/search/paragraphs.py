@@ -1,0 +1,201 @@
+"""Search entries for numbered paragraphs, so that a query for ``P042`` lands on ``#P042``.
+
+Material's search plugin indexes a page by headings, so a paragraph's ID would only lead to the
+section around it. This module reads the rendered paragraph blocks of a page (the HTML that
+:mod:`duizhao.markdown` produced; the block syntax itself is never parsed here) and turns each
+into one entry of ``search/search_index.json``: location ``page/#P042``, title
+``P042 · <article title>``, text original + translation. Chinese text is segmented with jieba
+exactly as Material segments its own entries (words joined by U+200B), so the same queries
+match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+from typing import Any
+
+_HAN_RE = re.compile(
+    "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+"
+)
+_SPACE_RE = re.compile(r"\s+")
+_SIDES = {"dz-en": "original", "dz-zh": "translation"}
+
+
+@dataclass
+class ParagraphText:
+    """Plain text of one rendered paragraph block."""
+
+    id: str
+    original: str = ""
+    translation: str = ""
+
+
+@dataclass
+class _Open:
+    tag: str
+    para: ParagraphText | None = None
+    side: str | None = None
+    skip: bool = False
+
+
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
+)
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[ParagraphText] = []
+        self.stack: list[_Open] = []
+        self.parts: dict[tuple[int, str], list[str]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID:
+            return
+        values = dict(attrs)
+        classes = (values.get("class") or "").split()
+        opened = _Open(tag)
+        if "dz-para" in classes and values.get("data-dz-id"):
+            opened.para = ParagraphText(str(values["data-dz-id"]))
+            self.paragraphs.append(opened.para)
+        for cls, side in _SIDES.items():
+            if cls in classes:
+                opened.side = side
+        # The permalink label and scripts/styles are not content.
+        opened.skip = "dz-pid" in classes or tag in ("script", "style")
+        self.stack.append(opened)
+
+    def handle_endtag(self, tag: str) -> None:
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index].tag == tag:
+                del self.stack[index:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        para = side = None
+        for opened in self.stack:
+            if opened.skip:
+                return
+            if opened.para is not None:
+                para, side = opened.para, None
+            if opened.side is not None and para is not None:
+                side = opened.side
+        if para is not None and side is not None:
+            self.parts.setdefault((id(para), side), []).append(data)
+
+    def result(self) -> list[ParagraphText]:
+        for para in self.paragraphs:
+            for side in _SIDES.values():
+                text = _SPACE_RE.sub(" ", "".join(self.parts.get((id(para), side), []))).strip()
+                setattr(para, side, text)
+        return self.paragraphs
+
+
+def paragraph_texts(html: str) -> list[ParagraphText]:
+    """The numbered paragraphs of a rendered page, in order, with their plain text."""
+    collector = _Collector()
+    collector.feed(html)
+    collector.close()
+    return collector.result()
+
+
+def segment_chinese(text: str, cut: Callable[[str], Iterable[str]]) -> str:
+    """Join the words of each Han run with U+200B, as Material's search plugin does."""
+
+    def replace(match: re.Match[str]) -> str:
+        return "\u200b" + "\u200b".join(cut(match.group(0))) + "\u200b"
+
+    return _HAN_RE.sub(replace, text).strip("\u200b")
+
+
+def search_entries(
+    url: str,
+    title: str,
+    paragraphs: Iterable[ParagraphText],
+    cut: Callable[[str], Iterable[str]],
+) -> list[dict[str, str]]:
+    """One search entry per paragraph: ``page/#P042``, ``P042 · title``, both languages."""
+    entries = []
+    for para in paragraphs:
+        text = "".join(
+            f"<p>{escape(part, quote=False)}</p>"
+            for part in (para.original, para.translation)
+            if part
+        )
+        entries.append(
+            {
+                "location": f"{url}#{para.id}",
+                "title": segment_chinese(f"{para.id} · {escape(title, quote=False)}", cut),
+                "text": segment_chinese(text, cut),
+            }
+        )
+    return entries
+
+
+Entry = dict[str, Any]
+
+
+def page_of(location: str) -> str:
+    """The page URL of a search entry's location (``a/#P042`` → ``a/``)."""
+    return location.partition("#")[0]
+
+
+class SearchPages:
+    """A site's search entries by page, kept across the builds of one ``mkdocs serve``.
+
+    A ``--dirty`` rebuild indexes only the pages it renders. Material merges them into the
+    previous index by the location prefix of the first new entry, which goes wrong when one save
+    renders several pages, as an edited 导言 does (the article, its section's index and the home
+    page, whose prefix ``""`` matches every entry). Here each page's entries are replaced as a
+    whole, the entries of pages no longer in the site are dropped, and the paragraph entries of a
+    page follow its own: the index holds the entries a full build would write.
+    """
+
+    def __init__(self) -> None:
+        self.pages: dict[str, list[Entry]] = {}
+
+    def update(
+        self,
+        urls: Iterable[str],
+        rendered: Iterable[str],
+        entries: Iterable[Entry],
+        paragraphs: Mapping[str, list[Entry]],
+    ) -> list[Entry]:
+        """The whole index after a build of the pages ``urls`` that rendered the pages
+        ``rendered`` and indexed them as ``entries``.
+
+        Pages keep the order they had (a full build: the search plugin's own order); a new
+        page comes after them, and a page no longer in the site is dropped.
+        """
+        fresh: dict[str, list[Entry]] = {url: [] for url in rendered}
+        for entry in entries:
+            fresh.setdefault(page_of(str(entry.get("location", ""))), []).append(entry)
+        site = set(urls)
+        order = [url for url in self.pages if url in site or url in fresh]
+        order += [url for url in fresh if url not in self.pages]
+        self.pages = {url: fresh[url] if url in fresh else self.pages[url] for url in order}
+        return [entry for url in order for entry in (*self.pages[url], *paragraphs.get(url, ()))]
+
+
+def fresh_entries(
+    written: list[Entry], previous: list[Entry] | None, first_location: str | None
+) -> list[Entry]:
+    """The entries a build added to a search index that its plugin merged with the last one.
+
+    Material's search plugin, under ``mkdocs serve --dirty``, writes the entries of the last
+    index that do not start with the location of this build's first entry, then this build's
+    entries (``previous`` is what it wrote last time, ``first_location`` the URL of the first
+    page this build indexed). Other plugins write this build's entries alone.
+    """
+    if previous is None or first_location is None:
+        return written
+    kept = [e for e in previous if not str(e.get("location", "")).startswith(first_location)]
+    if written[: len(kept)] == kept:
+        return written[len(kept) :]
+    return written

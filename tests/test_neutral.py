@@ -1,0 +1,492 @@
+"""duizhao is neutral on a real third-party Material site (issue 11).
+
+The site is a subset of CleanRL's documentation (tests/data/sites/cleanrl/SOURCES.md): English,
+Material's default Roboto font, MathJax for `pymdownx.arithmatex`, search. It is built in
+tmp_path without duizhao and with it, and every output file is compared: a page that uses no
+duizhao syntax must come out byte for byte the same, and so must its search entries, the
+sitemap and the 404 page; files may be added only for a page that uses duizhao and needs them.
+
+The projects are built where there is no node_modules, so duizhao's default `vendor_dir` finds
+neither KaTeX nor mermaid, as on a new user's machine. The `vendored` variants point it at this
+checkout's packages: installing them must not change the outcome either.
+
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import BASE_CONFIG, ROOT, Logs, Site
+from html_checks import empty_paragraphs
+
+SITE = ROOT / "tests" / "data" / "sites" / "cleanrl"
+VENDOR = ROOT / "node_modules"
+#: Both sides of a comparison are built "on" this date (the sitemap and its gzip header hold it).
+BUILD_DATE = "1767225600"
+
+#: The entries added under the site's `plugins: [search]`, as a user would type them.
+PLUGINS = {
+    "default": "  - duizhao\n",
+    "vendored": f"  - duizhao:\n      vendor_dir: {json.dumps(str(VENDOR))}\n",
+    "disabled": "  - duizhao:\n      enabled: false\n",
+}
+
+#: One translated page, added (to docs and nav) on both sides of the comparison. Its originals
+#: are sentences of the site's own index.md and dqn.md (MIT); P002 holds inline math, which this
+#: site renders with MathJax.
+TRANSLATION = "translations/overview.md"
+TRANSLATION_PAGE = """\
+---
+title: CleanRL 概览（中文）
+paper:
+  title: CleanRL documentation
+  url: https://docs.cleanrl.dev/
+  license: MIT
+paragraphs: P001-P002
+status: complete
+---
+
+# CleanRL 概览（中文）
+
+## 导言
+
+CleanRL 文档首页与 DQN 指标说明的中文对照。
+
+/// paragraph | P001
+> CleanRL is a Deep Reinforcement Learning library that provides high-quality single-file
+> implementation with research-friendly features.
+
+CleanRL 是一个深度强化学习库，提供高质量的单文件实现，并带有便于研究的功能。
+///
+
+/// paragraph | P002
+> `losses/td_loss`: the mean squared error (MSE) between the Q values at timestep $t$ and
+> the Bellman update target estimated using the reward $r_t$.
+
+`losses/td_loss`：时间步 $t$ 的 Q 值与用奖励 $r_t$ 估计的 Bellman 更新目标之间的均方误差。
+///
+"""
+TRANSLATION_URL = "translations/overview/"
+
+
+# ---------------------------------------------------------------------------------------------
+# Building
+
+
+@pytest.fixture(autouse=True)
+def _fixed_build_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
+
+
+def make_project(where: Path, plugin: str | None = None, *, translation: bool = False) -> Path:
+    """A copy of the site under ``where``, with ``plugin`` added after `search`."""
+    root = where / "project"
+    shutil.copytree(SITE, root)
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    if plugin is not None:
+        text = _replace_once(text, "plugins:\n  - search\n", f"plugins:\n  - search\n{plugin}")
+    if translation:
+        (root / "docs" / TRANSLATION).parent.mkdir()
+        (root / "docs" / TRANSLATION).write_text(TRANSLATION_PAGE, encoding="utf-8")
+        text = _replace_once(
+            text, "  - Community:\n", f"  - Translations:\n    - {TRANSLATION}\n  - Community:\n"
+        )
+    config.write_text(text, encoding="utf-8")
+    assert not (root / "node_modules").exists()  # the default vendor_dir finds nothing
+    return root
+
+
+def _replace_once(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def build_project(root: Path, *, strict: bool = True) -> Path:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    site_dir = root.parent / "site"
+    build(load_config(str(root / "mkdocs.yml"), site_dir=str(site_dir), strict=strict))
+    return site_dir
+
+
+def build_variant(
+    tmp_path_factory: pytest.TempPathFactory, name: str, plugin: str | None, translation: bool
+) -> Path:
+    return build_project(
+        make_project(tmp_path_factory.mktemp(name), plugin, translation=translation)
+    )
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The site as its authors build it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
+        yield build_variant(tmp_path_factory, "plain", None, translation=False)
+
+
+@pytest.fixture(scope="module")
+def plain_with_translation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The site with the translated page, built without duizhao (its blocks stay text)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
+        yield build_variant(tmp_path_factory, "plain-tr", None, translation=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing two builds
+
+
+def files_of(site_dir: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(site_dir).as_posix(): p.read_bytes()
+        for p in sorted(site_dir.rglob("*"))
+        if p.is_file()
+    }
+
+
+def diff_excerpt(path: str, before: bytes, after: bytes, lines: int = 14) -> str:
+    if path.endswith(".gz"):
+        return f"{path}: differs (compressed)"
+    diff = difflib.unified_diff(
+        before.decode("utf-8", "replace").splitlines(),
+        after.decode("utf-8", "replace").splitlines(),
+        f"plain/{path}",
+        f"duizhao/{path}",
+        n=0,
+        lineterm="",
+    )
+    shown = [line[:160] for line in diff][: lines + 2]
+    return "\n".join(shown)
+
+
+def search_docs(files: dict[str, bytes]) -> tuple[object, list[dict[str, object]]]:
+    index = json.loads(files["search/search_index.json"])
+    return index["config"], index["docs"]
+
+
+def page_of(location: object) -> str:
+    return str(location).partition("#")[0]
+
+
+def compare(
+    plain: dict[str, bytes],
+    other: dict[str, bytes],
+    *,
+    syntax_pages: frozenset[str] = frozenset(),
+    allowed_new: Callable[[str], bool] = lambda path: False,
+) -> list[str]:
+    """What differs between two builds, beyond the pages that use duizhao syntax.
+
+    ``syntax_pages`` are page URLs ("translations/overview/") whose HTML and search entries
+    may differ; ``allowed_new`` says which files may be added (shared assets they need).
+    """
+    problems: list[str] = []
+    syntax_files = {f"{url}index.html" for url in syntax_pages}
+    for path in sorted(plain.keys() - other.keys()):
+        problems.append(f"missing: {path}")
+    added = sorted(other.keys() - plain.keys())
+    # pages and specs first, then the assets (KaTeX alone brings some sixty files)
+    unexpected = sorted(
+        (path for path in added if not allowed_new(path)),
+        key=lambda p: (p.startswith("assets/"), p),
+    )
+    if unexpected:
+        problems.append(f"{len(unexpected)} files added: {', '.join(unexpected[:12])}")
+    for path in sorted(plain.keys() & other.keys()):
+        if plain[path] == other[path] or path in syntax_files:
+            continue
+        if path == "search/search_index.json":
+            problems += compare_search(plain, other, syntax_pages)
+            continue
+        problems.append(diff_excerpt(path, plain[path], other[path]))
+    return problems
+
+
+def compare_search(
+    plain: dict[str, bytes], other: dict[str, bytes], syntax_pages: frozenset[str]
+) -> list[str]:
+    """Search entries of the pages without duizhao syntax: the same, in the same order."""
+    config, docs = search_docs(plain)
+    other_config, other_docs = search_docs(other)
+    problems = [] if config == other_config else [f"search config: {config} -> {other_config}"]
+    kept = [d for d in docs if page_of(d["location"]) not in syntax_pages]
+    other_kept = [d for d in other_docs if page_of(d["location"]) not in syntax_pages]
+    changed = sorted(
+        {page_of(d["location"]) for d in kept if d not in other_kept}
+        | {page_of(d["location"]) for d in other_kept if d not in kept}
+    )
+    if changed:
+        problems.append(f"search entries changed or added for pages: {changed[:8]}")
+    elif kept != other_kept:
+        before = [d["location"] for d in kept][:4]
+        after = [d["location"] for d in other_kept][:4]
+        problems.append(f"search entries reordered: {before}… -> {after}…")
+    return problems
+
+
+def shared_asset(path: str) -> bool:
+    """A file a duizhao page may need: duizhao's own CSS/JS (not KaTeX, mermaid or specs)."""
+    return (
+        path.startswith("assets/duizhao/")
+        and "/vendor/" not in path
+        and path.endswith((".css", ".js"))
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages without duizhao syntax
+
+
+@pytest.mark.parametrize("translation", [False, True], ids=["site", "with-translation"])
+def test_disabled_plugin_publishes_and_changes_nothing(
+    tmp_path: Path, plain: Path, plain_with_translation: Path, translation: bool
+) -> None:
+    site = build_project(make_project(tmp_path, PLUGINS["disabled"], translation=translation))
+    reference = plain_with_translation if translation else plain
+    assert compare(files_of(reference), files_of(site)) == []
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "default",
+        "vendored",
+    ],
+)
+def test_pages_without_duizhao_syntax_are_byte_identical(
+    tmp_path: Path, plain: Path, variant: str
+) -> None:
+    site = build_project(make_project(tmp_path, PLUGINS[variant]))
+    problems = compare(files_of(plain), files_of(site))
+    assert problems == [], "\n\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# One page uses duizhao: only it (and the assets it needs) may change
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "default",
+        "vendored",
+    ],
+)
+def test_one_translated_page_changes_only_itself(
+    tmp_path: Path, plain_with_translation: Path, variant: str
+) -> None:
+    site = build_project(make_project(tmp_path, PLUGINS[variant], translation=True))
+    built = files_of(site)
+    html = built[f"{TRANSLATION_URL}index.html"].decode()
+    assert 'id="P001"' in html and 'class="dz-para' in html  # the blocks are rendered
+    problems = compare(
+        files_of(plain_with_translation),
+        built,
+        syntax_pages=frozenset({TRANSLATION_URL}),
+        allowed_new=shared_asset,
+    )
+    assert problems == [], "\n\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "default",
+        "vendored",
+    ],
+)
+def test_translated_page_keeps_the_sites_language_fonts_and_math(
+    tmp_path: Path, plain_with_translation: Path, variant: str
+) -> None:
+    site = build_project(make_project(tmp_path, PLUGINS[variant], translation=True))
+    page = (site / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
+    before = (plain_with_translation / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
+    problems = []
+    # Language: the site is English; only the translation's own elements say zh-CN.
+    html_tag = re.search(r"<html [^>]*>", page)
+    if html_tag is None or 'lang="en"' not in html_tag.group(0):
+        problems.append(f"the page is not in the site's language: {html_tag}")
+    if re.search(r'property="og:locale" content="zh_CN"', page):
+        problems.append("og:locale zh_CN on an English site")
+    # Math: the site's MathJax renders the arithmatex output; no second renderer races it.
+    if "katex" in page.lower():
+        found = sorted(set(re.findall(r'[^"\s]*katex[^"\s]*', page, re.I)))
+        problems.append(f"KaTeX on a MathJax site: {found[:4]}")
+    if "mathjax@3/es5/tex-mml-chtml.js" not in page:
+        problems.append("the site's MathJax script is gone")
+    if not re.search(r'<span class="arithmatex">\\\(t\\\)</span>', page):
+        problems.append("the block's math is not arithmatex output for MathJax")
+    # Fonts: Material's Roboto stays (the Google Fonts link and the theme's variable) and no
+    # stylesheet the page gains sets the font of the whole page.
+    for needle in ("fonts.googleapis.com/css?family=Roboto", '--md-text-font:"Roboto"'):
+        if needle in before and needle not in page:
+            problems.append(f"Roboto dropped: {needle}")
+    for href in added_stylesheets(before, page):
+        css = (site / TRANSLATION_URL / href).resolve()
+        for selector in page_font_rules(css.read_text(encoding="utf-8")):
+            problems.append(f"{href} sets the page font: {selector}")
+    assert problems == [], "\n".join(problems)
+
+
+def added_stylesheets(before: str, after: str) -> list[str]:
+    def links(html: str) -> set[str]:
+        return set(re.findall(r'<link rel="stylesheet" href="([^"]+)"', html))
+
+    return sorted(href for href in links(after) - links(before) if "://" not in href)
+
+
+#: Selectors that reach the whole page of an English site (not only duizhao's own elements).
+_PAGE_WIDE = re.compile(r"(^|[\s>+~(,])(html|body|:root|\*)(?![\w-])|:lang\(en\)")
+
+
+def page_font_rules(css: str) -> list[str]:
+    """Selectors of ``css`` that set the font of the page as a whole."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    found = []
+    for selectors, body in re.findall(r"([^{}@;]+)\{([^{}]*)\}", css):
+        if not re.search(r"(^|;|\s)(font-family|--md-text-font(-family)?)\s*:", body):
+            continue
+        for selector in selectors.split(","):
+            selector = " ".join(selector.split())
+            if _PAGE_WIDE.search(selector) and "dz-" not in selector:
+                found.append(selector)
+    return found
+
+
+def test_page_font_rules_finds_page_wide_font_overrides() -> None:
+    css = """
+    /* body { font-family: x } in a comment */
+    :root > body, :lang(zh) { --md-text-font-family: a; font-family: var(--x); }
+    :lang(en) { font-family: b; }
+    .md-typeset .dz-zh, [lang="zh-CN"] { font-family: c; }
+    body { color: red; }
+    """
+    assert page_font_rules(css) == [":root > body", ":lang(en)"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Missing vendor packages
+
+
+MERMAID_AND_MATH = {
+    "markdown_extensions": [
+        {
+            "pymdownx.superfences": {
+                "custom_fences": [
+                    {
+                        "name": "mermaid",
+                        "class": "mermaid",
+                        "format": "!!python/name:pymdownx.superfences.fence_code_format",
+                    }
+                ]
+            }
+        },
+        {"pymdownx.arithmatex": {"generic": True}},
+    ],
+}
+
+
+def _unquote_tags(site: Site) -> None:
+    config = site.root / "mkdocs.yml"
+    tag = "!!python/name:pymdownx.superfences.fence_code_format"
+    config.write_text(config.read_text("utf-8").replace(f"'{tag}'", tag), "utf-8")
+
+
+def test_site_configured_for_diagrams_and_math_builds_strict_without_them(
+    make_site: Callable[..., Site],
+) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n译文。\n///\n"
+    )
+    site = make_site(
+        {"index.md": "# Home\n\nNo diagram, no math.\n", "a.md": article},
+        plugins=[{"duizhao": {"vendor_dir": "node_modules"}}],  # relative: tmp_path has none
+        **MERMAID_AND_MATH,
+    )
+    _unquote_tags(site)
+    site.build(strict=True)
+    assert 'id="P001"' in site.html("a.md")
+    assert not (site.site_dir / "assets/duizhao/vendor").exists()
+
+
+def test_only_a_page_needing_a_missing_package_is_warned_about(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    site = make_site(
+        {"index.md": "# Home\n\nInline $x$ without duizhao syntax.\n", "a.md": article},
+        plugins=[{"duizhao": {"vendor_dir": "node_modules"}}],
+        **MERMAID_AND_MATH,
+    )
+    _unquote_tags(site)
+    site.build()
+    warned = logs.take(r"(?i)katex", count=1)
+    assert "a.md" in warned[0] and "index.md" not in warned[0]
+    assert 'id="P001"' in site.html("a.md")
+
+
+# ---------------------------------------------------------------------------------------------
+# No empty <p> from paragraph blocks
+
+
+def test_empty_paragraph_finder() -> None:
+    assert empty_paragraphs("<p>a</p><p><b>b</b></p><p><img src=x></p>") == []
+    assert empty_paragraphs("<p>\n</p>") == ["<p></p> at line 2"]
+    assert empty_paragraphs("<p><div>x</div></p>") == [
+        "<p> closed by <div> at line 1",
+        "</p> without <p> (a browser makes an empty <p>)",
+    ]
+
+
+BLOCK_BODIES = {
+    "code": "> Original.\n\n```python\nx = 1\n```\n",
+    "code-first": "```python\nx = 1\n```\n译文。\n",
+    "code-after-text": "> Original.\n\n译文：\n```python\nx = 1\n```\n",
+    "code-in-original": "> Original:\n>\n> ```\n> x = 1\n> ```\n\n译文。\n",
+    "code-right-after-original": "> Original:\n```\nx = 1\n```\n\n译文。\n",
+    "html": '<div class="note">原样的 HTML</div>\n',
+    "html-then-text": "<div>原样的 HTML</div>\n译文。\n",
+    "html-in-original": "> <div>Original</div>\n\n译文。\n",
+    "list": "> Original.\n\n- 一\n- 二\n",
+    "list-after-text": "> Original.\n\n译文：\n- 一\n- 二\n",
+    "table": "| a | b |\n| - | - |\n| 1 | 2 |\n",
+    "table-after-text": "> Original.\n\n译文：\n| a | b |\n| - | - |\n| 1 | 2 |\n",
+    "admonition": '> Original.\n\n!!! note "译注"\n    说明。\n',
+    "admonition-block": "> Original.\n\n/// admonition | 译注\n    type: note\n说明。\n///\n",
+    "details": "> Original.\n\n译文。\n\n/// details | 注\n内容\n///\n",
+}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    list(BLOCK_BODIES),
+)
+def test_paragraph_blocks_leave_no_empty_p(make_site: Callable[..., Site], kind: str) -> None:
+    front = "---\ntitle: A\npaper: {title: P, license: MIT}\nstatus: draft\n---\n\n"
+    page = f"{front}# A\n\n## 导言\n\n导言。\n\n/// paragraph | P001\n{BLOCK_BODIES[kind]}///\n"
+    extensions = [
+        *BASE_CONFIG["markdown_extensions"],
+        "pymdownx.highlight",
+        "pymdownx.blocks.admonition",
+    ]
+    site = make_site({"a.md": page}, markdown_extensions=extensions)
+    site.build()
+    html = site.html("a.md")
+    body = html[html.index('<article class="md-content__inner md-typeset">') :]
+    body = body[: body.index("</article>")]
+    assert 'id="P001"' in body
+    assert empty_paragraphs(body) == []
