@@ -81,6 +81,7 @@ _RANGE_RE = re.compile(r"^\s*(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})\s*$")
 _FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
 
 STATUSES = ("draft", "complete")
+_TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 
 
 # --------------------------------------------------------------------------------------------
@@ -282,6 +283,8 @@ class Article:
             or self.figures
             or any(key in self.meta for key in ("paragraphs", "paper"))
             or self.meta.get("status") in STATUSES
+            # front matter YAML could not read: its keys as written still tell
+            or (not self.meta and any(k in self.meta_lines for k in ("paragraphs", "paper")))
         )
 
     @property
@@ -645,6 +648,11 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 )
             )
             meta = {}
+            # The keys as written, so that the page is still known as an article (and its
+            # problem reported) when its YAML cannot be read.
+            for number in range(start, end):
+                if km := _TOP_KEY_RE.match(lines[number]):
+                    article.meta_lines.setdefault(km.group(1), number + 1)
         if meta is None:
             meta = {}
         if not isinstance(meta, dict):
@@ -659,7 +667,8 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
             )
             meta = {}
         article.meta = {str(k): v for k, v in meta.items()}
-        article.meta_lines = _key_lines(node, start + 1)
+        if node is not None:
+            article.meta_lines = _key_lines(node, start + 1)
     article.body_line = body_index + 1
     body_lines = lines[body_index:]
     article.body = "\n".join(body_lines)

@@ -128,7 +128,7 @@ def parse_lock(data: bytes, path: Path) -> Lock:
         snippet = rows[exc.lineno - 1].strip()[:80] if 0 < exc.lineno <= len(rows) else ""
         conflict = snippet.startswith(("<<<<<<<", "=======", ">>>>>>>"))
         hint = " (an unresolved merge conflict?)" if conflict else ""
-        truncated = " (truncated?)" if exc.pos >= len(text.rstrip()) else ""
+        truncated = " (truncated?)" if exc.lineno >= len(rows) else ""
         raise _bad(
             path,
             exc.lineno,
