@@ -651,7 +651,8 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
             # The keys as written, so that the page is still known as an article (and its
             # problem reported) when its YAML cannot be read.
             for number in range(start, end):
-                if km := _TOP_KEY_RE.match(lines[number]):
+                km = _TOP_KEY_RE.match(lines[number])
+                if km and km.group(1) in ("paragraphs", "paper"):
                     article.meta_lines.setdefault(km.group(1), number + 1)
         if meta is None:
             meta = {}
