@@ -436,3 +436,135 @@ def test_long_hostile_line_checks_and_renders(tmp_path: Path) -> None:
         found = check_local(parse(text, tmp_path / "long.md"))
         assert all(d.line >= 1 for d in found)
         assert markdown.markdown(textwrap.dedent(text), extensions=["duizhao"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures: numbers, sizes and kinds of sources are checked before any pixel
+
+
+def _big_page_pdf(path: Path, points: float = 20_000) -> Path:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(points, points)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdf.save(str(path))
+    pdf.close()
+    return path
+
+
+def _figure_check(root: Path, spec: str, article: str | None = None) -> list[str]:
+    from duizhao.checks import Corpus, check_corpus
+    from duizhao.figures.catalog import Catalog
+
+    docs = root / "docs"
+    docs.mkdir(parents=True, exist_ok=True)
+    text = article or "---\ntitle: a\nfigures: 1\n---\n\n/// figure | 1\n///\n"
+    (docs / "a.md").write_text(text, encoding="utf-8")
+    if not (docs / "a.figures.yml").is_symlink():
+        (docs / "a.figures.yml").write_text(spec, encoding="utf-8")
+    found = check_corpus([parse(text, docs / "a.md")], Corpus(docs, figures=Catalog(root)))
+    return [d.format(root) for d in found if d.code.startswith(("DZ1", "DZ018"))]
+
+
+@pytest.mark.parametrize(
+    ("box", "message"),
+    [
+        ("[.nan, 0, 10, 10]", "DZ109 box [nan, 0, 10, 10] must be four finite numbers"),
+        ("[0, 0, .inf, 10]", "DZ109 box [0, 0, inf, 10] must be four finite numbers"),
+        ("[0, 0, 1.0e+400, 10]", "DZ109 box [0, 0, inf, 10] must be four finite numbers"),
+        (f"[0, 0, {'9' * 400}, 10]", "DZ109 box [0, 0, 99999999999"),
+    ],
+    ids=["nan", "inf", "overflow", "400-digit"],
+)
+def test_non_finite_boxes_are_refused(tmp_path: Path, box: str, message: str) -> None:
+    from figure_sources import make_pdf
+
+    make_pdf(tmp_path / "papers" / "paper.pdf")
+    spec = f"source: ../papers/paper.pdf\nfigures:\n  - {{id: 1, page: 1, box: {box}}}\n"
+    found = _figure_check(tmp_path, spec)
+    assert len(found) == 1 and found[0].startswith(f"docs/a.figures.yml:3: {message}"), found
+
+
+def test_huge_numbers_in_a_spec_and_a_placement(tmp_path: Path) -> None:
+    from figure_sources import make_pdf
+
+    make_pdf(tmp_path / "papers" / "paper.pdf")
+    spec = f"source: ../papers/paper.pdf\nfigures:\n  - {{id: {'7' * 4000}, page: 1, box: [0, 0, 9, 9]}}\n"
+    article = f"---\ntitle: a\n---\n\n/// figure | {'8' * 5000}\n///\n[x](#fig-{'9' * 5000})\n"
+    found = _figure_check(tmp_path, spec, article)
+    assert found[0].startswith("docs/a.figures.yml:3: DZ105 figure id 7777"), found
+    assert "must be between 1 and 100000" in found[0]
+    assert all(len(line) < 600 for line in found)
+
+
+def test_a_20000_pt_page_is_refused_not_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _big_page_pdf(tmp_path / "papers" / "big.pdf")
+    spec = "source: ../papers/big.pdf\nfigures:\n  - {id: 1, page: 1, box: [0, 0, 100, 100]}\n"
+    found = _figure_check(tmp_path, spec)
+    assert found == [
+        "docs/a.figures.yml:3: DZ111 page 1 of source '../papers/big.pdf' is 20000 × 20000 "
+        "points, over the 14400 pt (200 in) a PDF page may measure; refused, not rendered"
+    ]
+    # The preview refuses it too, before PDFium renders a pixel.
+    import pypdfium2 as pdfium
+
+    def no_render(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("rendered")
+
+    monkeypatch.setattr(pdfium.PdfPage, "render", no_render)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["figures", "preview", "docs/a.md", "--dpi", "100"])
+    assert result.exit_code == 1
+    assert "big.pdf page 1: 20000 × 20000 points at 100 dpi is too large to draw" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("data", "name"),
+    [
+        (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n", "eps"),
+        (b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "gif"),
+        (b"BM" + b"\x00" * 60, "bmp"),
+        (b"\x00\x00\x01\x00" + b"\x00" * 40, "ico"),
+    ],
+    ids=["eps", "gif", "bmp", "ico"],
+)
+def test_only_pdf_png_jpeg_webp_by_content(tmp_path: Path, data: bytes, name: str) -> None:
+    path = tmp_path / "papers" / "fig.png"  # the name says PNG; the content decides
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    spec = "source: ../papers/fig.png\nfigures:\n  - {id: 1, box: [0, 0, 1, 1]}\n"
+    assert _figure_check(tmp_path, spec) == [
+        "docs/a.figures.yml:1: DZ110 source '../papers/fig.png': not a PDF, PNG, JPEG or WebP "
+        "file (judged by its content, not its name); convert it to one of these"
+    ]
+
+
+def test_pillow_is_never_asked_for_another_format() -> None:
+    from duizhao.figures.sources import open_image
+
+    eps = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n"
+    with pytest.raises(OSError, match="cannot identify image file"):
+        open_image(eps)
+
+
+def test_fifo_source_and_outside_spec_do_not_block_or_leak(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.yml"
+    outside.write_text("SECRET: [\n", encoding="utf-8")
+    root = tmp_path / "p"
+    (root / "papers").mkdir(parents=True)
+    os.mkfifo(root / "papers" / "paper.pdf")
+    spec = "source: ../papers/paper.pdf\nfigures:\n  - {id: 1, page: 1, box: [0, 0, 9, 9]}\n"
+    found = _figure_check(root, spec)
+    assert len(found) == 1 and "DZ106 source '../papers/paper.pdf' does not exist" in found[0]
+    (root / "docs" / "a.figures.yml").unlink()
+    (root / "docs" / "a.figures.yml").symlink_to(outside)
+    found = _figure_check(root, "")
+    assert found[0] == (
+        "docs/a.figures.yml:1: DZ018 refused: the figure spec resolves (through a symlink) "
+        "outside the project; left out unread"
+    )
+    assert "SECRET" not in "".join(found)

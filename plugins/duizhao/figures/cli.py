@@ -60,7 +60,12 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
     spec.figures = usable
     if not usable:
         raise click.ClickException("no figure with a usable source to draw")
-    written = preview(spec, out, page=page, dpi=dpi)
+    refused: list[str] = []
+    written = preview(spec, out, page=page, dpi=dpi, refused=refused)
+    for reason in refused:
+        click.echo(reason, err=True)
+    if not written and refused:
+        raise click.ClickException("no page could be drawn")
     if not written:
         raise click.ClickException(f"page {page} is in none of the sources")
     for path in written:
