@@ -46,9 +46,19 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ106": (Severity.ERROR, "figure source missing"),
     "DZ107": (Severity.ERROR, "figure source outside the project root"),
     "DZ108": (Severity.ERROR, "figure page out of range (or a page for an image source)"),
-    "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
-    "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
-    "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
+    "DZ109": (
+        Severity.ERROR,
+        "figure box not four finite numbers, inverted, empty or outside the page",
+    ),
+    "DZ110": (
+        Severity.ERROR,
+        "figure source is a corrupt or truncated PDF or image, or not a PDF, PNG, JPEG or WebP "
+        "by content",
+    ),
+    "DZ111": (
+        Severity.ERROR,
+        "figure over Pillow's decompression-bomb limit, or its PDF page over 14,400 pt",
+    ),
     "DZ112": (Severity.ERROR, "figure (or table) declared twice in the .figures.yml"),
     # site and attribution (attribution.py, digest.py)
     "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
