@@ -2,7 +2,7 @@
 
     python -m bench.detect [--repeat 5] [PDF ...]
 
-Without PDFs it times the labelled real papers of tests/data/papers and a generated 3-page
+Without PDFs it times the labelled real papers of tests/data/papers and a generated 6-page
 paper (tests/paper_sources.py). Per PDF it reports the best of ``--repeat`` runs of
 :func:`detect_figures` (reading every page's text and objects, the layout analysis and the
 regions) and of a cached run of :func:`detect_cached` (hash the PDF, read the JSON). Target

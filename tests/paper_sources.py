@@ -5,7 +5,8 @@ and figure text, so every text width is exact (0.6 em a character) and the true 
 known to a fraction of a point. Each paper holds a vector figure, a raster figure, a
 two-column-spanning multi-panel figure with (a)/(b) sub-captions, a ruled table, an unruled
 table, captions of several lines, a table captioned above and one below, running heads,
-folios and a body line that starts with "Figure 3 shows" (a reference, not a caption).
+folios, a body line that starts with "Figure 3 shows" (a reference, not a caption) and an
+appendix page set in one column.
 """
 
 from __future__ import annotations
@@ -176,6 +177,20 @@ def plain_table(c: Canvas, x0: float, top: float, rows: int, cols: int, cell: in
     return union(parts)
 
 
+def wide_table(c: Canvas, x0: float, top: float, rows: int) -> Box:
+    """Rules, and rows whose first cell is long text at the body size (a row is still a row,
+    not a line of running text)."""
+    parts = [c.rule(x0, x0 + 232, top)]
+    baseline = top + 4 + BODY
+    c.color((0, 0, 0))
+    for r in range(rows):
+        parts.append(c.text(x0, baseline, f"a long description {r:>2}", BODY))
+        parts.append(c.text(x0 + 200, baseline, f"{r}.5", BODY))
+        baseline += LEAD
+    parts.append(c.rule(x0, x0 + 232, baseline - BODY + 2))
+    return union(parts)
+
+
 def heads(c: Canvas, number: int) -> None:
     c.color((0.3, 0.3, 0.3))
     c.text(54, 40, "Synthetic Paper for Detection Tests, 2026", 8)
@@ -183,7 +198,7 @@ def heads(c: Canvas, number: int) -> None:
 
 
 def make_paper(path: Path, style: str = "acm") -> list[Truth]:
-    """Write a three-page two-column paper; return the true figures and tables."""
+    """Write a six-page two-column paper; return the true figures and tables."""
     ieee = style == "ieee"
 
     def fig_label(n: int) -> str:
@@ -268,6 +283,54 @@ def make_paper(path: Path, style: str = "acm") -> list[Truth]:
         _tbox, y, tlabel = table_caption(c, RIGHT, table[3] + 8, 3, tcap3)
     truths.append(Truth(3, "table", tlabel, 3, tcap3.upper() if ieee else tcap3, table))
     body(c, RIGHT, y + 16, 720, 23)
+    pages.append(c)
+
+    # Page 4: two figures stacked in the left column between body text, the upper one's
+    # caption between them; Table 4 on the right, rows of body-sized long text.
+    c = Canvas()
+    heads(c, 4)
+    y = body(c, LEFT, 72, 130, 29)
+    fig4 = bar_chart(c, LEFT[0] + 20, y + 14, LEFT[1] - 20, y + 134)
+    cap4 = "Goodput at low load."
+    _cbox, y = caption_lines(c, LEFT, fig4[3] + 10, fig_label(4), cap4)
+    truths.append(Truth(4, "figure", fig_label(4).rstrip(":."), 4, cap4, fig4))
+    img5 = c.image(80, y + 14, 270, y + 124, 4)
+    cap5 = "Goodput at high load, with the scheduler on."
+    _cbox, y = caption_lines(c, LEFT, img5[3] + 10, fig_label(5), cap5)
+    truths.append(Truth(4, "figure", fig_label(5).rstrip(":."), 5, cap5, img5))
+    body(c, LEFT, y + 16, 720, 31)
+    tcap4 = "Settings in words."
+    _tbox, y, tlabel = table_caption(c, RIGHT, 76, 4, tcap4)
+    table = wide_table(c, RIGHT[0] + 4, y + 6, 6)
+    truths.append(Truth(4, "table", tlabel, 4, tcap4.upper() if ieee else tcap4, table))
+    body(c, RIGHT, table[3] + 18, 720, 37)
+    pages.append(c)
+
+    # Page 5: two figures side by side atop the page, each with its own caption (two
+    # minipages in one float), the right caption a line longer than the left.
+    c = Canvas()
+    heads(c, 5)
+    fig6 = bar_chart(c, 70, 80, 280, 220)
+    fig7 = c.image(330, 80, 540, 220, 5)
+    cap6 = "Load per expert."
+    cap7 = "Load per expert after balancing, over the whole run."
+    _cbox, y6 = caption_lines(c, (60, 290), 240, fig_label(6), cap6)
+    _cbox, y7 = caption_lines(c, (322, 552), 232, fig_label(7), cap7)
+    truths.append(Truth(5, "figure", fig_label(6).rstrip(":."), 6, cap6, fig6))
+    truths.append(Truth(5, "figure", fig_label(7).rstrip(":."), 7, cap7, fig7))
+    body(c, LEFT, max(y6, y7) + 20, 720, 41)
+    body(c, RIGHT, max(y6, y7) + 20, 720, 43)
+    pages.append(c)
+
+    # Page 6: an appendix set in one column across the page, Figure 8 between its lines.
+    c = Canvas()
+    heads(c, 6)
+    y = body(c, (LEFT[0], RIGHT[1]), 72, 250, 47)
+    fig8 = bar_chart(c, 200, y + 14, 410, y + 164)
+    cap8 = "Goodput per step, in the appendix."
+    _cbox, y = caption_lines(c, (LEFT[0], RIGHT[1]), fig8[3] + 10, fig_label(8), cap8)
+    truths.append(Truth(6, "figure", fig_label(8).rstrip(":."), 8, cap8, fig8))
+    body(c, (LEFT[0], RIGHT[1]), y + 16, 720, 53)
     pages.append(c)
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from mkdocs.config import load_config
 
 from duizhao.article import read_article
 from duizhao.checks import Corpus, check_corpus
-from duizhao.cli import read_config
+from duizhao.project import read_mkdocs_yml
 
 
 def _check(root: Path) -> list[str]:
@@ -58,7 +58,7 @@ def test_plain_corpus_is_the_same_text_without_the_plugin(tmp_path: Path) -> Non
     plain = generate(tmp_path / "plain", 2, paragraphs=12, duizhao=False)
     for rel in ("docs/articles/a001.md", "docs/articles/a002.md", "docs/index.md"):
         assert (dz / rel).read_bytes() == (plain / rel).read_bytes()
-    config = read_config(plain / "mkdocs.yml")  # tags such as !!python/name kept as text
+    config = read_mkdocs_yml(plain / "mkdocs.yml")  # tags such as !!python/name kept as text
     assert config["plugins"] == [{"search": {"lang": "zh"}}]
     assert config["theme"] == {"name": "material", "language": "zh", "font": False}
     build(load_config(str(plain / "mkdocs.yml"), site_dir=str(plain / "site")))

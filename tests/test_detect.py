@@ -66,6 +66,12 @@ def test_generated_paper_is_in_reading_order(tmp_path: Path) -> None:
         "Table 2",
         "Figure 3",
         "Table 3",
+        "Figure 4",
+        "Figure 5",
+        "Table 4",
+        "Figure 6",
+        "Figure 7",
+        "Figure 8",
     ]
 
 
@@ -151,19 +157,15 @@ def test_detect_prints_spec_entries_and_a_summary(
     monkeypatch.chdir(root)
     code, out, err = _run(root, "papers/paper.pdf")
     assert code == 0, err
-    assert re.match(r"papers/paper\.pdf: 3 pages, 3 figures, 3 tables \([0-9.]+ s, ", err)
+    assert re.match(r"papers/paper\.pdf: 6 pages, 8 figures, 4 tables \([0-9.]+ s, ", err)
     data = yaml.safe_load(out)
     assert data["source"] == "papers/paper.pdf"
     entries = data["figures"]
     assert [(e.get("kind", "figure"), e["id"]) for e in entries] == [
-        ("figure", 1),
-        ("figure", 2),
-        ("figure", 3),
-        ("table", 1),
-        ("table", 2),
-        ("table", 3),
+        *(("figure", n) for n in range(1, 9)),
+        *(("table", n) for n in range(1, 5)),
     ]
-    assert entries[3]["label"] == "Table 1" and entries[3]["caption"] == {
+    assert entries[8]["label"] == "Table 1" and entries[8]["caption"] == {
         "en": "Model sizes and memory.",
         "zh": "",
     }
@@ -171,7 +173,7 @@ def test_detect_prints_spec_entries_and_a_summary(
     code, out, err = _run(root, "papers/paper.pdf", "--article", "docs/a.md")
     assert code == 0
     assert yaml.safe_load(out)["source"] == "../papers/paper.pdf"
-    assert "6 new entries for a.figures.yml; --write adds them" in err
+    assert "12 new entries for a.figures.yml; --write adds them" in err
     assert "(cached)" in err
     assert not (root / "docs" / "a.figures.yml").exists()
 
@@ -186,10 +188,25 @@ def test_write_creates_the_spec_and_keeps_what_the_author_edited(
     spec_file = root / "docs" / "a.figures.yml"
     spec = load_spec(spec_file, root)
     assert spec.diagnostics == []
-    assert sorted(spec.declared) == ["1", "2", "3", "table-1", "table-2", "table-3"]
+    assert sorted(spec.declared) == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "table-1",
+        "table-2",
+        "table-3",
+        "table-4",
+    ]
     table = next(f for f in spec.figures if f.key == "table-2")
     assert (table.kind, table.label, table.page, table.caption_zh) == ("table", "Table 2", 2, "")
-    assert untranslated_captions(spec_file) == 6
+    assert untranslated_captions(spec_file) == 12
+    status = CliRunner().invoke(main, ["status"], catch_exceptions=False)
+    assert "(12 captions untranslated)" in status.stdout, status.output
 
     # The author corrects figure 2's box, translates a caption, deletes table 3 and adds a
     # comment; a second --write restores only what is missing.
@@ -206,12 +223,12 @@ def test_write_creates_the_spec_and_keeps_what_the_author_edited(
     code, _out, err = _run(root, "papers/paper.pdf", "--article", "docs/a.md", "--write")
     assert code == 0
     assert "a.figures.yml: Figure 2 kept as written; differs in box [80, 70, 530, 220]" in err
-    assert "1 entries added, 5 already there" in err
+    assert "2 entries added, 10 already there" in err
     after = spec_file.read_text("utf-8")
     assert after.startswith(edited)  # every byte the author wrote stays
     assert "  - id: 3\n    kind: table" in after[len(edited) :]
     assert load_spec(spec_file, root).diagnostics == []
-    assert untranslated_captions(spec_file) == 5
+    assert untranslated_captions(spec_file) == 11
 
 
 def test_write_needs_an_article_and_reports_an_unreadable_pdf(
@@ -258,8 +275,8 @@ def test_review_page_is_self_contained_and_escapes_captions(tmp_path: Path) -> N
     evil = DetectedFigure(
         1,
         "figure",
-        "Figure 9",
-        9,
+        "Figure 10",
+        10,
         '<script>alert("x")</script> & co',
         (60, 80, 200, 200),
         (60, 210, 200, 220),
@@ -267,10 +284,10 @@ def test_review_page_is_self_contained_and_escapes_captions(tmp_path: Path) -> N
     html = review_html(tmp_path / "paper.pdf", [*found, evil])
     assert "<script>" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; co" in html
-    # 3 page thumbnails and 7 crops, all embedded.
-    assert html.count('src="data:image/webp;base64,') == 3 + 7
+    # 6 page thumbnails and 13 crops, all embedded.
+    assert html.count('src="data:image/webp;base64,') == 6 + 13
     assert not re.search(r'src="(?!data:)', html)
-    assert "figure 4, 5, 6, 7, 8 not found" in html
+    assert "figure 9 not found" in html
 
 
 def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,7 +307,7 @@ def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.Monke
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    keep=st.lists(st.booleans(), min_size=6, max_size=6),
+    keep=st.lists(st.booleans(), min_size=12, max_size=12),
     indent=st.sampled_from(["", "  ", "    "]),
     trailer=st.sampled_from(["", "\n", "\n\n# end\n", "dpi: 150\n"]),
 )
@@ -319,8 +336,8 @@ def test_merge_only_adds(tmp_path: Path, keep: list[bool], indent: str, trailer:
     ).get_opcodes()
     assert {op for op, *_ in ops} <= {"equal", "insert"}
     assert data["figures"][: len(existing)] == existing
-    assert len(data["figures"]) == 6
-    assert len(result.added) == 6 - len(existing)
+    assert len(data["figures"]) == 12
+    assert len(result.added) == 12 - len(existing)
     assert len(result.differences) == len(existing)
     if trailer == "dpi: 150\n":
         assert data["dpi"] == 150
@@ -420,3 +437,38 @@ def test_table_entries_are_checked(tmp_path: Path) -> None:
         f"{path.parent}/a.figures.yml:5: DZ103 table 2 is declared but never placed in a.md; "
         "add '/// figure | table-2' and '///' where it belongs, or set 'status: draft'",
     ]
+
+
+def test_merge_names_the_paper_when_the_spec_has_another_source(tmp_path: Path) -> None:
+    from figure_sources import make_pdf
+
+    paper = tmp_path / "papers" / "paper.pdf"
+    make_paper(paper)
+    make_pdf(tmp_path / "papers" / "other.pdf")
+    spec_file = tmp_path / "docs" / "a.figures.yml"
+    spec_file.parent.mkdir()
+    text = "source: ../papers/other.pdf\nfigures:\n  - {id: 9, page: 1, box: [72, 96, 540, 380]}\n"
+    result = merge(text, spec_file, paper, detect_figures(paper))
+    assert result.text.startswith(text)
+    assert result.text.count('source: "../papers/paper.pdf"') == 12
+    spec_file.write_text(result.text, "utf-8")
+    spec = load_spec(spec_file, tmp_path)
+    assert spec.diagnostics == []
+    sources = {f.key: f.source.path.name for f in spec.figures}
+    assert sources == {
+        "9": "other.pdf",
+        **{k: "paper.pdf" for k in (*"12345678", "table-1", "table-2", "table-3", "table-4")},
+    }
+
+
+def test_detection_cache_follows_the_plugins_cache_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, _truths = _project(tmp_path)
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - duizhao:\n      figures: {cache_dir: build/cache}\n", "utf-8"
+    )
+    monkeypatch.chdir(root)
+    code, _out, _err = _run(root, "papers/paper.pdf")
+    assert code == 0
+    assert len(list((root / "build/cache/figures/detect").glob("*.json"))) == 1

@@ -20,9 +20,11 @@ from duizhao.article import parse
 from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
-from duizhao.figures import Catalog, Encoder, crop_size, load_spec
 from duizhao.figures import catalog as catalog_module
 from duizhao.figures import crops as crops_module
+from duizhao.figures.catalog import Catalog
+from duizhao.figures.crops import Encoder, crop_size
+from duizhao.figures.spec import load_spec
 from figure_sources import PAGE_COLORS, bomb_png, make_pdf, make_png, png_bytes
 
 ARTICLE = """\

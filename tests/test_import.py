@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from duizhao.article import TODO_MARKER, read_article
 from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
-from duizhao.importer import Chunk, ImportRefused, chunks_from_text, import_chunks, pdf_text
+from duizhao.importer import Chunk, ImportRefused, chunks_from_text, import_chunks, import_pdf
 
 PAPER = """\
 # 1 Introduction
@@ -208,7 +208,7 @@ def page(number: int, body: list[str], start: float = 700) -> list[tuple[float, 
     return lines
 
 
-def test_pdf_text_layer_becomes_paragraphs_without_headers(tmp_path: Path) -> None:
+def test_pdf_layout_becomes_paragraphs_without_headers(tmp_path: Path) -> None:
     pdf = tmp_path / "paper.pdf"
     make_pdf(
         pdf,
@@ -240,24 +240,24 @@ def test_pdf_text_layer_becomes_paragraphs_without_headers(tmp_path: Path) -> No
             ),
         ],
     )
-    assert pdf_text(pdf) == (
-        "## 1 Introduction\n"
-        "\n"
-        "Large language models no longer fit on a single accelerator, so serving them at scale "
-        "is a systems problem that spans many machines and communication links.\n"
-        "\n"
-        "We describe the design of a serving system built for a superpod with hundreds of "
-        "accelerators connected by a unified bus that spans the whole cluster and gives every "
-        "chip direct memory access.\n"
-        "\n"
-        "### 2.1 Disaggregated Serving\n"
-        "\n"
-        "Prefill and decode run on separate pools of accelerators here:\n"
-        "\n"
-        "• prefill pools grow with the prompts,\n"
-        "\n"
-        "• decode pools grow with the generated tokens.\n"
-    )
+    # One column, one font size: headings come from their numbering alone, as a paragraph
+    # would not be set on one short line.
+    assert import_pdf(pdf).chunks == [
+        Chunk("1 Introduction", 2, kind="heading"),
+        Chunk(
+            "Large language models no longer fit on a single accelerator, so serving them at "
+            "scale is a systems problem that spans many machines and communication links."
+        ),
+        Chunk(
+            "We describe the design of a serving system built for a superpod with hundreds of "
+            "accelerators connected by a unified bus that spans the whole cluster and gives every "
+            "chip direct memory access."
+        ),
+        Chunk("2.1 Disaggregated Serving", 3, kind="heading"),
+        Chunk("Prefill and decode run on separate pools of accelerators here:"),
+        Chunk("• prefill pools grow with the prompts,"),
+        Chunk("• decode pools grow with the generated tokens."),
+    ]
 
 
 def test_cli_imports_a_pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -266,11 +266,14 @@ def test_search_pages_replace_what_a_build_rendered_and_keep_the_rest() -> None:
     def entry(location: str) -> dict[str, str]:
         return {"location": location, "title": location, "text": ""}
 
-    pages = SearchPages()
+    def paged(*entries: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+        return [(e["location"].partition("#")[0], e) for e in entries]
+
+    pages: SearchPages[dict[str, str]] = SearchPages()
     first = pages.update(
         ["", "a/", "b/"],
         ["", "a/", "b/"],
-        [entry(""), entry("#x"), entry("a/"), entry("b/"), entry("b/#y")],
+        paged(entry(""), entry("#x"), entry("a/"), entry("b/"), entry("b/#y")),
         {"a/": [entry("a/#P001")]},
     )
     assert [e["location"] for e in first] == ["", "#x", "a/", "a/#P001", "b/", "b/#y"]
@@ -278,12 +281,12 @@ def test_search_pages_replace_what_a_build_rendered_and_keep_the_rest() -> None:
     second = pages.update(
         ["", "a/", "b/", "c/"],
         ["", "b/", "c/"],
-        [entry(""), entry("b/"), entry("c/")],
+        paged(entry(""), entry("b/"), entry("c/")),
         {"a/": [entry("a/#P001")]},
     )
     assert [e["location"] for e in second] == ["", "a/", "a/#P001", "b/", "c/"]
     # a/ was deleted; an entry of a page outside the list is kept, at the end
-    third = pages.update(["", "b/", "c/"], ["c/"], [entry("c/"), entry("x/")], {})
+    third = pages.update(["", "b/", "c/"], ["c/"], paged(entry("c/"), entry("x/")), {})
     assert [e["location"] for e in third] == ["", "b/", "c/", "x/"]
 
 

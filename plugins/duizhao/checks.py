@@ -10,6 +10,7 @@ import os
 import posixpath
 import stat
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -24,6 +25,7 @@ from .article import (
     TABLE_ANCHOR_RE,
     TODO_MARKER,
     Article,
+    Link,
     ParagraphRange,
     normalize_id,
     parse_range,
@@ -33,7 +35,7 @@ from .article import (
 from .diagnostics import Diagnostic
 from .figures.catalog import Catalog
 from .site.attribution import check_attribution
-from .site.indexes import check_featured, check_listing, is_listed
+from .site.indexes import FEATURED_KEY, check_featured, check_listing, is_listed
 from .yamlsafe import inside
 
 Loader = Callable[[Path], Article]
@@ -65,6 +67,32 @@ def refused_input(path: Path, root: Path) -> Diagnostic | None:
     return None
 
 
+@dataclass(frozen=True)
+class LinkTarget:
+    """What a link into an article needs of it: kept instead of the article, so that a check
+    of many files holds one article at a time (memory stays flat as the corpus grows)."""
+
+    anchors: frozenset[str]
+
+    @classmethod
+    def of(cls, article: Article) -> LinkTarget:
+        return cls(article.anchors)
+
+
+@dataclass(frozen=True)
+class LinkSource:
+    """What the link check needs of the article the links are in."""
+
+    path: Path
+    links: tuple[Link, ...]
+    is_article: bool
+    anchors: frozenset[str]
+
+    @classmethod
+    def of(cls, article: Article) -> LinkSource:
+        return cls(article.path, tuple(article.links), article.is_article, article.anchors)
+
+
 class Corpus:
     """The articles a check can see: parsed on first use, so linked files are read lazily.
 
@@ -87,7 +115,7 @@ class Corpus:
             figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
         self.figures = figures
         self._loader = loader
-        self._cache: dict[Path, Article | None] = {}
+        self._cache: dict[Path, LinkTarget | None] = {}
         self._resolved: dict[Path, Path] = {}
 
     def _resolve(self, path: Path) -> Path:
@@ -98,15 +126,15 @@ class Corpus:
         return resolved
 
     def add(self, article: Article) -> None:
-        self._cache[self._resolve(article.path)] = article
+        self._cache[self._resolve(article.path)] = LinkTarget.of(article)
 
-    def get(self, path: Path) -> Article | None:
+    def get(self, path: Path) -> LinkTarget | None:
         key = self._resolve(path)
         if key not in self._cache:
-            self._cache[key] = self._loader(path) if key.is_file() else None
+            self._cache[key] = LinkTarget.of(self._loader(path)) if key.is_file() else None
         return self._cache[key]
 
-    def resolve_link(self, article: Article, link_path: str) -> Path | None:
+    def resolve_link(self, article: Article | LinkSource, link_path: str) -> Path | None:
         """The file a relative link points to, or None for links this checker leaves alone."""
         link_path = unquote(link_path)
         if link_path.startswith("/"):
@@ -122,7 +150,7 @@ def _short(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _err(article: Article, line: int, code: str, message: str) -> Diagnostic:
+def _err(article: Article | LinkSource, line: int, code: str, message: str) -> Diagnostic:
     return Diagnostic(article.path, line, code, message)
 
 
@@ -312,7 +340,7 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
         )
 
 
-def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
+def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagnostic]:
     for link in article.links:
         if link.is_external:
             continue
@@ -320,7 +348,7 @@ def check_links(article: Article, corpus: Corpus) -> Iterator[Diagnostic]:
         target_path = link.path
         if target_path and not target_path.endswith(".md"):
             continue
-        target: Article = article
+        target: Article | LinkSource | LinkTarget = article
         if target_path:
             resolved = corpus.resolve_link(article, target_path)
             if resolved is None:
@@ -402,11 +430,19 @@ def check_article(
     ``local`` computes :func:`check_local`; a caller that keeps Articles between runs may pass
     a memoized one (the figure and link checks read other files, so they always run).
     """
+    found = _check_alone(article, corpus, local)
+    if not any(d.code == "DZ011" for d in found):
+        found.extend(check_links(article, corpus))
+    found.sort(key=lambda d: (d.line, d.code))
+    return found
+
+
+def _check_alone(
+    article: Article, corpus: Corpus, local: Callable[[Article], list[Diagnostic]]
+) -> list[Diagnostic]:
     found = list(local(article))
     if not any(d.code == "DZ011" for d in found):
         found.extend(corpus.figures.check(article))
-        found.extend(check_links(article, corpus))
-    found.sort(key=lambda d: (d.line, d.code))
     return found
 
 
@@ -415,12 +451,22 @@ def check_corpus(
     corpus: Corpus,
     local: Callable[[Article], list[Diagnostic]] = check_local,
 ) -> list[Diagnostic]:
-    """Check ``articles`` (all added to ``corpus`` first so links between them resolve)."""
-    articles = list(articles)
+    """Check ``articles``, one at a time: each is checked alone as it comes and kept only as
+    its links and anchors (links are checked once every article is known)."""
+    checked: list[tuple[LinkSource | None, list[Diagnostic]]] = []
+    featured: list[Article] = []
     for article in articles:
         corpus.add(article)
-    found: list[Diagnostic] = []
-    for article in articles:
-        found.extend(check_article(article, corpus, local))
-    found.extend(check_featured(articles))
-    return found
+        found = _check_alone(article, corpus, local)
+        readable = not any(d.code == "DZ011" for d in found)
+        checked.append((LinkSource.of(article) if readable else None, found))
+        if article.meta.get(FEATURED_KEY) is True:
+            featured.append(article)  # few: the home page shows one
+    result: list[Diagnostic] = []
+    for source, found in checked:
+        if source is not None:
+            found.extend(check_links(source, corpus))
+        found.sort(key=lambda d: (d.line, d.code))
+        result.extend(found)
+    result.extend(check_featured(featured))
+    return result

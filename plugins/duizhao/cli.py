@@ -9,62 +9,38 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from . import renumber as renumbering
 from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input
 from .diagnostics import Diagnostic, Severity, display_path
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .importer import (
-    Chunk,
-    ImportRefused,
-    Original,
-    chunks_from_text,
-    import_chunks,
-    new_article,
-    parse_markdown,
-    pdf_text,
-)
-from .importer.markdown import footnote_prefix
-from .lock import LOCK_NAME, Lock, LockError, article_key, read_lock
+from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
-from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+from .project import ConfigError, Project, find_config
 from .source import ProjectBusyError, write_atomically
 from .source import project_lock as _project_lock
-from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, load_yaml_file, read_bytes
+from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 
-CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+if TYPE_CHECKING:
+    from .importer import Original
 
-
-def find_config(start: Path | None = None) -> Path | None:
-    """mkdocs.yml in ``start`` (default: the current directory)."""
-    folder = start or Path.cwd()
-    for name in CONFIG_NAMES:
-        if (folder / name).is_file():
-            return folder / name
-    return None
+# Commands import what only they need: `duizhao check` starts without the importer's
+# Markdown parser, Pillow or MkDocs.
 
 
-def read_config(path: Path) -> dict[str, Any]:
-    """mkdocs.yml as data, without running its tags (``!ENV``, ``!!python/name:`` are read as
-    plain values); any problem is a usage error ``PATH:LINE: DZ019 message``."""
+def find_project() -> Project | None:
+    """The project of ./mkdocs.yml, if there is one."""
+    config = find_config()
+    if config is None:
+        return None
     try:
-        data, _node = load_yaml_file(path, permissive_tags=True)
-    except (InputError, OSError) as exc:
-        line = exc.line if isinstance(exc, InputError) else 1
-        reason = exc.message if isinstance(exc, InputError) else (exc.strerror or str(exc))
-        shown = Diagnostic(path, line, "DZ019", f"cannot read the MkDocs configuration: {reason}")
-        raise click.UsageError(shown.format()) from None
-    return data if isinstance(data, dict) else {}
-
-
-def docs_dir_of(config_path: Path) -> Path:
-    docs = read_config(config_path).get("docs_dir", "docs")
-    return (config_path.parent / str(docs)).resolve()
+        return Project.from_mkdocs_yml(config)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
@@ -76,14 +52,13 @@ def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
-def _default_docs_dir() -> Path:
-    config = find_config()
-    if config is None:
+def _default_docs_dir(project: Project | None) -> Path:
+    if project is None:
         raise click.UsageError(
             "no PATH given and no mkdocs.yml in the current directory; "
             "run 'duizhao check docs/' or run it next to mkdocs.yml"
         )
-    return docs_dir_of(config)
+    return project.docs_dir
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -112,10 +87,9 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     PATHS are files or folders (default: the docs_dir of ./mkdocs.yml). Exit status: 0 with no
     errors, 1 with errors (or, with --strict, warnings), 2 for usage problems.
     """
-    config = find_config()
-    docs_dir = docs_dir_of(config) if config else None
-    targets = list(paths) or [_default_docs_dir()]
-    project = (config.parent if config else Path.cwd()).resolve()
+    project = find_project()
+    targets = list(paths) or [_default_docs_dir(project)]
+    root_of_project = (project.root if project else Path.cwd()).resolve()
     refused: list[Diagnostic] = []
     files: list[Path] = []
     for target in targets:
@@ -123,8 +97,8 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
         # it, inside that target): a symlink to /etc/passwd is refused, never read or quoted.
         where = Path(os.path.abspath(target))
         root = (
-            project
-            if where.is_relative_to(project)
+            root_of_project
+            if where.is_relative_to(root_of_project)
             else (where if where.is_dir() else where.parent)
         )
         for path in iter_markdown([target]):
@@ -133,7 +107,10 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
                 files.append(path)
             else:
                 refused.append(problem)
-    corpus = Corpus(docs_dir, figures=Catalog(config.parent if config else Path.cwd()))
+    corpus = Corpus(
+        project.docs_dir if project else None,
+        figures=Catalog(project.root if project else Path.cwd()),
+    )
     diagnostics = check_corpus((read_article(p) for p in files), corpus) + refused
     files += [d.path for d in refused]
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
@@ -178,17 +155,17 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     The section folder is the one mkdocs.yml names for the seed's section
     (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
     """
-    config = find_config()
-    if config is None:
+    project = find_project()
+    if project is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
-    docs_dir, lock_path = _project()
-    sections = site_sections(read_config(config))
-    with project_lock(lock_path):
-        refused = _new(seed_paths + more, config, docs_dir, sections)
+    with project_lock(project.lock_path):
+        refused = _new(seed_paths + more, project.docs_dir, project.sections)
     sys.exit(1 if refused else 0)
 
 
-def _new(seeds: tuple[Path, ...], config: Path, docs_dir: Path, sections: dict[str, str]) -> int:
+def _new(seeds: tuple[Path, ...], docs_dir: Path, sections: dict[str, str]) -> int:
+    from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+
     refused = 0
     for seed_path in seeds:
         try:
@@ -198,7 +175,7 @@ def _new(seeds: tuple[Path, ...], config: Path, docs_dir: Path, sections: dict[s
         folder = section_folder(sections, seed.section)
         if folder is None:
             raise click.ClickException(
-                f"{seed_path}: section {seed.section!r} is not in {config.name}; add it as "
+                f"{seed_path}: section {seed.section!r} is not in mkdocs.yml; add it as "
                 f"'plugins: - duizhao: site: sections: {{my-folder: {seed.section}}}'"
             )
         target = docs_dir / folder / f"{seed.slug}.md"
@@ -213,32 +190,16 @@ def _new(seeds: tuple[Path, ...], config: Path, docs_dir: Path, sections: dict[s
     return refused
 
 
-def site_sections(mkdocs_config: dict[str, Any]) -> dict[str, str]:
-    """``{folder: title}`` from the duizhao plugin's ``site: sections:`` in mkdocs.yml."""
-    for entry in mkdocs_config.get("plugins") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("duizhao"), dict):
-            site = entry["duizhao"].get("site") or {}
-            sections = site.get("sections") if isinstance(site, dict) else None
-            if isinstance(sections, dict):
-                return {str(k): str(v) for k, v in sections.items()}
-    return {}
-
-
 # --------------------------------------------------------------------------------------------
 # The translator's workflow: import, renumber, status (logic in importer/renumber/lock/progress)
 
 
 def _project() -> tuple[Path, Path]:
     """(docs_dir, lock file) of the project in the current directory."""
-    config = find_config()
-    if config is None:
+    project = find_project()
+    if project is None:
         raise click.UsageError("no mkdocs.yml in the current directory; run this next to it")
-    plugins = read_config(config).get("plugins") or []
-    options: Any = next(
-        (p["duizhao"] for p in plugins if isinstance(p, dict) and "duizhao" in p), None
-    )
-    lock_name = options.get("lock_file", LOCK_NAME) if isinstance(options, dict) else LOCK_NAME
-    return docs_dir_of(config), config.parent / str(lock_name)
+    return project.docs_dir, project.lock_path
 
 
 @contextmanager
@@ -254,7 +215,7 @@ def project_lock(lock_path: Path) -> Iterator[None]:
 def _project_or_here() -> tuple[Path | None, Path]:
     """:func:`_project`, or (None, ./duizhao.lock) away from a project (import works anywhere)."""
     if find_config() is None:
-        return None, Path.cwd() / LOCK_NAME
+        return None, Path.cwd() / "duizhao.lock"
     return _project()
 
 
@@ -306,15 +267,21 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".
     help="Where the Markdown original is published: its site-absolute and relative links "
     "and images become absolute links there (without it they stay as text, with a warning).",
 )
-def import_(article: Path, original: Path, base_url: str | None) -> None:
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: give each reference a paragraph ID to translate (default: plain, unnumbered).",
+)
+def import_(article: Path, original: Path, base_url: str | None, number_references: bool) -> None:
     """Append the paragraphs of an original to ARTICLE as numbered blocks to translate.
 
     IDs continue from the article's last one; each block quotes the original and holds a to-do
     marker for the translation; the front matter's 'paragraphs:' range is extended. A missing
     ARTICLE (and its folder) is created as a draft, titled from the original. Markdown is
     parsed as CommonMark/GFM: only paragraphs, lists, quotes and tables are numbered; code,
-    figure candidates and footnotes go between the blocks. A report of what was found, dropped
-    or needs review goes to stderr. PDF text is extracted best effort: review the result.
+    figure candidates and footnotes go between the blocks. A PDF paper is read from its layout
+    (columns, headings, floats, references). A report of what was found, dropped or needs
+    review goes to stderr.
     """
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
@@ -325,20 +292,47 @@ def import_(article: Path, original: Path, base_url: str | None) -> None:
         raise click.UsageError(f"cannot read {original}: {exc}") from None
     _docs_dir, lock_path = _project_or_here()
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
-        _import(article, original, base_url, suffix, raw)
+        _import(article, original, base_url, number_references, suffix, raw)
 
 
-def _import(article: Path, original: Path, base_url: str | None, suffix: str, raw: bytes) -> None:
+def _import(
+    article: Path,
+    original: Path,
+    base_url: str | None,
+    number_references: bool,
+    suffix: str,
+    raw: bytes,
+) -> None:
+    from .importer import (
+        Chunk,
+        ImportRefused,
+        Original,
+        chunks_from_text,
+        import_chunks,
+        import_pdf,
+        new_article,
+        parse_markdown,
+    )
+    from .importer.markdown import footnote_prefix
+
     try:
         existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {article}: {exc}") from None
     if suffix == ".pdf":
         try:
-            text = pdf_text(original, raw)
+            from .importer.pdf import paper_floats
+
+            # the detection of `duizhao figures detect`: floats leave the text flow and come
+            # back as figure placements where they are first referenced
+            source: Original = import_pdf(
+                original,
+                number_references=number_references,
+                declared_figures=_declared_figures(article),
+                detect=paper_floats,
+            )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
-        source = Original(chunks_from_text(text))
     else:
         try:
             text = raw.decode("utf-8-sig")
@@ -398,6 +392,7 @@ def _import_report(original: Path, source: Original) -> None:
                 n(source.count("verbatim"), "code/HTML block"),
                 n(source.count("footnote"), "footnote"),
             ]
+            + ([n(source.count("reference"), "reference")] if source.count("reference") else [])
         )
         + (
             f"; {n(len(source.notes), 'note')} to review:"
@@ -408,6 +403,16 @@ def _import_report(original: Path, source: Original) -> None:
     )
     for note in source.notes:
         click.echo(note.format(str(original)), err=True)
+
+
+def _declared_figures(article: Path) -> list[str]:
+    """Keys of the figures the article's .figures.yml declares ("3", "table-2"), if any."""
+    from .figures.spec import load_spec, spec_path
+
+    path = spec_path(article)
+    if not path.is_file():
+        return []
+    return sorted(load_spec(path, Path.cwd()).declared)
 
 
 @main.command("renumber")
@@ -432,6 +437,8 @@ def renumber(article: Path, write: bool) -> None:
 
 
 def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write: bool) -> None:
+    from . import renumber as renumbering
+
     lock = _read_lock(lock_path)
     plan = renumbering.plan(
         article, docs_dir, list(iter_markdown([docs_dir])), lock, lock_path, key

@@ -26,6 +26,7 @@ from .figures.spec import SPEC_SUFFIX
 from .memo import TemplatesFeature
 from .pages import GeneratedPages
 from .progress.feature import ProgressFeature
+from .project import Project
 from .reader.feature import ReaderFeature
 from .render import RenderFeature
 from .search.feature import SearchFeature
@@ -50,15 +51,15 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         self.command, self.dirty = command, dirty
         self._made_with = None  # a new session starts without what the last one knew
 
-    def _make_features(self, root: Path) -> list[Feature]:
+    def _make_features(self, project: Project) -> list[Feature]:
         options = self.config
-        vendor = root / options.vendor_dir
+        vendor = project.root / options.vendor_dir
         figures = FiguresFeature(options.figures, vendor)
         features: list[Feature] = [
             ArticlesFeature(options.checks),
             SiteFeature(options.site),
             figures,
-            ProgressFeature(root / options.lock_file, options.progress_page),
+            ProgressFeature(project.lock_path, options.progress_page),
             RenderFeature(figures.render, options.paragraph_search),
             ReaderFeature(options.assets, vendor, options.math, options.mermaid),
             SearchFeature(options.paragraph_search),
@@ -72,9 +73,10 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         if not self.config.enabled:
             return config
         root = Path(config.config_file_path or ".").parent
-        made_with = repr((config.config_file_path, sorted(self.config.items())))
+        project = Project.from_options(root, config.docs_dir, self.config)
+        made_with = repr((project, sorted(self.config.items())))
         if made_with != self._made_with:
-            self.features = self._make_features(root)
+            self.features = self._make_features(project)
             self._made_with = made_with
         self.build = Build(
             config=config,

@@ -19,8 +19,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 BOM = "\ufeff"
 # The line ends article.split_lines accepts, so line N here is line N there.
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -145,6 +143,8 @@ def project_lock(lock_file: Path, timeout: float | None = None) -> Iterator[None
             timeout = float(os.environ.get("DUIZHAO_LOCK_TIMEOUT", WRITER_WAIT))
         except ValueError:
             timeout = WRITER_WAIT
+    from filelock import FileLock, Timeout  # only commands that write need it
+
     path = writer_lock_path(lock_file)
     lock = FileLock(path, timeout=timeout)
     try:

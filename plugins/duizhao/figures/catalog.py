@@ -7,8 +7,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
-
 from ..article import Article, FigurePlacement
 from ..diagnostics import Diagnostic
 from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
@@ -166,6 +164,8 @@ class Catalog:
                 f"keep 0 ≤ x ≤ {width:g} and 0 ≤ y ≤ {height:g}",
             )
         w, h = crop_size(info.kind, box, figure.dpi)
+        from PIL import Image  # loaded only for a spec with boxes to check
+
         limit = Image.MAX_IMAGE_PIXELS
         if limit is not None and w * h > limit:  # checked before any pixel is rendered
             return None, SpecError(

@@ -20,6 +20,7 @@ from .sources import sniff
 from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
+DEFAULT_CACHE_DIR = ".cache/duizhao"
 
 
 def _project_root(start: Path) -> Path:
@@ -28,6 +29,22 @@ def _project_root(start: Path) -> Path:
         if (folder / "mkdocs.yml").is_file() or (folder / "mkdocs.yaml").is_file():
             return folder
     return Path.cwd()
+
+
+def _cache_dir(root: Path) -> Path:
+    """The plugin's cache folder as mkdocs.yml sets it (``figures: cache_dir:``)."""
+    from ..project import ConfigError, find_config, plugin_options, read_mkdocs_yml
+
+    folder = DEFAULT_CACHE_DIR
+    config = find_config(root)
+    if config is not None:
+        try:
+            options = plugin_options(read_mkdocs_yml(config)).get("figures")
+        except ConfigError:
+            options = None
+        if isinstance(options, dict) and isinstance(options.get("cache_dir"), str):
+            folder = options["cache_dir"]
+    return root / folder
 
 
 @click.group()
@@ -110,7 +127,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     from ..source import write_atomically
     from .detect import detect_cached
     from .merge import spec_text
-    from .review import missing_numbers, review_html
+    from .review import count_of, missing_numbers, review_html
 
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
@@ -122,7 +139,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     if sniff(head) != "pdf":
         raise click.UsageError(f"{paper} is not a PDF (judged by its content)")
     del head
-    cache_dir = root / ".cache" / "duizhao" / "figures" / "detect"
+    cache_dir = _cache_dir(root) / "figures" / "detect"
     started = time.perf_counter()
     with _progress("reading pages") as progress:
         try:
@@ -141,7 +158,8 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         else f"{seconds:.1f} s, {seconds / max(1, result.pages):.2f} s/page"
     )
     click.echo(
-        f"{paper}: {result.pages} pages, {figures_n} figures, {tables_n} tables ({how})",
+        f"{paper}: {count_of(result.pages, 'page')}, {count_of(figures_n, 'figure')}, "
+        f"{count_of(tables_n, 'table')} ({how})",
         err=True,
     )
     for kind in ("figure", "table"):
@@ -198,17 +216,21 @@ def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> No
         elif lines:
             click.echo("\n".join(lines))
         click.echo(
-            f"  {len(merged.added)} new entries for {spec_file.name}; --write adds them",
+            f"  {_entries(len(merged.added), 'new ')} for {spec_file.name}; --write adds them",
             err=True,
         )
         return
     if merged.added:
         write_atomically({spec_file: merged.text.encode("utf-8")})
     click.echo(
-        f"  {spec_file}: {len(merged.added)} entries added, "
+        f"  {spec_file}: {_entries(len(merged.added))} added, "
         f"{len(found) - len(merged.added)} already there",
         err=True,
     )
+
+
+def _entries(n: int, adjective: str = "") -> str:
+    return f"{n} {adjective}{'entry' if n == 1 else 'entries'}"
 
 
 class _progress:  # noqa: N801 (used as a function)

@@ -13,20 +13,20 @@ import math
 import os
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
 from .cache import Cache, write_published
 from .sources import BombError, open_image
 from .spec import FigureSpec
+
+if TYPE_CHECKING:  # Pillow and the worker pool load when a crop is made, not for a check
+    from concurrent.futures import Executor, Future
+
+    from PIL import Image
 
 #: Bumped when a change in this module changes the pixels of a crop.
 RENDER_VERSION = 1
@@ -224,6 +224,8 @@ class Batch:
 
     def wait(self) -> list[tuple[Crop, CropResult]]:
         """Block until done; record successes in the manifest; return the failures."""
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             for future, (source, chunk) in zip(self.futures, self.chunks, strict=True):
                 try:
@@ -276,6 +278,9 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
     # every core stays busy to the end.
     size = max(1, math.ceil(len(missing) / (workers * 4)))
     # spawn, not fork: MkDocs' server runs threads, and forking a threaded process can deadlock.
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     executor = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
     batch.executor = executor
     for source, group in by_source.items():

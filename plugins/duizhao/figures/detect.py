@@ -2,24 +2,28 @@
 
 Caption-anchored layout analysis, after pdffigures2 (Clark & Divvala, JCDL 2016), from the
 PDF's own objects (pypdfium2): the text layer with each character's position, size and font,
-and the page's image and vector-path objects. No rendering, no OCR.
+and the page's image, vector-path and form objects (measured by what they draw, clipped by
+their clipping paths). No OCR; the only rendering is of the final boxes, at 72 dpi.
 
 1. **Text.** Characters become *fragments*: runs on one baseline without a gap wider than
    about an em (so the cells of a table row, or the two columns of a page, are separate
    fragments).
 2. **Document layout.** The body font size is the most common one; the text columns are
    where the body-sized, wide fragments start and end. *Body text* is a fragment of body size
-   that fills most of one column and is not drawn inside a graphic; running heads and page
-   numbers lie outside the band of body text and are ignored.
+   that fills most of one column from its left edge, alone on its line, not monospaced and
+   not drawn inside a graphic (and the short last line of a paragraph). Running heads and
+   folios (text that recurs word for word above or below the text area) bound the pages.
 3. **Captions.** A fragment starting ``Figure 3:``, ``Fig. 3.``, ``Table 2:`` or ``TABLE II``
    (alone on its line, IEEE style) starts a caption; the lines right below it with the same
    size and no rule between them continue it. A label repeated in the body text ("Figure 3.
    The next ...") loses to the one with a bold label or graphics beside it.
 4. **Regions.** A caption's column is the text column it sits in, or the whole text width when
-   it crosses the gutter. From the caption the region grows away from it (up for figures; for
-   tables the side where the document's tables are, as captions sit above *or* below them)
-   over graphics and non-body text until body text, another caption, a wide empty gap or the
-   band's edge. The crop box is the union of what it grew over.
+   it crosses the gutter (shared with a caption beside it). From the caption the region grows
+   away from it (up for figures; for tables the side where the paper puts its tables, as
+   captions sit above *or* below them) over graphics and non-body text until body text,
+   another caption, a wide empty gap or the running heads. All captions grow at once, nearest
+   item first, so what lies between two floats goes to the one it hangs together with. Text
+   standing apart beyond a figure's graphics is dropped, and the box is trimmed to its ink.
 
 Boxes are in PDF points from the top-left of the page as rendered (the crop box), the units of
 ``<article>.figures.yml``.
@@ -38,12 +42,12 @@ import statistics
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 5
+DETECT_VERSION = 10
 
 Box = tuple[float, float, float, float]
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -138,6 +142,16 @@ def read_pages(pdf: Any, progress: Progress | None = None) -> list[Page]:
             page.close()
         pages.append(out)
     return pages
+
+
+#: Ligatures that the Linux Libertine fonts of ACM's 2016–17 template leave without a
+#: Unicode mapping, by font and the code PDFium reports (read off the words they occur in:
+#: "ﬁgure", "aﬃliation", "diﬀerent", "ﬂoat", "bo‹tt›om", "The").
+_UNMAPPED = {
+    "linlibertinet": {0x80: "fi", 0x81: "ffi", 0x82: "ff", 0x83: "fl", 0x8A: "tt", 0x8C: "Th"},
+    "linlibertinetb": {0x80: "fi", 0x87: "Th"},
+    "linlibertineti": {0x80: "fi"},
+}
 
 
 def _visible_box(page: Any) -> Box:
@@ -243,7 +257,12 @@ def _fragments(
             if abs(base - baseline) <= 0.1 * size:
                 cur.size = max(cur.size, size) if len(chars) < 3 else cur.size
         space = False
-        chars.append(chr(code) if code < 0x110000 else "")
+        if 0x80 <= code <= 0x9F:
+            # A ligature glyph its font does not map to Unicode.
+            name = _font(textpage, i, fonts)[0].split("+")[-1].lower()
+            chars.append(_UNMAPPED.get(name, {}).get(code, ""))
+        else:
+            chars.append(chr(code) if code < 0x110000 else "")
     close()
     return out
 
@@ -397,14 +416,17 @@ class Layout:
     #: the band of the page that holds text, (y0, y1); running heads and folios lie outside
     band: tuple[float, float]
     line_height: float
+    #: pages set in one column in a paper of two (an appendix, a page-wide listing)
+    single: set[int] = field(default_factory=set)
 
     @property
     def text_span(self) -> tuple[float, float]:
         return (self.columns[0][0], self.columns[-1][1])
 
-    def column_of(self, x0: float, x1: float) -> tuple[float, float] | None:
+    def column_of(self, x0: float, x1: float, page: int = 0) -> tuple[float, float] | None:
         """The one column holding ``x0``–``x1`` (mostly), or None when it crosses a gutter."""
-        for c0, c1 in self.columns:
+        columns = [self.text_span] if page in self.single else self.columns
+        for c0, c1 in columns:
             overlap = min(x1, c1) - max(x0, c0)
             if overlap >= 0.8 * (x1 - x0):
                 return (c0, c1)
@@ -425,8 +447,14 @@ def analyse(pages: Sequence[Page]) -> Layout:
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
     width = statistics.median([p.width for p in pages]) if pages else 612.0
 
+    sized = [f for p in pages for f in p.fragments if _near(f.size, body_size)]
+    mono_chars = sum(len(f.text) for f in sized if _MONO_RE.search(f.font))
+    # Code (a listing set as a figure) is body-sized but monospaced: not running text,
+    # unless the paper itself is set in a monospaced font.
+    mono_body = mono_chars > 0.3 * max(1, sum(len(f.text) for f in sized))
+
     def body_sized(f: Fragment) -> bool:
-        return abs(f.size - body_size) <= max(0.6, 0.08 * body_size)
+        return _near(f.size, body_size) and (mono_body or not _MONO_RE.search(f.font))
 
     wide = [f for p in pages for f in p.fragments if body_sized(f) and f.width > 0.2 * width]
     left = [f for f in wide if f.x1 < 0.56 * width]
@@ -439,13 +467,23 @@ def analyse(pages: Sequence[Page]) -> Layout:
     else:
         columns = [(0.1 * width, 0.9 * width)]
     layout = Layout(body_size, columns, (0.0, 1e9), body_size * 1.2)
+    if len(columns) == 2:
+        # A page whose wide body-sized lines mostly cross the gutter is set in one column.
+        gutter = (columns[0][1] + columns[1][0]) / 2
+        for page in pages:
+            lines = [f for f in page.fragments if body_sized(f) and f.width > 0.25 * width]
+            across = sum(f.x0 < gutter - 10 and f.x1 > gutter + 10 for f in lines)
+            if across >= 5 and across > len(lines) - across:
+                layout.single.add(page.number)
     leads = []
     for page in pages:
         prev: Fragment | None = None
+        rows = _table_rows(page, layout)
         for f in page.fragments:
-            col = layout.column_of(f.x0, f.x1)
+            col = layout.column_of(f.x0, f.x1, page.number)
             f.body = (
                 body_sized(f)
+                and id(f) not in rows
                 and col is not None
                 and f.width >= 0.55 * (col[1] - col[0])
                 and col[0] - 3 <= f.x0 <= col[0] + 3 * body_size
@@ -486,41 +524,83 @@ def analyse(pages: Sequence[Page]) -> Layout:
 
 
 def _repeated_lines(pages: Sequence[Page]) -> tuple[list[float], list[float]]:
-    """Bottoms of running heads and tops of running feet: text above (below) a page's body
-    text, in the outer eighth of the page, at a height (to a point) shared by at least half
-    the pages, and by two or more."""
+    """Bottoms of running heads and tops of running feet.
+
+    A running head is text above a page's body text, in the top eighth of the page, that
+    recurs (the same words, numbers aside) at the same height (to a point) on a third of the
+    pages or more, and on two at least: a title, an author list, a page number. Figures and
+    tables at the tops of pages do not recur word for word.
+    """
     if len(pages) < 2:
         return [], []
-    heads: dict[int, set[int]] = {}
-    feet: dict[int, set[int]] = {}
-    edges_head: dict[int, float] = {}
-    edges_foot: dict[int, float] = {}
+    heads: dict[tuple[int, str], set[int]] = {}
+    feet: dict[tuple[int, str], set[int]] = {}
+    edges: dict[tuple[int, str], float] = {}
+    firsts: list[float] = []
+    lasts: list[float] = []
     for page in pages:
         body = [f for f in page.fragments if f.body]
         first = min((f.y0 for f in body), default=page.height / 2)
         last = max((f.y1 for f in body), default=page.height / 2)
+        if body:
+            firsts.append(first)
+            lasts.append(last)
         for f in page.fragments:
             if f.body or (first < f.y1 and f.y0 < last):
                 continue  # within the page's text, not around it
+            words = re.sub(r"\d+", "#", f.text)
             if f.y1 < page.height / 8:
-                key = round(f.y1)
+                key = (round(f.y1), words)
                 heads.setdefault(key, set()).add(page.number)
-                edges_head[key] = max(edges_head.get(key, 0.0), f.y1)
+                edges[key] = max(edges.get(key, 0.0), f.y1)
             elif f.y0 > page.height * 7 / 8:
-                key = round(f.y0)
+                key = (round(f.y0), words)
                 feet.setdefault(key, set()).add(page.number)
-                edges_foot[key] = min(edges_foot.get(key, 1e9), f.y0)
-    need = max(2, len(pages) // 2)
+                edges[key] = min(edges.get(key, 1e9), f.y0)
+    # Where the text area starts and ends on a typical page: a head lies above that, a foot
+    # below (text recurring inside it is a figure's, at the top of several pages).
+    top = statistics.median(firsts) if firsts else 0.0
+    bottom = statistics.median(lasts) if lasts else 1e9
 
-    def repeated(groups: dict[int, set[int]], edges: dict[int, float]) -> list[float]:
+    def repeated(groups: dict[tuple[int, str], set[int]], inside: Any) -> list[float]:
         found = []
-        for key in groups:
-            near = set().union(*(groups.get(key + d, set()) for d in (-1, 0, 1)))
-            if len(near) >= need:
-                found.append(edges[key])
+        for (y, words), numbers in groups.items():
+            near = set(numbers)
+            for d in (-1, 1):
+                near |= groups.get((y + d, words), set())
+            # Words recur on a third of the pages (odd and even heads alternate); a bare
+            # number (a folio, or a tick label) must recur on two thirds.
+            letters = sum(c.isalpha() for c in words) >= 3
+            need = max(2, len(pages) // 3 if letters else 2 * len(pages) // 3)
+            if len(near) >= need and not inside(edges[(y, words)]):
+                found.append(edges[(y, words)])
         return found
 
-    return repeated(heads, edges_head), repeated(feet, edges_foot)
+    return (
+        repeated(heads, lambda y: y > top + 1),
+        repeated(feet, lambda y: y < bottom - 1),
+    )
+
+
+_MONO_RE = re.compile(
+    r"mono|courier|typewriter|cmtt|sfmono|consol|menlo|inconsolata|txtt|lmtt", re.IGNORECASE
+)
+
+
+def _near(size: float, body_size: float) -> bool:
+    return abs(size - body_size) <= max(0.6, 0.08 * body_size)
+
+
+def _table_rows(page: Page, layout: Layout) -> set[int]:
+    """Fragments that share their line, in one column, with another fragment: the cells of a
+    table row (a line of running text is one fragment)."""
+    lines: dict[tuple[int, int], list[Fragment]] = {}
+    for f in page.fragments:
+        col = layout.column_of(f.x0, f.x1, page.number)
+        if col is None:
+            continue
+        lines.setdefault((round(col[0]), round(f.y1 / 2)), []).append(f)
+    return {id(f) for group in lines.values() if len(group) > 1 for f in group}
 
 
 def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
@@ -532,7 +612,7 @@ def _paragraph_ends(page: Page, layout: Layout, body_sized: Any) -> None:
     for f in page.fragments:
         if f.body or not body_sized(f):
             continue
-        col = layout.column_of(f.x0, f.x1)
+        col = layout.column_of(f.x0, f.x1, page.number)
         if col is None or abs(f.x0 - col[0]) > 3 or _inside_graphic(f, page.graphics):
             continue
         lo = bisect.bisect_left(tops, f.y0 - 1.3 * lead)
@@ -615,6 +695,7 @@ class Caption:
 
 def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
     found = []
+    _join_lone_labels(page)
     for f in page.fragments:
         if f.margin:
             continue
@@ -636,12 +717,31 @@ def _caption_starts(page: Page, layout: Layout) -> list[Caption]:
             continue  # "Figure 3 shows ...": a reference, not a caption
         kind = "table" if word.lower().startswith("tab") else "figure"
         label = f"{word} {num}"
-        col = layout.column_of(f.x0, f.x1)
+        col = layout.column_of(f.x0, f.x1, page.number)
         span = col if col is not None else layout.text_span
         score = (2.0 if f.bold else 0.0) + (1.0 if delim in (":", ".", "|") else 0.0)
         score += 0.0 if f.body else 1.0
         found.append(Caption(page, kind, label, number, [f], span, score))
     return found
+
+
+_LONE_LABEL_RE = re.compile(r"^(Figure|FIGURE|Fig\.?|FIG\.?|Table|TABLE|Tab\.)$")
+
+
+def _join_lone_labels(page: Page) -> None:
+    """A label word set apart from its number ("Fig." [wide space] "3."): one fragment."""
+    for f in list(page.fragments):
+        if not _LONE_LABEL_RE.match(f.text):
+            continue
+        right = [
+            g
+            for g in page.fragments
+            if g is not f
+            and abs((g.y0 + g.y1) - (f.y0 + f.y1)) < 0.5 * f.size
+            and 0 <= g.x0 - f.x1 <= 3 * f.size
+        ]
+        if right:
+            _merge([f, min(right, key=lambda g: g.x0)], page)
 
 
 def _extend(caption: Caption, page: Page, layout: Layout) -> None:
@@ -658,8 +758,8 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
             and 0 <= f.x0 - caption.lines[-1].x1 <= 3 * first.size
             and not f.body
             and (
-                layout.column_of(first.x0, first.x1) is None
-                or layout.column_of(first.x0, f.x1) is not None
+                layout.column_of(first.x0, first.x1, page.number) is None
+                or layout.column_of(first.x0, f.x1, page.number) is not None
             )
         ]
         if not right:
@@ -669,7 +769,7 @@ def _extend(caption: Caption, page: Page, layout: Layout) -> None:
         line = _merge(caption.lines, page)
         caption.lines = [line]
         first = line
-        col = layout.column_of(line.x0, line.x1)
+        col = layout.column_of(line.x0, line.x1, page.number)
         caption.span = col if col is not None else layout.text_span
         s0, s1 = caption.span
     while True:
@@ -1008,11 +1108,42 @@ def _detect(data: bytes, name: str, progress: Progress | None) -> tuple[int, lis
         raise ValueError(f"{name}: not a readable PDF ({exc})") from exc
     try:
         pages = read_pages(pdf, progress)
+        found = [_to_ink(pdf, f) for f in detect_pages(pages)]
     except pdfium.PdfiumError as exc:
         raise ValueError(f"{name}: unreadable page ({exc})") from exc
     finally:
         pdf.close()
-    return len(pages), detect_pages(pages)
+    return len(pages), found
+
+
+#: Resolution of the render that finds a box's ink, and what counts as ink (0-255 grey).
+INK_DPI = 72
+INK_LEVEL = 245
+
+
+def _to_ink(pdf: Any, found: DetectedFigure) -> DetectedFigure:
+    """Shrink a box to the ink inside it: an image's white margins, a plot's white
+    background and invisible objects are no part of what a reader sees as the figure."""
+    from .crops import crop_size, render_box
+
+    page = pdf[found.page - 1]
+    try:
+        width, height = crop_size("pdf", found.box, INK_DPI)
+        grey = render_box(page, found.box, INK_DPI, width, height).convert("L")
+    finally:
+        page.close()
+    ink = grey.point(lambda v: 255 if v < INK_LEVEL else 0).getbbox()
+    if ink is None:
+        return found
+    scale = 72 / INK_DPI
+    x0, y0 = found.box[0], found.box[1]
+    box = (
+        max(found.box[0], x0 + ink[0] * scale - 1),
+        max(found.box[1], y0 + ink[1] * scale - 1),
+        min(found.box[2], x0 + ink[2] * scale + 1),
+        min(found.box[3], y0 + ink[3] * scale + 1),
+    )
+    return replace(found, box=_rounded(box))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from .crops import crop_size, render_box
 from .detect import DetectedFigure
 
-THUMB_DPI = 40
+THUMB_DPI = 50
 CROP_DPI = 110
 COLORS = {"figure": (215, 40, 40), "table": (30, 90, 200)}
 
@@ -72,7 +72,7 @@ def review_html(
         pdf.close()
     figures = sum(f.kind == "figure" for f in found)
     tables = len(found) - figures
-    title = escape(f"{pdf_path.name}: {figures} figures, {tables} tables")
+    title = escape(f"{pdf_path.name}: {count_of(figures, 'figure')}, {count_of(tables, 'table')}")
     parts = [
         Markup('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'),
         Markup("<title>") + title + Markup("</title><style>") + Markup(_STYLE),
@@ -137,6 +137,11 @@ def _gaps(found: Sequence[DetectedFigure]) -> str:
             "; ".join(notes)
         )
     )
+
+
+def count_of(n: int, noun: str) -> str:
+    """``3 figures``, ``1 table``."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def missing_numbers(numbers: Sequence[int]) -> list[int]:

@@ -6,9 +6,10 @@ import hashlib
 import io
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 PDF_MAGIC = b"%PDF-"
 #: Image formats a figure source may be, told by content (magic bytes), never by extension:
@@ -105,6 +106,8 @@ class BombError(Exception):
 def open_image(data: bytes) -> Image.Image:
     """Image.open of a PNG, JPEG or WebP only, refusing anything over Pillow's
     decompression-bomb limit before decoding (the header's size is checked first)."""
+    from PIL import Image  # Pillow loads when an image is opened, not for a check
+
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:

@@ -4,7 +4,8 @@
 - :mod:`.text`: plain text → chunks;
 - :mod:`.markdown`: a Markdown original (markdown-it-py tokens) → chunks, metadata, report;
 - :mod:`.escape`: author text → Markdown that renders it literally;
-- :mod:`.pdf`: a PDF's text layer → text (pypdfium2);
+- :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
+- :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from .apply import block_lines, import_chunks, new_article
 from .markdown import parse_markdown
 from .model import Chunk, ImportRefused, ImportResult, Note, Original
-from .pdf import pdf_text
+from .pdf import PdfImport, import_pdf
 from .text import chunks_from_text, join_lines, vocabulary
 
 __all__ = [
@@ -22,12 +23,13 @@ __all__ = [
     "ImportResult",
     "Note",
     "Original",
+    "PdfImport",
     "block_lines",
     "chunks_from_text",
     "import_chunks",
+    "import_pdf",
     "join_lines",
     "new_article",
     "parse_markdown",
-    "pdf_text",
     "vocabulary",
 ]

@@ -22,8 +22,9 @@ class ImportRefused(Exception):  # noqa: N818 (reads better than ImportRefusedEr
 #: ``heading``: a Markdown heading (``level`` 1–6);
 #: ``verbatim``: code or an HTML block, written as a fenced block between the numbered ones;
 #: ``figure``: a figure candidate (images, unnumbered) for the author to place or crop;
-#: ``footnote``: the original's footnote definitions (labels namespaced, e.g. ``[^orig-1]``).
-ChunkKind = Literal["paragraph", "heading", "verbatim", "figure", "footnote"]
+#: ``footnote``: the original's footnote definitions (labels namespaced, e.g. ``[^orig-1]``);
+#: ``reference``: an entry of a paper's reference list (plain text, not translated).
+ChunkKind = Literal["paragraph", "heading", "verbatim", "figure", "footnote", "reference"]
 
 
 @dataclass(frozen=True)

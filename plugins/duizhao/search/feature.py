@@ -25,7 +25,8 @@ from mkdocs.structure.pages import Page
 from ..build import Build
 from ..features import Feature
 from ..source import write_atomically
-from .paragraphs import Entry, SearchPages, fresh_entries, paragraph_texts, search_entries
+from .index import IndexText, dump_entry, fresh_entries, page_of, split_index
+from .paragraphs import SearchPages, paragraph_texts, search_entries
 
 log = get_plugin_logger(__name__)
 
@@ -35,11 +36,10 @@ class SearchFeature(Feature):
 
     def __init__(self, paragraphs: bool) -> None:
         self.enabled = paragraphs
-        #: paragraph entries by page URL, kept across --dirty rebuilds (they render few pages)
-        self.paragraphs: dict[str, list[Entry]] = {}
-        self.pages = SearchPages()
-        #: what the search plugin wrote last time, before duizhao completed it
-        self.written: list[Entry] | None = None
+        #: paragraph entries (as JSON text) by page URL, kept across --dirty rebuilds
+        self.paragraphs: dict[str, list[str]] = {}
+        #: the index by page (entries as JSON text), as duizhao last wrote it
+        self.pages: SearchPages[str] = SearchPages()
         #: URLs of the site's pages, and of the pages this build rendered (in render order)
         self.urls: list[str] = []
         self.rendered: list[str] = []
@@ -51,7 +51,6 @@ class SearchFeature(Feature):
         if not build.dirty:
             self.paragraphs = {}
             self.pages = SearchPages()
-            self.written = None
         self.urls = []
         self.rendered = []
         self.first_location = None
@@ -71,7 +70,8 @@ class SearchFeature(Feature):
             self.paragraphs.pop(page.url, None)
             return html
         title = str(page.meta.get("title") or page.title or "")
-        self.paragraphs[page.url] = search_entries(page.url, title, paragraph_texts(html), _cut)
+        entries = search_entries(page.url, title, paragraph_texts(html), _cut)
+        self.paragraphs[page.url] = [dump_entry(entry) for entry in entries]
         return html
 
     def on_env(self, build: Build, env: Any, files: Files) -> None:
@@ -83,20 +83,30 @@ class SearchFeature(Feature):
         """Complete the index the search plugin wrote (it has run: a higher priority)."""
         path = Path(build.config.site_dir) / "search" / "search_index.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            written = list(data["docs"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return  # no search plugin, or one with another format: nothing to complete
-        fresh = fresh_entries(written, self.written, self.first_location)
-        self.written = written
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            return  # no search plugin
+        index = split_index(text) or _parsed(text)
+        if index is None:
+            return  # a search plugin with another format: nothing to complete
+        fresh = fresh_entries(index.entries, self.first_location)
         docs = self.pages.update(self.urls, self.rendered, fresh, self.paragraphs)
-        if docs == written:
-            return
-        data["docs"] = docs
-        # as Material writes it (its own index needs no rewrite: a site without duizhao pages
-        # keeps its file byte for byte)
-        payload = json.dumps(data, separators=(",", ":"), default=str)
-        write_atomically({path: payload.encode("utf-8")})
+        if docs == [entry for _page, entry in index.entries]:
+            return  # a site without duizhao pages keeps its file byte for byte
+        write_atomically({path: index.join(docs).encode("utf-8")})
+
+
+def _parsed(text: str) -> IndexText | None:
+    """An index that is not laid out as :func:`split_index` expects, read as JSON."""
+    try:
+        data = json.loads(text)
+        docs = data.pop("docs")
+        entries = [(page_of(str(d.get("location", ""))), dump_entry(d)) for d in docs]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    head = json.dumps({**data, "docs": []}, separators=(",", ":"), default=str)
+    at = head.index('"docs":[') + len('"docs":[')
+    return IndexText(head[:at], entries, head[at:])
 
 
 def _dictionaries(build: Build) -> object:

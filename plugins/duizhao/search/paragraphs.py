@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 _HAN_RE = re.compile(
     "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
@@ -140,13 +140,10 @@ def search_entries(
 
 Entry = dict[str, Any]
 
-
-def page_of(location: str) -> str:
-    """The page URL of a search entry's location (``a/#P042`` → ``a/``)."""
-    return location.partition("#")[0]
+T = TypeVar("T")
 
 
-class SearchPages:
+class SearchPages(Generic[T]):
     """A site's search entries by page, kept across the builds of one ``mkdocs serve``.
 
     A ``--dirty`` rebuild indexes only the pages it renders. Material merges them into the
@@ -158,44 +155,26 @@ class SearchPages:
     """
 
     def __init__(self) -> None:
-        self.pages: dict[str, list[Entry]] = {}
+        self.pages: dict[str, list[T]] = {}
 
     def update(
         self,
         urls: Iterable[str],
         rendered: Iterable[str],
-        entries: Iterable[Entry],
-        paragraphs: Mapping[str, list[Entry]],
-    ) -> list[Entry]:
+        entries: Iterable[tuple[str, T]],
+        paragraphs: Mapping[str, list[T]],
+    ) -> list[T]:
         """The whole index after a build of the pages ``urls`` that rendered the pages
-        ``rendered`` and indexed them as ``entries``.
+        ``rendered`` and indexed them as ``entries`` ((page URL, entry) pairs).
 
         Pages keep the order they had (a full build: the search plugin's own order); a new
         page comes after them, and a page no longer in the site is dropped.
         """
-        fresh: dict[str, list[Entry]] = {url: [] for url in rendered}
-        for entry in entries:
-            fresh.setdefault(page_of(str(entry.get("location", ""))), []).append(entry)
+        fresh: dict[str, list[T]] = {url: [] for url in rendered}
+        for page, entry in entries:
+            fresh.setdefault(page, []).append(entry)
         site = set(urls)
         order = [url for url in self.pages if url in site or url in fresh]
         order += [url for url in fresh if url not in self.pages]
         self.pages = {url: fresh[url] if url in fresh else self.pages[url] for url in order}
         return [entry for url in order for entry in (*self.pages[url], *paragraphs.get(url, ()))]
-
-
-def fresh_entries(
-    written: list[Entry], previous: list[Entry] | None, first_location: str | None
-) -> list[Entry]:
-    """The entries a build added to a search index that its plugin merged with the last one.
-
-    Material's search plugin, under ``mkdocs serve --dirty``, writes the entries of the last
-    index that do not start with the location of this build's first entry, then this build's
-    entries (``previous`` is what it wrote last time, ``first_location`` the URL of the first
-    page this build indexed). Other plugins write this build's entries alone.
-    """
-    if previous is None or first_location is None:
-        return written
-    kept = [e for e in previous if not str(e.get("location", "")).startswith(first_location)]
-    if written[: len(kept)] == kept:
-        return written[len(kept) :]
-    return written

@@ -1,0 +1,98 @@
+"""The project as mkdocs.yml describes it to duizhao: one reader for the CLI and the plugin.
+
+The plugin hands :meth:`Project.from_options` the options MkDocs validated; the CLI, which never
+builds the site (and does not import MkDocs), reads mkdocs.yml itself with
+:func:`read_mkdocs_yml` and hands the same function the raw options. Either way the paths, the
+lock and the sections mean the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .lock import LOCK_NAME
+from .yamlsafe import InputError, load_yaml_file
+
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
+class ConfigError(Exception):
+    """mkdocs.yml cannot be read."""
+
+
+@dataclass(frozen=True)
+class Project:
+    #: the folder of mkdocs.yml: every path of the plugin's options is relative to it
+    root: Path
+    docs_dir: Path
+    lock_path: Path
+    #: ``site: sections:``, ``{folder: title}``, folders without surrounding slashes
+    sections: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_options(cls, root: Path, docs_dir: str | Path, options: Mapping[str, Any]) -> Project:
+        """``options``: the duizhao plugin's options (validated by MkDocs, or as written)."""
+        site = options.get("site")
+        sections = site.get("sections") if isinstance(site, Mapping) else None
+        lock = options.get("lock_file") or LOCK_NAME
+        return cls(
+            root=root,
+            docs_dir=(root / str(docs_dir)).resolve(),
+            lock_path=root / str(lock),
+            sections={
+                str(k).strip("/"): str(v)
+                for k, v in (sections.items() if isinstance(sections, Mapping) else ())
+            },
+        )
+
+    @classmethod
+    def from_mkdocs_yml(cls, path: Path) -> Project:
+        config = read_mkdocs_yml(path)
+        return cls.from_options(
+            path.parent, config.get("docs_dir") or "docs", plugin_options(config)
+        )
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """mkdocs.yml in ``start`` (default: the current directory)."""
+    folder = start or Path.cwd()
+    for name in CONFIG_NAMES:
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+def plugin_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The duizhao entry of ``plugins:`` (a list of names/mappings, or a mapping)."""
+    plugins = config.get("plugins") or []
+    entries = (
+        plugins.items()
+        if isinstance(plugins, Mapping)
+        else (
+            next(iter(p.items())) if isinstance(p, Mapping) and len(p) == 1 else (p, None)
+            for p in plugins
+            if isinstance(p, (str, Mapping))
+        )
+    )
+    for name, options in entries:
+        if name == "duizhao":
+            return dict(options) if isinstance(options, Mapping) else {}
+    return {}
+
+
+def read_mkdocs_yml(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as data (its tags such as ``!ENV`` and ``!!python/name:`` read as plain
+    values, never run), through the one bounded loader; raises :class:`ConfigError` whose
+    message is ``PATH:LINE: DZ019 …``."""
+    try:
+        data, _node = load_yaml_file(path, permissive_tags=True)
+    except (InputError, OSError) as exc:
+        line = exc.line if isinstance(exc, InputError) else 1
+        reason = exc.message if isinstance(exc, InputError) else (exc.strerror or str(exc))
+        shown = Diagnostic(path, line, "DZ019", f"cannot read the MkDocs configuration: {reason}")
+        raise ConfigError(shown.format()) from None
+    return data if isinstance(data, dict) else {}
