@@ -37,7 +37,7 @@ LONG = os.environ.get("DUIZHAO_FUZZ") == "long"
 SCALE = 50 if LONG else 1
 #: Seconds one example may take before the watchdog calls it a hang (not a speed target:
 #: bench/ measures speed; this only turns an endless loop into a failure).
-WATCHDOG = 60
+WATCHDOG = int(os.environ.get("DUIZHAO_FUZZ_WATCHDOG", "60"))
 #: Peak Python allocations one example may make.
 MEMORY_LIMIT = 256 * 1024 * 1024
 
