@@ -41,12 +41,13 @@ from .yamlsafe import inside
 Loader = Callable[[Path], Article]
 
 
-def refused_input(path: Path, root: Path) -> Diagnostic | None:
+def refused_input(path: Path, root: Path, *more_roots: Path) -> Diagnostic | None:
     """Why a file of the docs tree must not be read at all, or None.
 
     A FIFO, a device (``/dev/zero`` behind a symlink), a socket or a dangling symlink would
     block or never end a read: DZ011. A file that resolves, through symlinks, outside the
-    project ``root`` would be published or quoted: DZ018 (its contents are not read).
+    project ``root`` (or ``more_roots``: a docs folder configured elsewhere) would be published
+    or quoted: DZ018 (its contents are not read).
     """
     try:
         info = os.stat(path)
@@ -56,7 +57,7 @@ def refused_input(path: Path, root: Path) -> Diagnostic | None:
         return Diagnostic(
             path, 1, "DZ011", "refused: not a regular file (a FIFO, device or socket); left out"
         )
-    if not inside(path, root):
+    if not any(inside(path, r) for r in (root, *more_roots)):
         return Diagnostic(
             path,
             1,

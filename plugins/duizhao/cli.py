@@ -102,7 +102,8 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
             else (where if where.is_dir() else where.parent)
         )
         for path in iter_markdown([target]):
-            problem = refused_input(path, root)
+            docs = [project.docs_dir] if project else []  # (it may be configured elsewhere)
+            problem = refused_input(path, root, *docs)
             if problem is None:
                 files.append(path)
             else:
