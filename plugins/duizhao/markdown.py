@@ -15,6 +15,7 @@ MkDocs' anchor validation and to the table of contents machinery.
 from __future__ import annotations
 
 import re
+import weakref
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -129,14 +130,18 @@ def _windowed(get_link: _GetLink) -> _GetLink:
     return get_link_windowed
 
 
+#: The link processors already given the linear scans (weak: they go with their Markdown).
+_LINEAR: weakref.WeakSet[LinkInlineProcessor] = weakref.WeakSet()
+
+
 def linear_links(md: Markdown) -> None:
     """Give every link-like inline pattern of ``md`` the linear bracket matcher and a bounded
-    destination scan (once per processor)."""
+    destination scan (once per processor). ``getText``/``getLink`` are the processors' own
+    documented hooks; the answers are Python-Markdown's (tests/test_hostile.py compares)."""
     for processor in md.inlinePatterns:
-        if isinstance(processor, LinkInlineProcessor) and not hasattr(processor, "_dz_linear"):
-            matcher = _BracketMatcher()
-            processor._dz_linear = matcher  # type: ignore[attr-defined]
-            processor.getText = matcher.get_text  # type: ignore[method-assign]
+        if isinstance(processor, LinkInlineProcessor) and processor not in _LINEAR:
+            _LINEAR.add(processor)
+            processor.getText = _BracketMatcher().get_text  # type: ignore[method-assign]
             processor.getLink = _windowed(processor.getLink)  # type: ignore[method-assign,assignment]
 
 
