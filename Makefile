@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build check lint test test-fast bench system-deps lock clean readme-shots
+.PHONY: setup serve build check lint test test-fast fuzz bench system-deps lock clean readme-shots
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ test: setup system-deps lint
 
 test-fast: setup
 	$(BIN)/pytest -m "not browser"
+
+# The long fuzz run of tests/test_fuzz.py (hostile authoring files; the suite runs a short one).
+fuzz: setup
+	DUIZHAO_FUZZ=long $(BIN)/pytest tests/test_fuzz.py -q --tb=native
 
 # Refresh the README's screenshots of the three reading modes (the example site's syntax demo,
 # examples/demo/docs/example.md).

@@ -41,7 +41,13 @@ def test_golden(case: Path, tmp_path: Path) -> None:
 def test_golden_cases_cover_every_core_code() -> None:
     text = "".join(c.read_text(encoding="utf-8") for c in CASES)
     core = [code for code in CODES if code[2] == "0"]  # DZ0xx are the foundation's
-    missing = [code for code in core if f": {code} " not in text and code != "DZ011"]
+    # DZ011 (unreadable bytes), DZ018 (symlinks) and DZ019 (mkdocs.yml) need files a golden
+    # YAML cannot hold: tests/test_hostile.py covers them.
+    missing = [
+        code
+        for code in core
+        if f": {code} " not in text and code not in ("DZ011", "DZ018", "DZ019")
+    ]
     assert missing == []
 
 

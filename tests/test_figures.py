@@ -505,7 +505,11 @@ def test_symlink_escaping_the_root_is_refused(project: Path, tmp_path_factory: A
 @pytest.mark.parametrize(
     ("data", "code", "message"),
     [
-        (b"not an image at all", "DZ110", "corrupt or truncated image"),
+        (
+            b"not an image at all",
+            "DZ110",
+            "not a PDF, PNG, JPEG or WebP file (judged by its content",
+        ),
         (png_bytes()[:60], "DZ110", "corrupt or truncated image"),
         (b"%PDF-1.4\n1 0 obj garbage", "DZ110", "corrupt or truncated PDF"),
         (bomb_png(), "DZ111", "image is over Pillow's decompression-bomb limit"),

@@ -104,10 +104,11 @@ FILES = {
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of the project but the writers' advisory lock (an empty, ignored file)."""
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file()
+        if p.is_file() and p.name != ".duizhao.lock.lock"
     }
 
 

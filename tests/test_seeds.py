@@ -199,7 +199,7 @@ def test_bad_seed_names_the_problem(tmp_path: Path) -> None:
     with pytest.raises(SeedError, match="'intro' should be a list"):
         load_seed(bad)
     bad.write_text("slug: [\n", "utf-8")
-    with pytest.raises(SeedError, match=r"x\.yml:2: not valid YAML"):
+    with pytest.raises(SeedError, match=r"x\.yml:2: DZ207 not valid YAML"):
         load_seed(bad)
 
 

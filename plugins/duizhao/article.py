@@ -35,9 +35,16 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostic
+from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
-#: A well-formed paragraph ID: ``P`` and at least three ASCII digits.
-PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,}")
+#: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
+#: well inside Python's int/str conversion limit (a 4,300-digit ID raised ValueError).
+MAX_ID_DIGITS = 9
+#: Most paragraphs a ``paragraphs:`` range may declare (a long book has a few thousand). The
+#: checks and the progress report walk the range; ``P001-P999999999`` must not allocate.
+MAX_PARAGRAPHS = 100_000
+#: A well-formed paragraph ID: ``P`` and three to :data:`MAX_ID_DIGITS` ASCII digits.
+PARAGRAPH_ID_RE = re.compile(r"P[0-9]{3,9}")
 #: Any fragment that looks like it means a paragraph (checked by links): ``#P042``.
 PARAGRAPH_REF_RE = re.compile(r"P[0-9]+")
 #: The figure anchor of the paper's figure N.
@@ -59,16 +66,22 @@ _BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ATTR_LIST_RE = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
 _BLOCKQUOTE_RE = re.compile(r"^ {0,3}> ?")
-_CODE_SPAN_RE = re.compile(r"(`+)(?:.+?)\1", re.DOTALL)
+_BACKTICKS_RE = re.compile(r"`+")
+# Every repetition below stops at a character that also starts the next attempt ("[" in the
+# text, "<" in a bracketed URL), so a failed match costs only the distance to that character
+# and a line full of "[" or "[x](<" is scanned in linear time (issue 12: a nested "[...]" that
+# ran to the end of the line made each "[" cost the whole line).
 _INLINE_LINK_RE = re.compile(
-    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\]]*\])*)\]"
-    r"\(\s*(?P<url><[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\[\]\n]*\])*)\]"
+    r"\(\s*(?P<url><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
 )
 _REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
-_RANGE_RE = re.compile(r"^\s*(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})\s*$")
+_RANGE_RE = re.compile(r"^\s*(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})\s*$")
 _FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
 
 STATUSES = ("draft", "complete")
+_TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 
 
 # --------------------------------------------------------------------------------------------
@@ -270,6 +283,8 @@ class Article:
             or self.figures
             or any(key in self.meta for key in ("paragraphs", "paper"))
             or self.meta.get("status") in STATUSES
+            # front matter YAML could not read: its keys as written still tell
+            or (not self.meta and any(k in self.meta_lines for k in ("paragraphs", "paper")))
         )
 
     @property
@@ -290,8 +305,14 @@ class Article:
 
 
 def parse_range(value: object) -> ParagraphRange | None:
-    """``"P001-P129"`` (or with an en dash) → ParagraphRange; None when absent or malformed."""
-    if not isinstance(value, str):
+    """``"P001-P129"`` (or with an en dash) → ParagraphRange; None when absent, malformed or
+    larger than :data:`MAX_PARAGRAPHS` (see :func:`range_too_large`)."""
+    rng = _range(value)
+    return None if rng is None or range_too_large(rng) else rng
+
+
+def _range(value: object) -> ParagraphRange | None:
+    if not isinstance(value, str) or len(value) > 64:
         return None
     m = _RANGE_RE.match(value)
     if not m:
@@ -300,7 +321,14 @@ def parse_range(value: object) -> ParagraphRange | None:
     return ParagraphRange(int(start[1:]), int(end[1:]), len(start) - 1)
 
 
-_RANGE_IN_LINE_RE = re.compile(r"(P[0-9]{3,})\s*[-–—~]\s*(P[0-9]{3,})")
+def range_too_large(rng: ParagraphRange | object) -> bool:
+    """Whether a range (or a front matter value) declares more than :data:`MAX_PARAGRAPHS`."""
+    if not isinstance(rng, ParagraphRange):
+        rng = _range(rng)
+    return rng is not None and rng.end - rng.start + 1 > MAX_PARAGRAPHS
+
+
+_RANGE_IN_LINE_RE = re.compile(r"(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})")
 
 
 def replace_range(line: str, rng: ParagraphRange) -> str | None:
@@ -323,14 +351,52 @@ def replace_range(line: str, rng: ParagraphRange) -> str | None:
 def normalize_id(raw: str) -> str:
     """What a malformed ID probably meant (``Ｐ００１`` → ``P001``, ``p1`` → ``P001``)."""
     text = unicodedata.normalize("NFKC", raw).strip()
-    m = re.fullmatch(r"[pP]\s*0*([0-9]+)", text)
+    m = re.fullmatch(r"[pP]\s*0*([0-9]{1,9})", text)
     if not m:
         return ""
     return f"P{int(m.group(1)):03d}"
 
 
 def _strip_code_spans(line: str) -> str:
-    return _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
+    """``line`` with each code span blanked out (same length), in linear time.
+
+    A span opens with a run of N backticks and closes at the next run of exactly N (as in
+    CommonMark); a run with no partner is literal text. One pass over the runs, with a cursor
+    per run length that only moves forward, so hostile lines (thousands of unmatched runs of
+    different lengths) cost no more than ordinary ones.
+    """
+    if "`" not in line:
+        return line
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    cursor = dict.fromkeys(by_length, 0)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        same = by_length[end - start]
+        k = cursor[end - start]
+        while k < len(same) and same[k] <= i:
+            k += 1
+        cursor[end - start] = k
+        if k == len(same):
+            i += 1
+            continue
+        j = same[k]
+        spans.append((start, runs[j][1]))
+        i = j + 1
+    if not spans:
+        return line
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out.append(line[last:start])
+        out.append(" " * (end - start))
+        last = end
+    out.append(line[last:])
+    return "".join(out)
 
 
 def split_lines(text: str) -> list[str]:
@@ -565,30 +631,29 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         article.has_front_matter = True
         body_index = end + 1
         source = "\n".join(lines[start:end]) + "\n"
-        # What yaml.safe_load does, keeping the node for the key lines (one parse, not two).
+        # One parse gives the data and the node with the key lines.
         node: yaml.Node | None = None
         try:
-            loader = yaml.SafeLoader(source)  # its reader already rejects control characters
-            try:
-                node = loader.get_single_node()
-                meta = loader.construct_document(node) if node is not None else None
-            finally:
-                loader.dispose()
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            line = start + 1 + (mark.line if mark is not None else 0)
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            snippet = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            meta, node = load_yaml(source)
+        except InputError as exc:
+            line = start + exc.line
+            quoted = snippet(lines[line - 1]) if 0 < line <= len(lines) else ""
             article.diagnostics.append(
                 Diagnostic(
                     path,
                     line,
                     "DZ010",
-                    f"unreadable front matter: {problem} "
-                    f"in {snippet!r}; write YAML such as 'title: My article'",
+                    f"unreadable front matter: {exc.message} "
+                    f"in {quoted!r}; write YAML such as 'title: My article'",
                 )
             )
             meta = {}
+            # The keys as written, so that the page is still known as an article (and its
+            # problem reported) when its YAML cannot be read.
+            for number in range(start, end):
+                km = _TOP_KEY_RE.match(lines[number])
+                if km and km.group(1) in ("paragraphs", "paper"):
+                    article.meta_lines.setdefault(km.group(1), number + 1)
         if meta is None:
             meta = {}
         if not isinstance(meta, dict):
@@ -603,7 +668,8 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
             )
             meta = {}
         article.meta = {str(k): v for k, v in meta.items()}
-        article.meta_lines = _key_lines(node, start + 1)
+        if node is not None:
+            article.meta_lines = _key_lines(node, start + 1)
     article.body_line = body_index + 1
     body_lines = lines[body_index:]
     article.body = "\n".join(body_lines)
@@ -623,7 +689,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     line,
                     "DZ007",
                     f"unclosed {detail} block "
-                    f"{lines[line - 1].strip()!r}: end it with a line '///'",
+                    f"{snippet(lines[line - 1])!r}: end it with a line '///'",
                 )
             )
         elif kind == "unclosed-fence":
@@ -686,12 +752,11 @@ def read_article(path: str | Path) -> Article:
     """Read and parse a file; unreadable files give an Article whose diagnostics say why."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_bytes(path, MAX_TEXT_BYTES)  # regular files only, bounded, never blocks
+    except (InputError, OSError) as exc:
+        reason = exc.message if isinstance(exc, InputError) else f"cannot read file: {exc.strerror}"
         article = Article(path=path, text="")
-        article.diagnostics.append(
-            Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}")
-        )
+        article.diagnostics.append(Diagnostic(path, 1, "DZ011", reason))
         return article
     text, problem = decode(data, path)
     if text is None:

@@ -13,11 +13,12 @@ from mkdocs.structure.nav import Navigation
 
 from .article import Article, parse
 from .build import Build
-from .checks import Corpus, check_corpus, check_local
+from .checks import Corpus, check_corpus, check_local, refused_input
 from .diagnostics import Diagnostic
 from .features import Feature
 from .figures import SPEC_SUFFIX
 from .memo import ArticleMemo, ParseCache
+from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 
 class ArticlesFeature(Feature):
@@ -30,6 +31,15 @@ class ArticlesFeature(Feature):
         for file in list(files):
             if file.src_uri.endswith(SPEC_SUFFIX):
                 files.remove(file)  # a source of the build, never a page of the site
+            elif file.abs_src_path and not file.generated_by:
+                # Before MkDocs opens anything: a FIFO or /dev/zero behind a symlink would
+                # block or never end, a file resolving outside the project would be published.
+                source = Path(file.abs_src_path)
+                if source.is_relative_to(build.docs_dir):  # (not the theme's own files)
+                    problem = refused_input(source, build.root, build.docs_dir.resolve())
+                    if problem is not None:
+                        files.remove(file)
+                        build.report(problem)
         for file in list(files.documentation_pages()):
             article = self._read(build, file)
             build.articles[file.src_uri] = article
@@ -37,8 +47,11 @@ class ArticlesFeature(Feature):
                 # MkDocs would abort with a traceback on an undecodable page; build it from a
                 # lossy decoding instead, while the DZ011 warning tells the author (and fails
                 # --strict).
-                data = Path(file.abs_src_path).read_bytes()
                 files.remove(file)
+                try:
+                    data = read_bytes(file.abs_src_path, MAX_TEXT_BYTES)
+                except (InputError, OSError):
+                    continue  # over the size limit or unreadable: left out of the site
                 text = data.decode("utf-8-sig", errors="replace")
                 files.append(File.generated(build.config, file.src_uri, content=text))
         self.parsed.retain([f.abs_src_path for f in files.documentation_pages() if f.abs_src_path])

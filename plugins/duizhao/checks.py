@@ -6,7 +6,9 @@ sees the same list of problems in the terminal, in CI and in ``mkdocs build``.
 
 from __future__ import annotations
 
+import os
 import posixpath
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +17,8 @@ from urllib.parse import unquote
 from .article import (
     FIGURE_ANCHOR_RE,
     INTRO_HEADING,
+    MAX_ID_DIGITS,
+    MAX_PARAGRAPHS,
     PARAGRAPH_ID_RE,
     PARAGRAPH_REF_RE,
     STATUSES,
@@ -25,14 +29,43 @@ from .article import (
     ParagraphRange,
     normalize_id,
     parse_range,
+    range_too_large,
     read_article,
 )
 from .diagnostics import Diagnostic
 from .figures.catalog import Catalog
 from .site.attribution import check_attribution
 from .site.indexes import FEATURED_KEY, check_featured, check_listing, is_listed
+from .yamlsafe import inside
 
 Loader = Callable[[Path], Article]
+
+
+def refused_input(path: Path, root: Path, *more_roots: Path) -> Diagnostic | None:
+    """Why a file of the docs tree must not be read at all, or None.
+
+    A FIFO, a device (``/dev/zero`` behind a symlink), a socket or a dangling symlink would
+    block or never end a read: DZ011. A file that resolves, through symlinks, outside the
+    project ``root`` (or ``more_roots``: a docs folder configured elsewhere) would be published
+    or quoted: DZ018 (its contents are not read).
+    """
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        return Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}")
+    if not stat.S_ISREG(info.st_mode):
+        return Diagnostic(
+            path, 1, "DZ011", "refused: not a regular file (a FIFO, device or socket); left out"
+        )
+    if not any(inside(path, r) for r in (root, *more_roots)):
+        return Diagnostic(
+            path,
+            1,
+            "DZ018",
+            "refused: the file resolves (through a symlink) outside the project; left out "
+            "unread: copy it into the project instead",
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -77,6 +110,8 @@ class Corpus:
         figures: Catalog | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        #: links are followed only to files inside this folder (symlinks resolved)
+        self.root = self.docs_dir.parent if self.docs_dir else Path.cwd().resolve()
         if figures is None:
             figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
         self.figures = figures
@@ -110,6 +145,12 @@ class Corpus:
         return article.path.parent / posixpath.normpath(link_path)
 
 
+def _short(value: object, limit: int = 40) -> str:
+    """``value`` as text, cut for quoting (an author's 4,300-digit ID is not repeated whole)."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _err(article: Article | LinkSource, line: int, code: str, message: str) -> Diagnostic:
     return Diagnostic(article.path, line, code, message)
 
@@ -133,12 +174,21 @@ def check_front_matter(article: Article) -> Iterator[Diagnostic]:
     if "paragraphs" in article.meta:
         value = article.meta["paragraphs"]
         rng = parse_range(value)
-        if rng is None:
+        if range_too_large(value):
             yield _err(
                 article,
                 line("paragraphs", 1),
                 "DZ013",
-                f"malformed range 'paragraphs: {value}'; write it as 'paragraphs: P001-P129'",
+                f"range 'paragraphs: {_short(value)}' declares more than {MAX_PARAGRAPHS:,} "
+                "paragraphs; declare the paper's real range, as in 'paragraphs: P001-P129'",
+            )
+        elif rng is None:
+            yield _err(
+                article,
+                line("paragraphs", 1),
+                "DZ013",
+                f"malformed range 'paragraphs: {_short(value)}'; write it as "
+                "'paragraphs: P001-P129'",
             )
         elif rng.start > rng.end:
             yield _err(
@@ -165,17 +215,23 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
     for p in article.paragraphs:
         if not p.is_well_formed:
             suggestion = normalize_id(p.id)
-            if not p.id:
+            digits = p.id[1:]
+            if len(digits) > MAX_ID_DIGITS and digits.isascii() and digits.isdigit():
+                msg = (
+                    f"paragraph ID {_short(p.id)!r} has {len(digits):,} digits; IDs are 'P' "
+                    f"and 3 to {MAX_ID_DIGITS} ASCII digits, as in '/// paragraph | P001'"
+                )
+            elif not p.id:
                 msg = "paragraph block has no ID; write it as '/// paragraph | P001'"
             elif suggestion:
                 msg = (
-                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
-                    f"digits: write '/// paragraph | {suggestion}'"
+                    f"malformed paragraph ID {_short(p.id)!r}; IDs are 'P' and at least three "
+                    f"ASCII digits: write '/// paragraph | {suggestion}'"
                 )
             else:
                 msg = (
-                    f"malformed paragraph ID {p.id!r}; IDs are 'P' and at least three ASCII "
-                    "digits, as in '/// paragraph | P001'"
+                    f"malformed paragraph ID {_short(p.id)!r}; IDs are 'P' and at least three "
+                    "ASCII digits, as in '/// paragraph | P001'"
                 )
             yield _err(article, p.line, "DZ001", msg)
             continue
@@ -242,15 +298,17 @@ def check_paragraphs(article: Article) -> Iterator[Diagnostic]:
     lo = rng.start if rng else min(present)
     hi = rng.end if rng else max(present)
     by_number = dict(numbered)
-    missing = sorted(n for n in range(lo, hi + 1) if n not in present)
+    # The gaps between consecutive present numbers, not a walk over lo..hi: the work follows
+    # the blocks written, whatever numbers they carry.
+    ordered = sorted(n for n in present if lo <= n <= hi)
     runs: list[tuple[int, int]] = []
-    for n in missing:
-        if runs and runs[-1][1] == n - 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
+    previous = lo - 1
+    for n in [*ordered, hi + 1]:
+        if n > previous + 1:
+            runs.append((previous + 1, n - 1))
+        previous = n
     for start, end in runs:
-        after = next((by_number[n] for n in sorted(present) if n > end), None)
+        after = by_number.get(end + 1)
         # A trailing gap is reported where the blocks end: that is where they are added.
         line = after if after is not None else article.paragraphs[-1].line
         ids = _format_run(rng, start, end, width)
@@ -296,6 +354,15 @@ def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagn
             resolved = corpus.resolve_link(article, target_path)
             if resolved is None:
                 continue
+            if not inside(resolved, corpus.root):
+                yield _err(
+                    article,
+                    link.line,
+                    "DZ018",
+                    f"link [{_short(link.text)}]({_short(link.url, 80)}) resolves outside the "
+                    "project (through a symlink or '..'); it is not followed",
+                )
+                continue
             found = corpus.get(resolved)
             if found is None and not article.is_article:
                 continue  # the site's own page: MkDocs validates its links
@@ -304,7 +371,8 @@ def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagn
                     article,
                     link.line,
                     "DZ017",
-                    f"link [{link.text}]({link.url}) points to {target_path!r}, which "
+                    f"link [{_short(link.text)}]({_short(link.url, 80)}) points to "
+                    f"{_short(target_path, 80)!r}, which "
                     "does not exist",
                 )
                 continue
@@ -328,7 +396,8 @@ def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagn
             article,
             link.line,
             "DZ008",
-            f"link [{link.text}]({link.url}) points to #{fragment}, which is not in {where}{hint}",
+            f"link [{_short(link.text)}]({_short(link.url, 80)}) points to #{_short(fragment)}, "
+            f"which is not in {where}{hint}",
         )
 
 

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from .article import Article, read_article
-from .checks import Corpus, check_corpus
+from .checks import Corpus, check_corpus, refused_input
 from .diagnostics import Diagnostic, Severity, display_path
 from .escape import Math, markdown_source
 from .figures.catalog import Catalog
@@ -22,7 +23,9 @@ from .figures.cli import figures
 from .lock import Lock, LockError, article_key, read_lock
 from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .project import ConfigError, Project, find_config, read_mkdocs_yml
-from .source import write_atomically
+from .source import ProjectBusyError, write_atomically
+from .source import project_lock as _project_lock
+from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 
 if TYPE_CHECKING:
     from .importer import Original
@@ -45,7 +48,8 @@ def find_project() -> Project | None:
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.md") if p.is_file())
+            # Not only regular files: a FIFO or a device named *.md is reported, not skipped.
+            yield from sorted(p for p in path.rglob("*.md") if not p.is_dir())
         else:
             yield path
 
@@ -87,12 +91,31 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     """
     project = find_project()
     targets = list(paths) or [_default_docs_dir(project)]
-    files = list(iter_markdown(targets))
+    root_of_project = (project.root if project else Path.cwd()).resolve()
+    refused: list[Diagnostic] = []
+    files: list[Path] = []
+    for target in targets:
+        # Files found under a target must stay inside the project (or, for a target outside
+        # it, inside that target): a symlink to /etc/passwd is refused, never read or quoted.
+        where = Path(os.path.abspath(target))
+        root = (
+            root_of_project
+            if where.is_relative_to(root_of_project)
+            else (where if where.is_dir() else where.parent)
+        )
+        for path in iter_markdown([target]):
+            docs = [project.docs_dir] if project else []  # (it may be configured elsewhere)
+            problem = refused_input(path, root, *docs)
+            if problem is None:
+                files.append(path)
+            else:
+                refused.append(problem)
     corpus = Corpus(
         project.docs_dir if project else None,
         figures=Catalog(project.root if project else Path.cwd()),
     )
-    diagnostics = check_corpus((read_article(p) for p in files), corpus)
+    diagnostics = check_corpus((read_article(p) for p in files), corpus) + refused
+    files += [d.path for d in refused]
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
     _report(diagnostics, fmt, len(files))
     errors = sum(d.severity is Severity.ERROR for d in diagnostics)
@@ -135,15 +158,19 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
     The section folder is the one mkdocs.yml names for the seed's section
     (plugins: duizhao: site: sections: {FOLDER: TITLE}). Exit 1 if any article exists already.
     """
-    from .seeds import SeedError, load_seed, render_article, section_folder, write_new
-
     project = find_project()
     if project is None:
         raise click.UsageError("run 'duizhao new' next to mkdocs.yml")
-    docs_dir = project.docs_dir
-    sections = project.sections
+    with project_lock(project.lock_path):
+        refused = _new(seed_paths + more, project.docs_dir, project.sections)
+    sys.exit(1 if refused else 0)
+
+
+def _new(seeds: tuple[Path, ...], docs_dir: Path, sections: dict[str, str]) -> int:
+    from .seeds import SeedError, load_seed, render_article, section_folder, write_new
+
     refused = 0
-    for seed_path in (*seed_paths, *more):
+    for seed_path in seeds:
         try:
             seed = load_seed(seed_path)
         except SeedError as exc:
@@ -163,7 +190,7 @@ def new(seed_paths: tuple[Path, ...], more: tuple[Path, ...]) -> None:
             click.echo(f"{shown} exists already; not overwritten (edit it instead)", err=True)
             continue
         click.echo(f"wrote {shown}")
-    sys.exit(1 if refused else 0)
+    return refused
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,6 +219,23 @@ def _site_math() -> Math | None:
             options = item["pymdownx.arithmatex"]
             return Math.of(options if isinstance(options, dict) else {})
     return None
+
+
+@contextmanager
+def project_lock(lock_path: Path) -> Iterator[None]:
+    """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
+    try:
+        with _project_lock(lock_path):
+            yield
+    except ProjectBusyError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _project_or_here() -> tuple[Path | None, Path]:
+    """:func:`_project`, or (None, ./duizhao.lock) away from a project (import works anywhere)."""
+    if find_config() is None:
+        return None, Path.cwd() / "duizhao.lock"
+    return _project()
 
 
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
@@ -258,6 +302,26 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     (columns, headings, floats, references). A report of what was found, dropped or needs
     review goes to stderr.
     """
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    suffix = original.suffix.lower()
+    try:  # a regular file only, bounded: a FIFO or /dev/zero is refused, never read
+        raw = read_bytes(original, MAX_BINARY_BYTES if suffix == ".pdf" else MAX_TEXT_BYTES)
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {original}: {exc}") from None
+    _docs_dir, lock_path = _project_or_here()
+    with project_lock(lock_path):  # read the article, add to it and write it with no other writer
+        _import(article, original, base_url, number_references, suffix, raw)
+
+
+def _import(
+    article: Path,
+    original: Path,
+    base_url: str | None,
+    number_references: bool,
+    suffix: str,
+    raw: bytes,
+) -> None:
     from .importer import (
         Chunk,
         ImportRefused,
@@ -270,10 +334,10 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     )
     from .importer.markdown import footnote_prefix
 
-    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
-        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
-    existing = article.read_bytes() if article.exists() else None
-    suffix = original.suffix.lower()
+    try:
+        existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {article}: {exc}") from None
     if suffix == ".pdf":
         try:
             from .figures.detect import detect_figures
@@ -290,8 +354,8 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
     else:
         try:
-            text = original.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
             raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
         if suffix in MARKDOWN_SUFFIXES:
             prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
@@ -384,12 +448,20 @@ def renumber(article: Path, write: bool) -> None:
     in duizhao.lock follow. Without --write, prints a unified diff. Exit status 1 (nothing
     written) when a file cannot be read or a link points at a duplicated ID.
     """
-    from . import renumber as renumbering
-
     docs_dir, lock_path = _project()
     key = article_key(article, docs_dir)
     if key is None:
         raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
+    if write:
+        with project_lock(lock_path):  # plan from what is on disk now, write before release
+            _renumber(article, docs_dir, lock_path, key, write=True)
+    else:
+        _renumber(article, docs_dir, lock_path, key, write=False)
+
+
+def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write: bool) -> None:
+    from . import renumber as renumbering
+
     lock = _read_lock(lock_path)
     plan = renumbering.plan(
         article, docs_dir, list(iter_markdown([docs_dir])), lock, lock_path, key
@@ -427,26 +499,11 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     A translation is stale when its original changed after it was accepted with --accept.
     """
     docs_dir, lock_path = _project()
-    lock = _read_lock(lock_path)
     if accept:
-        for target in accept:
-            name, _, pid = target.partition("#")
-            path = Path(name)
-            key = article_key(path, docs_dir)
-            if key is None or not path.is_file():
-                raise click.UsageError(f"{name} is not an article in {docs_dir}")
-            article = read_article(path)
-            if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
-                _fail(article.diagnostics, f"cannot accept {target}")
-            try:
-                ids = lock.accept(key, article, pid or None)
-            except KeyError:
-                raise click.UsageError(f"{name} has no paragraph {pid}") from None
-            except ValueError:
-                raise click.UsageError(f"{pid} in {name} has no translation yet") from None
-            click.echo(f"{target}: accepted {len(ids)} paragraph{'s' * (len(ids) != 1)}")
-        _write({lock_path: lock.to_bytes()}, "accept")
+        with project_lock(lock_path):  # read, change and write the lock with no other writer
+            _accept(accept, docs_dir, lock_path)
         return
+    lock = _read_lock(lock_path)
     articles: dict[str, Article] = {}
     for path in iter_markdown([docs_dir]):
         key = article_key(path, docs_dir)
@@ -459,6 +516,50 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     click.echo(format_table(reports), nl=False)
     for diagnostic in stale_diagnostics(articles, reports):
         click.echo(diagnostic.format(), err=True)
+
+
+def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
+    try:
+        lock = read_lock(lock_path)
+    except LockError as exc:
+        if exc.conflict:
+            _fail([exc.diagnostic], "the lock file must be fixed first")
+        # Unreadable (truncated, not JSON, a wrong layout): rebuilt from what is accepted now.
+        click.echo(exc.diagnostic.format(), err=True)
+        click.echo(
+            f"{lock_path.name} is rebuilt from the articles accepted now; the acceptances it "
+            "held for other articles are dropped (accept docs/ to accept every article)",
+            err=True,
+        )
+        lock = Lock()
+    for target in targets:
+        name, _, pid = target.partition("#")
+        path = Path(name)
+        if path.is_dir() and not pid:
+            paths = [p for p in iter_markdown([path]) if article_key(p, docs_dir) is not None]
+            if article_key(path, docs_dir) is None and path.resolve() != docs_dir:
+                raise click.UsageError(f"{name} is not a folder in {docs_dir}")
+        else:
+            paths = [path]
+        accepted = 0
+        for one in paths:
+            key = article_key(one, docs_dir)
+            if key is None or not one.is_file():
+                raise click.UsageError(f"{name} is not an article in {docs_dir}")
+            article = read_article(one)
+            if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
+                _fail(article.diagnostics, f"cannot accept {target}")
+            if len(paths) > 1 and not article.paragraphs:
+                continue  # a folder: its plain pages have nothing to accept
+            try:
+                ids = lock.accept(key, article, pid or None)
+            except KeyError:
+                raise click.UsageError(f"{name} has no paragraph {pid}") from None
+            except ValueError:
+                raise click.UsageError(f"{pid} in {name} has no translation yet") from None
+            accepted += len(ids)
+        click.echo(f"{target}: accepted {accepted} paragraph{'s' * (accepted != 1)}")
+    _write({lock_path: lock.to_bytes()}, "accept")
 
 
 main.add_command(figures)

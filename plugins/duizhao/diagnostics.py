@@ -26,13 +26,15 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ008": (Severity.ERROR, "link to a paragraph or figure anchor that does not exist"),
     "DZ009": (Severity.WARNING, "article has no '## 导言' section"),
     "DZ010": (Severity.ERROR, "unreadable front matter"),
-    "DZ011": (Severity.ERROR, "file is not UTF-8 or cannot be read"),
+    "DZ011": (Severity.ERROR, "file is not UTF-8, cannot be read, not a regular file or too large"),
     "DZ012": (Severity.ERROR, "front matter has no title"),
     "DZ013": (Severity.ERROR, "malformed 'paragraphs:' range"),
     "DZ014": (Severity.ERROR, "unknown 'status:' value"),
     "DZ015": (Severity.WARNING, "code fence never closed"),
     "DZ016": (Severity.WARNING, "closing '///' with no open block"),
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
+    "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
+    "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
     "DZ101": (Severity.ERROR, "figure (or table) placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
@@ -44,9 +46,19 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ106": (Severity.ERROR, "figure source missing"),
     "DZ107": (Severity.ERROR, "figure source outside the project root"),
     "DZ108": (Severity.ERROR, "figure page out of range (or a page for an image source)"),
-    "DZ109": (Severity.ERROR, "figure box inverted, empty or outside the page"),
-    "DZ110": (Severity.ERROR, "figure source is a corrupt or truncated PDF or image"),
-    "DZ111": (Severity.ERROR, "figure over Pillow's decompression-bomb limit"),
+    "DZ109": (
+        Severity.ERROR,
+        "figure box not four finite numbers, inverted, empty or outside the page",
+    ),
+    "DZ110": (
+        Severity.ERROR,
+        "figure source is a corrupt or truncated PDF or image, or not a PDF, PNG, JPEG or WebP "
+        "by content",
+    ),
+    "DZ111": (
+        Severity.ERROR,
+        "figure over Pillow's decompression-bomb limit, or its PDF page over 14,400 pt",
+    ),
     "DZ112": (Severity.ERROR, "figure (or table) declared twice in the .figures.yml"),
     # site and attribution (attribution.py, digest.py)
     "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
@@ -55,10 +67,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ204": (Severity.WARNING, "malformed 'paper:' field"),
     "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
     "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
+    "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
     # Translator's workflow (duizhao status / renumber)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
-    "DZ303": (Severity.ERROR, "unreadable duizhao.lock"),
+    "DZ303": (Severity.ERROR, "unreadable or malformed duizhao.lock"),
 }
 
 

@@ -97,8 +97,12 @@ def plain_text(markdown_text: str, limit: int | None = None) -> str:
     cut at ``limit`` characters (with "…")."""
     import markdown  # here: the CLI imports this module and need not load Python-Markdown
 
+    from .markdown import linear_links
+
+    md = markdown.Markdown()
+    linear_links(md)  # a 导言 with thousands of '[' must not take minutes
     parser = _Text()
-    parser.feed(markdown.markdown(markdown_text))
+    parser.feed(md.convert(markdown_text))
     parser.close()
     text = " ".join("".join(parser.parts).split())
     if limit is not None and len(text) > limit:

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .article import Article
+from .article import PARAGRAPH_ID_RE, Article
 from .diagnostics import Diagnostic
+from .yamlsafe import MAX_LOCK_BYTES, InputError, read_bytes
 
 LOCK_NAME = "duizhao.lock"
 LOCK_VERSION = 1
@@ -45,9 +47,11 @@ def digest(original: str) -> str:
 
 
 class LockError(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
+    def __init__(self, diagnostic: Diagnostic, *, conflict: bool = False) -> None:
         super().__init__(diagnostic.format())
         self.diagnostic = diagnostic
+        #: an unresolved merge conflict: never rebuilt over (the other side's entries are there)
+        self.conflict = conflict
 
 
 @dataclass
@@ -93,50 +97,92 @@ class Lock:
         return (text + "\n").encode("utf-8")
 
 
-def _bad(path: Path, line: int, message: str) -> LockError:
-    return LockError(Diagnostic(path, line, "DZ303", message))
+#: What a broken lock's diagnostic tells the author to do.
+RECOVER = (
+    "restore it from version control (git checkout duizhao.lock), or rebuild it with "
+    "'duizhao status --accept docs/' (this accepts every current translation)"
+)
+_DIGEST_RE = re.compile(r"[0-9a-f]{16}")
+
+
+def _bad(path: Path, line: int, message: str, *, conflict: bool = False) -> LockError:
+    how = "resolve the conflict, keeping the entries of both sides" if conflict else RECOVER
+    return LockError(Diagnostic(path, line, "DZ303", f"{message}; {how}"), conflict=conflict)
 
 
 def parse_lock(data: bytes, path: Path) -> Lock:
-    """Read a lock file's bytes; :class:`LockError` (DZ303) says what is wrong and where."""
-    example = (
-        'write it with \'duizhao status --accept ARTICLE\', e.g. {"articles": {}, "version": 1}'
-    )
+    """Read a lock file's bytes; :class:`LockError` (DZ303) says what is wrong, where, and how
+    to recover. Every entry is validated: a docs-relative article path, well-formed paragraph
+    IDs and 16-hex-digit digests."""
     try:
-        raw = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise _bad(path, 1, f"lock file is not UTF-8 ({exc.reason})") from None
-    except json.JSONDecodeError as exc:
         text = data.decode("utf-8-sig")
-        snippet = text.splitlines()[exc.lineno - 1].strip() if text.strip() else ""
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise _bad(path, line, f"lock file is not UTF-8 ({exc.reason})") from None
+    if not text.strip():
+        raise _bad(path, 1, "lock file is empty (truncated?)")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        rows = text.splitlines()
+        snippet = rows[exc.lineno - 1].strip()[:80] if 0 < exc.lineno <= len(rows) else ""
         conflict = snippet.startswith(("<<<<<<<", "=======", ">>>>>>>"))
         hint = " (an unresolved merge conflict?)" if conflict else ""
+        truncated = " (truncated?)" if exc.lineno >= len(rows) else ""
         raise _bad(
             path,
             exc.lineno,
-            f"lock file is not valid JSON: {exc.msg} in {snippet!r}{hint}; {example}",
+            f"lock file is not valid JSON: {exc.msg} in {snippet!r}{hint}{truncated}",
+            conflict=conflict,
         ) from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number, 100,000-deep nesting
+        raise _bad(path, 1, f"lock file is not valid JSON ({type(exc).__name__})") from None
     articles = raw.get("articles") if isinstance(raw, dict) else None
     if (
         not isinstance(raw, dict)
         or raw.get("version") != LOCK_VERSION
         or not isinstance(articles, dict)
     ):
-        raise _bad(path, 1, f"lock file has an unknown layout (expected version 1); {example}")
+        raise _bad(path, 1, "lock file has an unknown layout (expected version 1)")
     lock = Lock()
+    lines = _entry_lines(text)
     for key, entries in articles.items():
-        if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
-            raise _bad(path, 1, f"lock entry {key!r} is not a map of paragraph IDs to digests")
-        lock.articles[str(key)] = {str(k): v for k, v in entries.items()}
+        line = lines.get(key, 1)
+        shown = key if len(key) <= 80 else key[:79] + "…"
+        if not key or key.startswith("/") or ".." in key.split("/") or "\\" in key:
+            raise _bad(path, line, f"lock entry {shown!r} is not a path inside the docs folder")
+        if not isinstance(entries, dict):
+            raise _bad(path, line, f"lock entry {shown!r} is not a map of paragraph IDs to digests")
+        for pid, value in entries.items():
+            if not PARAGRAPH_ID_RE.fullmatch(pid) or not (
+                isinstance(value, str) and _DIGEST_RE.fullmatch(value)
+            ):
+                raise _bad(
+                    path,
+                    lines.get(pid, line),
+                    f"lock entry {shown!r} has a malformed paragraph {pid[:20]!r}: "
+                    f"expected an ID such as P042 and a digest of 16 hex digits",
+                )
+        lock.articles[key] = dict(entries)
     return lock
+
+
+def _entry_lines(text: str) -> dict[str, int]:
+    """The line of the first occurrence of each JSON key (for diagnostics; best effort)."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        m = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*:', line)
+        if m:
+            lines.setdefault(m.group(1), number)
+    return lines
 
 
 def read_lock(path: Path) -> Lock:
     """The lock at ``path``; an empty one when the file does not exist yet."""
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, MAX_LOCK_BYTES)
     except FileNotFoundError:
         return Lock()
-    except OSError as exc:
-        raise _bad(path, 1, f"cannot read lock file: {exc.strerror or exc}") from None
+    except InputError as exc:
+        raise _bad(path, exc.line, f"cannot read lock file: {exc.message}") from None
     return parse_lock(data, path)

@@ -15,6 +15,7 @@ MkDocs' anchor validation and to the table of contents machinery.
 from __future__ import annotations
 
 import re
+import weakref
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 from markdown import Markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
+from markdown.inlinepatterns import LinkInlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
@@ -57,12 +59,102 @@ class _Entry:
     figure: FigurePlacement | None
 
 
+class _BracketMatcher:
+    """A linear stand-in for Python-Markdown's ``LinkInlineProcessor.getText``.
+
+    The original walks from each ``[`` to its matching ``]`` one character at a time, and the
+    link, reference and short-reference patterns each call it at every ``[``: a line with
+    thousands of unclosed ``[`` took minutes to build (issue 12). The same answer comes from
+    one pass with a stack that pairs every ``[`` with its ``]``, computed once per string the
+    inline processor hands over (it passes the same string for every ``[`` of a line).
+    """
+
+    def __init__(self) -> None:
+        self._data: str | None = None
+        self._closing: dict[int, int] = {}
+
+    def _pairs(self, data: str) -> dict[int, int]:
+        if data is not self._data:
+            closing: dict[int, int] = {}
+            stack: list[int] = []
+            for m in _BRACKET_RE.finditer(data):
+                if m.group() == "[":
+                    stack.append(m.start())
+                elif stack:
+                    closing[stack.pop()] = m.start()
+            self._data, self._closing = data, closing
+        return self._closing
+
+    def get_text(self, data: str, index: int) -> tuple[str, int, bool]:
+        """``(text, index after the closing ']', found)`` for the ``[`` at ``index - 1``."""
+        if data[index - 1 : index] != "[":
+            return _get_text(data, index)  # not called right after a "[": the original scan
+        end = self._pairs(data).get(index - 1)
+        if end is None:  # unmatched: the original consumes the rest of the string
+            return data[index:], len(data), False
+        return data[index:end], end + 1, True
+
+
+_BRACKET_RE = re.compile(r"[\[\]]")
+
+
+def _get_text(data: str, index: int) -> tuple[str, int, bool]:
+    """Python-Markdown's own scan (for the calls the matcher does not model)."""
+    depth = 1
+    for pos in range(index, len(data)):
+        c = data[pos]
+        depth += (c == "[") - (c == "]")
+        if depth == 0:
+            return data[index:pos], pos + 1, True
+    return data[index:], len(data), False
+
+
+#: Longest ``(destination "title")`` of an inline link, in characters. Python-Markdown scans an
+#: unclosed ``(`` to the end of the text, once per link text before it; past this window a
+#: ``[text](`` is not a link (no real URL and title come near it).
+LINK_WINDOW = 1024
+
+_GetLink = Callable[[str, int], tuple[str, "str | None", int, bool]]
+
+
+def _windowed(get_link: _GetLink) -> _GetLink:
+    def get_link_windowed(data: str, index: int) -> tuple[str, str | None, int, bool]:
+        if len(data) - index <= LINK_WINDOW:
+            return get_link(data, index)
+        if data.find(")", index, index + LINK_WINDOW) < 0:
+            return "", None, index, False  # no ")" to close it: not a link (a C-speed test)
+        # getLink reads nothing before ``index``: run it on the window and shift the result.
+        href, title, end, handled = get_link(data[index : index + LINK_WINDOW], 0)
+        if handled and end < LINK_WINDOW:
+            return href, title, index + end, True
+        return "", None, index, False
+
+    return get_link_windowed
+
+
+#: The link processors already given the linear scans (weak: they go with their Markdown).
+_LINEAR: weakref.WeakSet[LinkInlineProcessor] = weakref.WeakSet()
+
+
+def linear_links(md: Markdown) -> None:
+    """Give every link-like inline pattern of ``md`` the linear bracket matcher and a bounded
+    destination scan (once per processor). ``getText``/``getLink`` are the processors' own
+    documented hooks; the answers are Python-Markdown's (tests/test_hostile.py compares)."""
+    for processor in md.inlinePatterns:
+        if isinstance(processor, LinkInlineProcessor) and processor not in _LINEAR:
+            _LINEAR.add(processor)
+            processor.getText = _BracketMatcher().get_text  # type: ignore[method-assign]
+            processor.getLink = _windowed(processor.getLink)  # type: ignore[method-assign,assignment]
+
+
 class BlockPreprocessor(Preprocessor):
     def __init__(self, md: Markdown, ext: DuizhaoExtension) -> None:
         super().__init__(md)
         self.ext = ext
 
     def run(self, lines: list[str]) -> list[str]:
+        # Here, not in extendMarkdown: extensions loaded after this one may add link patterns.
+        linear_links(self.md)
         result = scan(lines)
         if not result.blocks:
             return lines

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .diagnostics import Diagnostic
 from .lock import LOCK_NAME
+from .yamlsafe import InputError, load_yaml_file
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
@@ -84,26 +84,15 @@ def plugin_options(config: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-class _PermissiveLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml without executing its tags (``!!python/name:``, ``!ENV``, ...)."""
-
-
-def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)  # type: ignore[arg-type]
-
-
-_PermissiveLoader.add_multi_constructor("", _ignore_tag)
-
-
 def read_mkdocs_yml(path: Path) -> dict[str, Any]:
-    """mkdocs.yml as data (its tags as plain values); raises :class:`ConfigError`."""
+    """mkdocs.yml as data (its tags such as ``!ENV`` and ``!!python/name:`` read as plain
+    values, never run), through the one bounded loader; raises :class:`ConfigError` whose
+    message is ``PATH:LINE: DZ019 …``."""
     try:
-        with path.open(encoding="utf-8-sig") as f:
-            data = yaml.load(f, Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+        data, _node = load_yaml_file(path, permissive_tags=True)
+    except (InputError, OSError) as exc:
+        line = exc.line if isinstance(exc, InputError) else 1
+        reason = exc.message if isinstance(exc, InputError) else (exc.strerror or str(exc))
+        shown = Diagnostic(path, line, "DZ019", f"cannot read the MkDocs configuration: {reason}")
+        raise ConfigError(shown.format()) from None
     return data if isinstance(data, dict) else {}

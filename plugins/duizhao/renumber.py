@@ -32,6 +32,7 @@ from .checks import Corpus
 from .diagnostics import Diagnostic, display_path
 from .lock import Lock, digest
 from .source import SourceFile
+from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 #: Problems in the article that make block positions or its range uncertain.
 _BLOCKING = ("DZ007", "DZ010", "DZ011")
@@ -75,11 +76,10 @@ class _Doc:
 
 def _load(path: Path, refusals: list[Diagnostic]) -> _Doc | None:
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        refusals.append(
-            Diagnostic(path, 1, "DZ011", f"cannot read file: {exc.strerror or exc}; fix access")
-        )
+        data = read_bytes(path, MAX_TEXT_BYTES)  # a FIFO or device is refused, never read
+    except (InputError, OSError) as exc:
+        reason = exc.message if isinstance(exc, InputError) else f"cannot read file: {exc.strerror}"
+        refusals.append(Diagnostic(path, 1, "DZ011", f"{reason}; fix access"))
         return None
     text, problem = decode(data, path)
     if text is None:

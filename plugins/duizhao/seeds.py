@@ -28,8 +28,10 @@ from typing import Any
 
 import yaml
 
-from .article import INTRO_HEADING, parse_range
+from .article import INTRO_HEADING, MAX_PARAGRAPHS, parse_range
+from .diagnostics import Diagnostic
 from .escape import markdown_text
+from .yamlsafe import InputError, load_yaml_file
 
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Seed keys copied into the article's front matter, in this order, when present.
@@ -37,7 +39,11 @@ FRONT_MATTER_KEYS = ("paper", "paragraphs", "figures", "date", "weight", "featur
 
 
 class SeedError(ValueError):
-    """A seed record that cannot be used; the message names the file and the field."""
+    """A seed record that cannot be used: ``PATH:LINE: DZ207 message`` naming the field."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.format())
+        self.diagnostic = diagnostic
 
 
 @dataclass(frozen=True)
@@ -51,37 +57,49 @@ class Seed:
 
 
 def load_seed(path: Path) -> Seed:
+    def fail(message: str, line: int = 1) -> SeedError:
+        return SeedError(Diagnostic(path, line, "DZ207", message))
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SeedError(f"{path}: cannot read: {exc}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-        raise SeedError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+        data, node = load_yaml_file(path)
+    except FileNotFoundError:
+        raise fail("cannot read: no such file") from None
+    except InputError as exc:
+        raise fail(f"not valid YAML: {exc.message}", exc.line) from None
     if not isinstance(data, dict):
-        raise SeedError(f"{path}: expected 'key: value' pairs such as 'slug: my-topic'")
+        raise fail("expected 'key: value' pairs such as 'slug: my-topic'")
+    lines = {
+        str(k.value): k.start_mark.line + 1
+        for k, _v in (node.value if isinstance(node, yaml.MappingNode) else [])
+        if isinstance(k, yaml.ScalarNode)
+    }
 
     def text(key: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            raise SeedError(f"{path}: '{key}' is missing or not text")
+            raise fail(f"'{key}' is missing or not text", lines.get(key, 1))
         return value
 
     slug = text("slug")
     if not SLUG_RE.fullmatch(slug):
-        raise SeedError(f"{path}: slug {slug!r} should be lowercase words joined by '-'")
+        raise fail(
+            f"slug {slug[:80]!r} should be lowercase words joined by '-'", lines.get("slug", 1)
+        )
     intro = data.get("intro")
     if (
         not isinstance(intro, list)
         or not intro
         or not all(isinstance(p, str) and p.strip() for p in intro)
     ):
-        raise SeedError(f"{path}: 'intro' should be a list of paragraphs (text)")
+        raise fail("'intro' should be a list of paragraphs (text)", lines.get("intro", 1))
     if "paragraphs" in data and parse_range(data["paragraphs"]) is None:
-        raise SeedError(f"{path}: 'paragraphs: {data['paragraphs']}' should look like P001-P129")
+        raise fail(
+            f"'paragraphs: {str(data['paragraphs'])[:80]}' should look like P001-P129 "
+            f"(at most {MAX_PARAGRAPHS:,} paragraphs)",
+            lines.get("paragraphs", 1),
+        )
     if "paper" in data and not isinstance(data["paper"], dict):
-        raise SeedError(f"{path}: 'paper' should be a mapping (title, license, ...)")
+        raise fail("'paper' should be a mapping (title, license, ...)", lines.get("paper", 1))
     return Seed(path, slug, text("title"), text("section"), tuple(intro), data)
 
 

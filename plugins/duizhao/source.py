@@ -15,7 +15,7 @@ import contextlib
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,3 +116,49 @@ def write_atomically(files: Mapping[Path, bytes], *, durable: bool = True) -> No
         for tmp, _path in staged:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+
+
+#: Seconds a second writer waits for the first before it gives up (``DUIZHAO_LOCK_TIMEOUT``).
+WRITER_WAIT = 5.0
+
+
+class ProjectBusyError(Exception):
+    """Another duizhao command holds the project's writer lock."""
+
+
+def writer_lock_path(lock_file: Path) -> Path:
+    """The advisory lock next to ``duizhao.lock``: ``.duizhao.lock.lock`` (not committed)."""
+    return lock_file.parent / f".{lock_file.name}.lock"
+
+
+@contextlib.contextmanager
+def project_lock(lock_file: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the project's writer lock while reading, changing and writing sources or the lock.
+
+    Every command that writes (renumber --write, status --accept, import, new) reads what it
+    changes inside this block, so two of them run one after the other and neither works from
+    the other's stale copy. A second writer waits up to ``timeout`` seconds (default
+    :data:`WRITER_WAIT`, or the ``DUIZHAO_LOCK_TIMEOUT`` environment variable), then raises
+    :class:`ProjectBusyError`. The lock is advisory (filelock: ``fcntl``/``msvcrt``); an editor
+    saving a file at the same moment is not stopped.
+    """
+    if timeout is None:
+        try:
+            timeout = float(os.environ.get("DUIZHAO_LOCK_TIMEOUT", WRITER_WAIT))
+        except ValueError:
+            timeout = WRITER_WAIT
+    from filelock import FileLock, Timeout  # only commands that write need it
+
+    path = writer_lock_path(lock_file)
+    lock = FileLock(path, timeout=timeout)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ProjectBusyError(
+            f"another duizhao command is changing this project (it holds {path.name}); "
+            f"waited {timeout:g} s: try again when it has finished"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from ..article import Article, FigurePlacement
 from ..diagnostics import Diagnostic
+from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
 from .cache import Cache
 from .crops import Crop, Encoder, crop_key, crop_size
-from .sources import SourceInfo, digest_bytes, inspect_source
+from .sources import MAX_PAGE_POINTS, SourceInfo, digest_bytes, inspect_source, sniff
 from .spec import (
     EXAMPLE,
     KINDS,
@@ -79,12 +80,14 @@ class Catalog:
     def source(self, path: Path) -> SourceInfo:
         if path not in self._sources:
             try:
-                data = path.read_bytes()
-            except OSError as exc:
-                info = SourceInfo("", "bad", (), "DZ106", f"cannot read: {exc.strerror}")
+                data = read_bytes(path, MAX_BINARY_BYTES)  # a regular file, bounded
+            except (OSError, InputError) as exc:
+                reason = exc.message if isinstance(exc, InputError) else exc.strerror
+                info = SourceInfo("", "bad", (), "DZ106", f"cannot read: {reason}")
             else:
                 digest = digest_bytes(data)
-                known = self.cache.source_info(digest) if self.cache else None
+                # (a manifest entry counts only for a file of an allowed kind)
+                known = self.cache.source_info(digest) if self.cache and sniff(data) else None
                 info = known or inspect_source(data, digest)
                 if self.cache is not None:
                     self.cache.remember_source(info)
@@ -133,6 +136,14 @@ class Catalog:
                 )
             width, height = info.sizes[figure.page - 1]
             unit = "points"
+            if not (0 < width <= MAX_PAGE_POINTS and 0 < height <= MAX_PAGE_POINTS):
+                return None, SpecError(
+                    figure.page_line,
+                    "DZ111",
+                    f"page {figure.page} of {where} is {width:g} × {height:g} points, over the "
+                    f"{MAX_PAGE_POINTS:g} pt (200 in) a PDF page may measure; refused, not "
+                    "rendered",
+                )
         else:
             if figure.page is not None and figure.page != 1:
                 return None, SpecError(
@@ -156,7 +167,7 @@ class Catalog:
         from PIL import Image  # loaded only for a spec with boxes to check
 
         limit = Image.MAX_IMAGE_PIXELS
-        if limit is not None and w * h > limit:
+        if limit is not None and w * h > limit:  # checked before any pixel is rendered
             return None, SpecError(
                 figure.box_line,
                 "DZ111",
@@ -185,7 +196,7 @@ class Catalog:
                         article.path,
                         p.line,
                         "DZ101",
-                        f"'/// figure | {p.id}' places a figure, but there is no "
+                        f"'/// figure | {_cut(p.id)}' places a figure, but there is no "
                         f"{spec_path(article.path).name} declaring it; create it with "
                         f"'figures:' then '  {EXAMPLE}'",
                     )
@@ -210,8 +221,8 @@ class Catalog:
                         p.line,
                         "DZ102",
                         f"{describe(p.id)} is placed twice (first at line {seen[p.id]}); "
-                        f"remove this '/// figure | {p.id}' or refer to it with "
-                        f"'[](#{anchor(p.id)})'",
+                        f"remove this '/// figure | {_cut(p.id)}' or refer to it with "
+                        f"'[](#{_cut(anchor(p.id))})'",
                     )
                 )
                 continue
@@ -223,7 +234,7 @@ class Catalog:
                         article.path,
                         p.line,
                         "DZ101",
-                        f"'/// figure | {p.id}' places an unknown figure; "
+                        f"'/// figure | {_cut(p.id)}' places an unknown figure; "
                         f"{spec.path.name} declares {ids}: write '/// figure | N'"
                         + (" or '/// figure | table-N'" if tables else "")
                         + " with one of them",
@@ -244,6 +255,11 @@ class Catalog:
                         )
                     )
         return found
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """An author's figure argument, cut for a message (it may be thousands of characters)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _check_count(article: Article, spec: Spec | None) -> Iterator[Diagnostic]:

@@ -11,8 +11,12 @@ from typing import Any
 import click
 
 from ..article import read_article
+from ..lock import LOCK_NAME
+from ..source import ProjectBusyError, project_lock
+from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
 from .preview import preview
+from .sources import sniff
 from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
@@ -77,7 +81,12 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
     spec.figures = usable
     if not usable:
         raise click.ClickException("no figure with a usable source to draw")
-    written = preview(spec, out, page=page, dpi=dpi)
+    refused: list[str] = []
+    written = preview(spec, out, page=page, dpi=dpi, refused=refused)
+    for reason in refused:
+        click.echo(reason, err=True)
+    if not written and refused:
+        raise click.ClickException("no page could be drawn")
     if not written:
         raise click.ClickException(f"page {page} is in none of the sources")
     for path in written:
@@ -117,12 +126,19 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
 
     from ..source import write_atomically
     from .detect import detect_cached
-    from .merge import MergeError, entry_lines, merge, spec_text
+    from .merge import spec_text
     from .review import count_of, missing_numbers, review_html
 
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
     root = _project_root((article or paper).resolve().parent)
+    try:  # a regular file, bounded, and a PDF by its content (a FIFO is refused, not read)
+        head = read_bytes(paper, MAX_BINARY_BYTES)
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {paper}: {exc}") from None
+    if sniff(head) != "pdf":
+        raise click.UsageError(f"{paper} is not a PDF (judged by its content)")
+    del head
     cache_dir = _cache_dir(root) / "figures" / "detect"
     started = time.perf_counter()
     with _progress("reading pages") as progress:
@@ -166,7 +182,25 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     if spec_file is None:
         click.echo(spec_text(found, os.path.relpath(paper), paper.name), nl=False)
         return
-    text = spec_file.read_text(encoding="utf-8-sig") if spec_file.is_file() else ""
+    if write:
+        try:  # read, merge and write the spec with no other duizhao writer in between
+            with project_lock(root / LOCK_NAME):
+                _merge(spec_file, paper, found, write=True)
+        except ProjectBusyError as exc:
+            raise click.ClickException(str(exc)) from None
+    else:
+        _merge(spec_file, paper, found, write=False)
+
+
+def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> None:
+    from ..source import write_atomically
+    from .merge import MergeError, entry_lines, merge
+
+    try:
+        data = read_bytes(spec_file, MAX_YAML_BYTES) if spec_file.is_file() else b""
+        text = data.decode("utf-8-sig")
+    except (InputError, OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {spec_file}: {exc}") from None
     try:
         merged = merge(text, spec_file, paper, found)
     except MergeError as exc:

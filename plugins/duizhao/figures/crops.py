@@ -18,6 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
 from .cache import Cache, write_published
 from .sources import BombError, open_image
 from .spec import FigureSpec
@@ -173,9 +174,10 @@ def run_crops(
     """Cut ``crops`` (all from ``source``) into ``out_dir``. Runs in a worker process."""
     results: list[CropResult] = []
     try:
-        data = source.read_bytes()
-    except OSError as exc:
-        return [CropResult(c.key, False, f"cannot read source: {exc.strerror}") for c in crops]
+        data = read_bytes(source, MAX_BINARY_BYTES)  # a regular file, bounded
+    except (OSError, InputError) as exc:
+        reason = exc.message if isinstance(exc, InputError) else exc.strerror
+        return [CropResult(c.key, False, f"cannot read source: {reason}") for c in crops]
     if crops and crops[0].kind == "pdf":
         import pypdfium2 as pdfium
 

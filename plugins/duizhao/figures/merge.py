@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from ..yamlsafe import InputError, load_yaml
 from .detect import DetectedFigure
 from .spec import figure_key
 
@@ -84,15 +85,15 @@ class MergeError(Exception):
 def merge(text: str, spec_file: Path, paper: Path, found: Sequence[DetectedFigure]) -> Merge:
     """Add the figures of ``found`` that ``text`` (the spec at ``spec_file``) lacks."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        raise MergeError(f"the spec is not valid YAML ({str(exc).splitlines()[0]})") from exc
+        data, root = load_yaml(text)  # the one bounded loader
+    except InputError as exc:
+        raise MergeError(f"the spec is not valid YAML (line {exc.line}: {exc.message})") from None
     if root is None:
         return Merge(spec_text(found, _relative(paper, spec_file), paper.name), list(found))
     if not isinstance(root, yaml.MappingNode):
         raise MergeError("the spec is not a mapping of 'source:', 'figures:' …")
     top = {str(k.value): v for k, v in root.value}
-    data = yaml.safe_load(text) or {}
+    data = data or {}
     default = data.get("source") if isinstance(data, dict) else None
     same_source = isinstance(default, str) and _same(spec_file.parent / default, paper)
     existing: dict[str, dict[str, Any]] = {}
@@ -158,9 +159,12 @@ def merge(text: str, spec_file: Path, paper: Path, found: Sequence[DetectedFigur
 def _verify(result: Merge, existing: dict[str, Any]) -> None:
     """The merged text must parse, with every old entry and every added one."""
     try:
-        data = yaml.safe_load(result.text)
-    except yaml.YAMLError as exc:
-        raise MergeError(f"merging would break the spec ({exc}); add the entries by hand") from exc
+        data, _node = load_yaml(result.text)
+    except InputError as exc:
+        raise MergeError(
+            f"merging would break the spec (line {exc.line}: {exc.message}); add the entries "
+            "by hand"
+        ) from None
     entries = data.get("figures") if isinstance(data, dict) else None
     if not isinstance(entries, list) or len(entries) != len(existing) + len(result.added):
         raise MergeError("merging would lose entries; add the entries by hand")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
 from .cache import write_published
-from .sources import PDF_MAGIC, open_image
+from .sources import MAX_PAGE_POINTS, PDF_MAGIC, open_image
 from .spec import SPEC_SUFFIX, FigureSpec, Spec
 
 
@@ -17,8 +19,13 @@ def preview(
     out_dir: Path,
     page: int | None = None,
     dpi: int = 100,
+    refused: list[str] | None = None,
 ) -> list[Path]:
-    """Write a PNG per source page (or only ``page``) with every declared box drawn, labelled."""
+    """Write a PNG per source page (or only ``page``) with every declared box drawn, labelled.
+
+    A page larger than a PDF page may be, or whose picture would be over Pillow's
+    decompression-bomb limit at ``dpi``, is not rendered: it is named in ``refused``.
+    """
     import pypdfium2 as pdfium
 
     by_page: dict[tuple[Path, int], list[FigureSpec]] = {}
@@ -35,15 +42,35 @@ def preview(
     font_size = max(12, dpi // 5)
     font = ImageFont.load_default(size=font_size)
     for (source, number), figures in sorted(by_page.items()):
-        data = source.read_bytes()
+        try:
+            data = read_bytes(source, MAX_BINARY_BYTES)
+        except (OSError, InputError) as exc:
+            (refused if refused is not None else []).append(f"{source.name}: {exc}")
+            continue
         if data.startswith(PDF_MAGIC):
             pdf = pdfium.PdfDocument(data)
             try:
                 if not 1 <= number <= len(pdf):
                     continue
                 pdf_page = pdf[number - 1]
-                image = pdf_page.render(scale=dpi / 72).to_pil().convert("RGB")
-                pdf_page.close()
+                try:
+                    width, height = pdf_page.get_size()
+                    pixels = math.ceil(width * dpi / 72) * math.ceil(height * dpi / 72)
+                    limit = Image.MAX_IMAGE_PIXELS or math.inf
+                    if not (0 < width <= MAX_PAGE_POINTS and 0 < height <= MAX_PAGE_POINTS) or (
+                        pixels > limit
+                    ):
+                        if refused is not None:
+                            refused.append(
+                                f"{source.name} page {number}: {width:g} × {height:g} points "
+                                f"at {dpi} dpi is too large to draw (pages up to "
+                                f"{MAX_PAGE_POINTS:g} pt, pictures up to {limit:g} pixels); "
+                                "not rendered"
+                            )
+                        continue
+                    image = pdf_page.render(scale=dpi / 72).to_pil().convert("RGB")
+                finally:
+                    pdf_page.close()
             finally:
                 pdf.close()
             scale = dpi / 72

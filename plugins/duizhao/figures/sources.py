@@ -12,6 +12,26 @@ if TYPE_CHECKING:
     from PIL import Image
 
 PDF_MAGIC = b"%PDF-"
+#: Image formats a figure source may be, told by content (magic bytes), never by extension:
+#: Pillow opens only these (no EPS, which would start Ghostscript; no plugin with an
+#: external decoder). PDFs go to PDFium.
+IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")
+#: Largest PDF page side in points: the PDF specification's own limit (200 inches). A larger
+#: page is refused before it is rendered, in a crop or a preview.
+MAX_PAGE_POINTS = 14_400.0
+
+
+def sniff(data: bytes) -> str | None:
+    """``"pdf"``, ``"PNG"``, ``"JPEG"``, ``"WEBP"`` by the first bytes, or None."""
+    if data.startswith(PDF_MAGIC):
+        return "pdf"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    return None
 
 
 @dataclass(frozen=True)
@@ -40,7 +60,17 @@ def digest_bytes(data: bytes) -> str:
 def inspect_source(data: bytes, digest: str | None = None) -> SourceInfo:
     """Open a source fully (decoding images, so truncation shows) and describe it."""
     digest = digest or digest_bytes(data)
-    if data.startswith(PDF_MAGIC):
+    kind = sniff(data)
+    if kind is None:
+        return SourceInfo(
+            digest,
+            "bad",
+            (),
+            "DZ110",
+            "not a PDF, PNG, JPEG or WebP file (judged by its content, not its name); convert "
+            "it to one of these",
+        )
+    if kind == "pdf":
         import pypdfium2 as pdfium
 
         try:
@@ -48,7 +78,9 @@ def inspect_source(data: bytes, digest: str | None = None) -> SourceInfo:
         except pdfium.PdfiumError as exc:
             return SourceInfo(digest, "bad", (), "DZ110", f"corrupt or truncated PDF ({exc})")
         try:
-            sizes = tuple(pdf.get_page_size(i) for i in range(len(pdf)))
+            sizes = tuple(
+                (float(w), float(h)) for w, h in (pdf.get_page_size(i) for i in range(len(pdf)))
+            )
         except pdfium.PdfiumError as exc:
             return SourceInfo(digest, "bad", (), "DZ110", f"corrupt PDF page table ({exc})")
         finally:
@@ -72,13 +104,15 @@ class BombError(Exception):
 
 
 def open_image(data: bytes) -> Image.Image:
-    """Image.open, refusing anything over Pillow's decompression-bomb limit before decoding."""
+    """Image.open of a PNG, JPEG or WebP only, refusing anything over Pillow's
+    decompression-bomb limit before decoding (the header's size is checked first)."""
     from PIL import Image  # Pillow loads when an image is opened, not for a check
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            im = Image.open(io.BytesIO(data))
+            # formats=: Pillow never tries another decoder (EPS would run Ghostscript).
+            im = Image.open(io.BytesIO(data), formats=IMAGE_FORMATS)
         except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
             raise BombError(
                 f"image is over Pillow's decompression-bomb limit of {Image.MAX_IMAGE_PIXELS} "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -11,10 +12,21 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic
+from ..yamlsafe import (
+    MAX_YAML_BYTES,
+    InputError,
+    inside,
+    load_yaml,
+    load_yaml_file,
+    read_bytes,
+    snippet,
+)
 
 SPEC_SUFFIX = ".figures.yml"
 DEFAULT_DPI = 200
 MAX_DPI = 1200
+#: Largest figure number and page number a spec may name (numbers come from authors).
+MAX_NUMBER = 100_000
 
 _TOP_KEYS = ("source", "dpi", "figures")
 _FIGURE_KEYS = ("id", "kind", "label", "page", "box", "caption", "alt", "source", "dpi")
@@ -38,20 +50,30 @@ def figure_key(kind: str, number: int) -> str:
     return str(number) if kind == "figure" else f"{kind}-{number}"
 
 
+def _number(text: str) -> int | None:
+    # ASCII digits only ("²".isdigit() is true, int("²") fails) and few of them (a 5,000-digit
+    # placement must not reach int()).
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 def parse_key(key: str) -> tuple[str, int] | None:
     """``3`` → (figure, 3); ``table-2`` → (table, 2); anything else → None."""
-    if key.isdigit():
-        return ("figure", int(key))
+    if (n := _number(key)) is not None:
+        return ("figure", n)
     kind, _, number = key.partition("-")
-    if kind in KINDS and kind != "figure" and number.isdigit():
-        return (kind, int(number))
+    if kind in KINDS and kind != "figure" and (n := _number(number)) is not None:
+        return (kind, n)
     return None
 
 
 def describe(key: str) -> str:
     """``3`` → "figure 3", ``table-2`` → "table 2" (for messages)."""
     parsed = parse_key(key)
-    return f"{parsed[0]} {parsed[1]}" if parsed else f"figure {key}"
+    return (
+        f"{parsed[0]} {parsed[1]}"
+        if parsed
+        else f"figure {key if len(key) <= 40 else key[:39] + '…'}"
+    )
 
 
 def anchor(key: str) -> str:
@@ -134,11 +156,21 @@ class SpecError(Exception):
         self.message = message
 
 
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut for a message (an author's value may be a megabyte long)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int over Python's int/str conversion limit
+        return "a number too long to show"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _line(node: yaml.Node) -> int:
     return int(node.start_mark.line) + 1
 
 
 def _plain(node: yaml.Node) -> Any:
+    # Only nodes of a document load_yaml has already constructed once: no error is left.
     loader = yaml.SafeLoader("")
     try:
         return loader.construct_object(node, deep=True)
@@ -166,11 +198,15 @@ def _int(node: yaml.Node, what: str, example: str, low: int = 1, high: int | Non
     value = _plain(node)
     if isinstance(value, bool) or not isinstance(value, int):
         raise SpecError(
-            _line(node), "DZ105", f"{what} must be a whole number, got {value!r}; write {example!r}"
+            _line(node),
+            "DZ105",
+            f"{what} must be a whole number, got {_short(value)}; write {example!r}",
         )
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise SpecError(_line(node), "DZ105", f"{what} {value} must be {bound}; write {example!r}")
+        raise SpecError(
+            _line(node), "DZ105", f"{what} {_short(value)} must be {bound}; write {example!r}"
+        )
     return value
 
 
@@ -193,10 +229,20 @@ def _box(node: yaml.Node) -> tuple[float, float, float, float]:
         raise SpecError(
             _line(node),
             "DZ105",
-            f"box must be four numbers [x0, y0, x1, y1], got {value!r}; "
+            f"box must be four numbers [x0, y0, x1, y1], got {_short(value)}; "
             "write 'box: [72, 96, 540, 380]'",
         )
-    x0, y0, x1, y1 = (float(v) for v in value)
+    try:
+        x0, y0, x1, y1 = (float(v) for v in value)
+    except OverflowError:  # an integer of hundreds of digits
+        x0 = y0 = x1 = y1 = math.inf
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
+        raise SpecError(
+            _line(node),
+            "DZ109",
+            f"box {_short(value)} must be four finite numbers (no .nan, .inf or huge values); "
+            "write 'box: [72, 96, 540, 380]'",
+        )
     if x1 < x0 or y1 < y0:
         raise SpecError(
             _line(node),
@@ -264,25 +310,37 @@ def load_spec(path: Path, root: Path) -> Spec:
         spec.diagnostics.append(Diagnostic(path, p.line, p.code, p.message))
         spec.readable = spec.readable and not fatal
 
+    if not inside(path, root):
+        # A spec that is a symlink out of the project: refused unread (nothing is quoted).
+        problem(
+            SpecError(
+                1,
+                "DZ018",
+                "refused: the figure spec resolves (through a symlink) outside the project; "
+                "left out unread",
+            )
+        )
+        return spec
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except OSError as exc:
-        problem(SpecError(1, "DZ105", f"cannot read figure spec: {exc.strerror or exc}"))
+        text = read_bytes(path, MAX_YAML_BYTES).decode("utf-8-sig")  # regular, bounded
+    except (OSError, InputError) as exc:
+        reason = exc.message if isinstance(exc, InputError) else (exc.strerror or str(exc))
+        problem(SpecError(1, "DZ105", f"cannot read figure spec: {reason}"))
         return spec
     except UnicodeDecodeError as exc:
         problem(SpecError(1, "DZ105", f"figure spec is not UTF-8 ({exc.reason}); save it as UTF-8"))
         return spec
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        snippet = text.splitlines()[line - 1].strip() if line <= len(text.splitlines()) else ""
+    try:
+        # The one bounded loader: depth, aliases and construction errors are checked here.
+        _data, node = load_yaml(text)
+    except InputError as exc:
+        lines = text.splitlines()
+        quoted = snippet(lines[exc.line - 1]) if 0 < exc.line <= len(lines) else ""
         problem(
             SpecError(
-                line,
+                exc.line,
                 "DZ105",
-                f"unreadable figure spec: {what} in {snippet!r}; "
+                f"unreadable figure spec: {exc.message} in {quoted!r}; "
                 f"write YAML such as 'figures:' then '  {EXAMPLE}'",
             )
         )
@@ -329,7 +387,12 @@ def _figure(
         # not reported as unknown as well.
         plain = {str(_plain(k)): _plain(v) for k, v in entry.value}
         fid, kind = plain.get("id"), plain.get("kind", "figure")
-        if isinstance(fid, int) and not isinstance(fid, bool) and kind in KINDS:
+        if (
+            isinstance(fid, int)
+            and not isinstance(fid, bool)
+            and 1 <= fid <= MAX_NUMBER
+            and kind in KINDS
+        ):
             for key, value in entry.value:
                 if _plain(key) == "id":
                     spec.declared.setdefault(figure_key(str(kind), fid), _line(value))
@@ -345,7 +408,7 @@ def _figure(
                 "DZ105",
                 f"kind {kind!r} is unknown; write 'kind: table' for a table (figures need no kind)",
             )
-    fid = _int(fields["id"], f"{kind} id", "id: 3")
+    fid = _int(fields["id"], f"{kind} id", "id: 3", 1, MAX_NUMBER)
     line = _line(fields["id"])
     key = figure_key(kind, fid)
     if spec.declared.get(key, line) != line:
@@ -375,7 +438,7 @@ def _figure(
             line, "DZ105", f"{kind} {fid} has no box; add 'box: [x0, y0, x1, y1]' to the entry"
         )
     box = _box(fields["box"])
-    page = _int(fields["page"], "page", "page: 3") if "page" in fields else None
+    page = _int(fields["page"], "page", "page: 3", 1, MAX_NUMBER) if "page" in fields else None
     fig_dpi = _int(fields["dpi"], "dpi", "dpi: 200", 1, MAX_DPI) if "dpi" in fields else dpi
     en, zh = _caption(fields["caption"]) if "caption" in fields else ("", "")
     alt = _str(fields["alt"], "alt", "alt: 组件与数据流") if "alt" in fields else ""
@@ -404,8 +467,8 @@ def untranslated_captions(path: Path) -> int:
     reports progress, not problems.
     """
     try:
-        data = yaml.safe_load(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data, _node = load_yaml_file(path)
+    except (OSError, InputError):
         return 0
     entries = data.get("figures") if isinstance(data, dict) else None
     count = 0

@@ -41,7 +41,6 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import unquote, urljoin
 
-import yaml
 from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
@@ -50,6 +49,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 
+from ..yamlsafe import InputError, load_yaml
 from .escape import md_code_span, md_fence, md_text, md_title, md_url, protect_line_start
 from .model import Chunk, ChunkKind, Note, Original
 
@@ -964,10 +964,9 @@ def parse_markdown(
 
     def meta(content: str, line: int | None) -> None:
         try:
-            data = yaml.safe_load(content)
-        except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-            # ValueError: a timestamp that is no date (2020-13-01); TypeError: odd keys
-            conv.warn(line, f"front matter is not YAML ({_excerpt(str(exc))}); ignored")
+            data, _node = load_yaml(content)  # the one bounded loader (depth, aliases, size)
+        except InputError as exc:
+            conv.warn(line, f"front matter is not YAML ({_excerpt(exc.message)}); ignored")
             return
         if isinstance(data, dict):
             front.update({str(k): v for k, v in data.items()})

@@ -129,8 +129,9 @@ class SiteFeature(Feature):
         if self.config.order and build.config.nav is None and self.sections:
             self._sort(nav.items)
             nav.pages = list(_pages(nav.items))
+            pages = nav.pages  # may be empty: a docs folder with no pages builds an empty site
             for before, page, after in zip(
-                [None, *nav.pages[:-1]], nav.pages, [*nav.pages[1:], None], strict=True
+                [None, *pages][: len(pages)], pages, [*pages[1:], None][: len(pages)], strict=True
             ):
                 page.previous_page, page.next_page = before, after
         for section in _sections(nav.items):

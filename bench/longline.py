@@ -1,0 +1,148 @@
+"""Benchmark: the scanner and the build are linear in the length of one hostile line (issue 12).
+
+    python -m bench.longline [--sizes 10,20,40,80,160] [--build] [--kinds all]
+
+For each size (KB) it writes one line made of a repeated hostile fragment (unclosed ``[``,
+``[x](<``, decreasing backtick runs, ``*``/``_`` emphasis, ``P0`` fragments, …) into a
+paragraph block and the 导言 of an article, then times
+
+- ``check``: :func:`duizhao.article.parse` + every check of ``duizhao check`` (in process);
+- ``build`` (with ``--build``): ``mkdocs build`` of a one-article site (in process, so the
+  start-up cost of MkDocs is not counted; Python-Markdown's own inline parser runs here too).
+
+It prints the time per size and the ratio to the previous size: a linear scanner doubles its
+time when the line doubles (ratio ≈ 2); a quadratic one quadruples it (ratios of timings under
+a tenth of a second are noise on a loaded machine). ``--enforce`` exits 1 when the check of a
+160 KB line takes a second or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: Fragments that each defeated a regex of the scanner before issue 12 (see article.py).
+FRAGMENTS: dict[str, str] = {
+    "brackets": "[a",  # an unclosed nested "[...]" in link text ran to the end of the line
+    "angle": "[x](<",  # a "<url>" with no ">"
+    "mixed": "[`*P0](#P0 _<!-- ",
+    "emphasis": "*a_**b__",
+    "refs": "[P0]: #P0 [",
+    "html": "<a href='",
+}
+
+
+def backtick_line(size: int) -> str:
+    """Backtick runs of decreasing length: none has a partner, so each used to scan the rest."""
+    parts: list[str] = []
+    total = 0
+    k = max(1, int((2 * size) ** 0.5))
+    while total < size:
+        parts.append("`" * k + "a")
+        total += k + 1
+        k = k - 1 if k > 1 else max(1, int((2 * size) ** 0.5))
+    return "".join(parts)[:size]
+
+
+def line_of(kind: str, size: int) -> str:
+    if kind == "backticks":
+        return backtick_line(size)
+    fragment = FRAGMENTS[kind]
+    return (fragment * (size // len(fragment) + 1))[:size]
+
+
+def article(line: str) -> str:
+    return (
+        "---\ntitle: Long line\nstatus: draft\nparagraphs: P001-P002\n"
+        "paper: {title: T, license: CC-BY-4.0}\n---\n\n"
+        f"# Long line\n\n## 导言\n\n{line}\n\n"
+        f"/// paragraph | P001\n> {line}\n\n{line}\n///\n"
+    )
+
+
+def time_check(text: str, root: Path) -> float:
+    from duizhao.article import parse
+    from duizhao.checks import Corpus, check_corpus
+    from duizhao.figures import Catalog
+
+    docs = root / "docs"
+    start = time.perf_counter()
+    parsed = parse(text, docs / "long.md")
+    check_corpus([parsed], Corpus(docs, figures=Catalog(root)))
+    return time.perf_counter() - start
+
+
+def time_build(text: str, root: Path) -> float:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (root / "docs" / "long.md").write_text(text, encoding="utf-8")
+    config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
+    start = time.perf_counter()
+    build(config)
+    return time.perf_counter() - start
+
+
+def project(root: Path) -> None:
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: Long line\n"
+        "theme: {name: material, language: zh, font: false}\n"
+        "plugins: [search, {duizhao: {assets: false}}]\n"
+        "markdown_extensions: [attr_list, md_in_html, pymdownx.blocks.details]\n",
+        encoding="utf-8",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10,20,40,80,160", help="line sizes in KB")
+    parser.add_argument(
+        "--kinds", default="all", help="comma-separated: " + ", ".join(["backticks", *FRAGMENTS])
+    )
+    parser.add_argument("--build", action="store_true", help="also time mkdocs build")
+    parser.add_argument("--enforce", action="store_true")
+    args = parser.parse_args(argv)
+    sizes = [int(s) * 1024 for s in args.sizes.split(",")]
+    kinds = ["backticks", *FRAGMENTS] if args.kinds == "all" else args.kinds.split(",")
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    logging.disable(logging.WARNING)  # the hostile article has warnings by design
+    failed = False
+    tmp = Path(tempfile.mkdtemp(prefix="dz-longline-"))
+    try:
+        project(tmp)
+        print(
+            f"{'kind':<10} {'KB':>5} {'check s':>9} {'x prev':>7}"
+            + (f" {'build s':>9} {'x prev':>7}" if args.build else "")
+        )
+        for kind in kinds:
+            prev: tuple[float, float] | None = None
+            for size in sizes:
+                text = article(line_of(kind, size))
+                check = time_check(text, tmp)
+                build = time_build(text, tmp) if args.build else 0.0
+                row = f"{kind:<10} {size // 1024:>5} {check:>9.3f}"
+                row += f" {check / prev[0]:>7.2f}" if prev and prev[0] > 0.002 else f" {'':>7}"
+                if args.build:
+                    row += f" {build:>9.3f}"
+                    row += f" {build / prev[1]:>7.2f}" if prev and prev[1] > 0.05 else f" {'':>7}"
+                print(row, flush=True)
+                if size >= 160 * 1024 and check >= 1.0:
+                    failed = True
+                prev = (check, build)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failed:
+        print("the check of a 160 KB line took a second or more", file=sys.stderr)
+    return 1 if failed and args.enforce else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

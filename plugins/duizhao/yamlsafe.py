@@ -1,0 +1,290 @@
+"""Bounded reading of the files authors write: the one YAML loader and the one file reader.
+
+Every YAML duizhao reads goes through :func:`load_yaml`: article front matter, ``*.figures.yml``
+specs, seed records and (with ``permissive_tags``) mkdocs.yml in the CLI. Every author file is
+read through :func:`read_bytes`. Both turn whatever a file holds into an :class:`InputError` with a
+1-based line and an English message, never a traceback, a hang or an exhausted machine:
+
+- a size limit (:data:`MAX_TEXT_BYTES` for Markdown and originals, :data:`MAX_YAML_BYTES` for
+  YAML, :data:`MAX_LOCK_BYTES` for the lock), checked before anything is read;
+- only regular files are opened, with ``O_NONBLOCK``: a FIFO, ``/dev/zero`` behind a symlink, a
+  socket or a device is refused instead of blocking or streaming forever;
+- the safe loader only (no Python objects); nesting deeper than :data:`MAX_DEPTH` and aliases
+  that expand to more than :data:`MAX_NODES` values (or refer to themselves) are refused
+  before anything is constructed, so "billion laughs" costs nothing;
+- every construction error (``date: 2026-13-45``, a 5,000-digit integer, an unknown tag, an
+  unhashable key, control characters) becomes a InputError at the line of the value.
+
+Pure: no MkDocs import.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+#: Largest Markdown source or plain-text original (bytes).
+MAX_TEXT_BYTES = 8 * 1024 * 1024
+#: Largest YAML document: front matter, a .figures.yml, a seed record, mkdocs.yml.
+MAX_YAML_BYTES = 1024 * 1024
+#: Largest duizhao.lock (about 70 bytes a paragraph: room for 400,000 paragraphs).
+MAX_LOCK_BYTES = 32 * 1024 * 1024
+#: Largest PDF or image a figure or an import reads.
+MAX_BINARY_BYTES = 256 * 1024 * 1024
+#: Deepest nesting of YAML collections (real front matter uses 2 or 3 levels).
+MAX_DEPTH = 64
+#: Most YAML values a document may expand to, aliases counted at every place they are used.
+MAX_NODES = 100_000
+#: Longest excerpt of a line quoted in a message.
+SNIPPET = 80
+
+
+@dataclass(eq=False)
+class InputError(Exception):
+    """Why an input was refused; ``line`` is 1-based in the file (or the YAML text)."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def snippet(text: str) -> str:
+    """``text`` stripped and cut to :data:`SNIPPET` characters, for quoting in a message."""
+    text = text.strip()
+    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+
+
+def _size(n: int) -> str:
+    for unit, factor in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= factor:
+            return f"{n / factor:.1f} {unit}".replace(".0 ", " ")
+    return f"{n} bytes"
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The bytes of the regular file ``path`` (symlinks followed); :class:`InputError` otherwise.
+
+    Opened with ``O_NONBLOCK`` and checked with ``fstat`` before the first read, so a FIFO
+    without a writer or a character device never blocks. ``FileNotFoundError`` propagates
+    (callers treat a missing file as their own case).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise InputError(1, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(1, "is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            kind = (
+                "a FIFO (named pipe)"
+                if stat.S_ISFIFO(info.st_mode)
+                else "a device"
+                if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                else "a socket"
+                if stat.S_ISSOCK(info.st_mode)
+                else "not a regular file"
+            )
+            raise InputError(1, f"refused: {kind}, not a regular file; only plain files are read")
+        if info.st_size > limit:
+            raise InputError(
+                1, f"refused: the file is {_size(info.st_size)}, over the limit of {_size(limit)}"
+            )
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # it grew while being read
+                raise InputError(1, f"refused: the file is over the limit of {_size(limit)}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(1, f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` resolves (through every symlink) to ``root`` or a file under it."""
+    try:
+        Path(path).resolve().relative_to(Path(root).resolve())
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# YAML
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader with a nesting limit while composing and no exception left raw."""
+
+    _depth = 0
+
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's)
+        # Checked in the scanner, not only the composer: PyYAML's scanner spends time
+        # proportional to the flow depth on every token, so "[[[[…" 100,000 deep would take
+        # hours before the composer sees it.
+        if self.flow_level >= MAX_DEPTH:
+            raise yaml.scanner.ScannerError(
+                None, None, f"nesting deeper than {MAX_DEPTH} levels", self.get_mark()
+            )
+        super().fetch_flow_collection_start(TokenClass)
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                    event.start_mark,
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except Exception as exc:  # date: 2026-13-45, a 5,000-digit int, ...
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"cannot read the value {snippet(str(node.value))!r} ({exc})",
+                node.start_mark,
+            ) from None
+
+
+class _PermissiveLoader(_BoundedLoader):
+    """For mkdocs.yml: tags it does not know (``!ENV``, ``!!python/name:``) read as plain
+    values instead of running anything."""
+
+
+def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_mapping(node)  # type: ignore[arg-type]
+
+
+_PermissiveLoader.add_multi_constructor("", _ignore_tag)
+
+
+def _expanded(node: yaml.Node) -> None:
+    """Refuse a node graph whose aliases expand beyond :data:`MAX_NODES` values or
+    :data:`MAX_DEPTH` levels, or refer to themselves. Linear in the distinct nodes."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def walk(n: yaml.Node, depth: int) -> int:
+        key = id(n)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise yaml.composer.ComposerError(
+                None, None, "an alias refers to the collection that contains it", n.start_mark
+            )
+        if depth > MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"aliases nest deeper than {MAX_DEPTH} levels", n.start_mark
+            )
+        total = 1
+        if isinstance(n, (yaml.SequenceNode, yaml.MappingNode)):
+            active.add(key)
+            children: list[yaml.Node] = (
+                list(n.value)
+                if isinstance(n, yaml.SequenceNode)
+                else [child for pair in n.value for child in pair]
+            )
+            for child in children:
+                total += walk(child, depth + 1)
+                if total > MAX_NODES:
+                    raise yaml.composer.ComposerError(
+                        None,
+                        None,
+                        f"aliases expand to more than {MAX_NODES:,} values; "
+                        "write the values out or drop the aliases",
+                        n.start_mark,
+                    )
+            active.discard(key)
+        sizes[key] = total
+        return total
+
+    walk(node, 0)
+
+
+def load_yaml(
+    text: str, *, permissive_tags: bool = False, limit: int = MAX_YAML_BYTES
+) -> tuple[Any, yaml.Node | None]:
+    """Parse one YAML document: ``(data, root node)`` (the node gives key lines).
+
+    Raises :class:`InputError` with the 1-based line within ``text`` for anything unreadable. An
+    empty document is ``(None, None)``.
+    """
+    if len(text) > limit:
+        raise InputError(1, f"refused: the YAML is over the limit of {_size(limit)}")
+    loader_class = _PermissiveLoader if permissive_tags else _BoundedLoader
+    try:
+        loader = loader_class(text)  # its reader rejects control characters
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None, None
+            _expanded(node)
+            return loader.construct_document(node), node
+        finally:
+            loader.dispose()
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise InputError(
+            line, f"the control character U+{code:04X} is not allowed in YAML"
+        ) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise InputError(line, problem) from None
+    except yaml.YAMLError as exc:
+        raise InputError(1, str(exc).splitlines()[0] if str(exc) else "invalid YAML") from None
+    except RecursionError:  # not reachable with MAX_DEPTH, kept as a last line of defence
+        raise InputError(1, "nesting too deep") from None
+
+
+def load_yaml_file(
+    path: str | os.PathLike[str], *, permissive_tags: bool = False, limit: int = MAX_YAML_BYTES
+) -> tuple[Any, yaml.Node | None]:
+    """:func:`read_bytes` + UTF-8 decoding (BOM accepted) + :func:`load_yaml`."""
+    data = read_bytes(path, limit)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            line,
+            f"file is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8",
+        ) from None
+    return load_yaml(text, permissive_tags=permissive_tags, limit=limit)

@@ -1,0 +1,570 @@
+"""Hostile and malformed input (issue 12): parsing, bounds, the lock, concurrency, paths.
+
+Every input here once ended in a traceback, a hang or an exhausted machine. Each must now give
+``PATH:LINE: CODE message`` (or a clean refusal), in ``duizhao check`` and the build alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import markdown
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import example, given
+from hypothesis import strategies as st
+from markdown.inlinepatterns import LinkInlineProcessor
+
+from conftest import ROOT, Logs, Site
+from duizhao.article import _strip_code_spans, parse
+from duizhao.checks import check_local
+from duizhao.cli import main
+from duizhao.diagnostics import CODES
+from duizhao.markdown import _BracketMatcher, linear_links
+from duizhao.source import project_lock
+from duizhao.yamlsafe import MAX_DEPTH, MAX_NODES, InputError, load_yaml, read_bytes
+
+PLUGINS = str(ROOT / "plugins")
+
+ARTICLE = """\
+---
+title: 示例
+paper: {title: A paper, license: CC-BY-4.0}
+paragraphs: P001-P002
+status: draft
+---
+
+## 导言
+
+引言。
+
+/// paragraph | P001
+> One.
+
+一。
+///
+"""
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    monkeypatch.chdir(tmp_path)
+    return lambda *args: CliRunner().invoke(main, list(args))
+
+
+def project(root: Path, files: dict[str, str | bytes]) -> Path:
+    (root / "mkdocs.yml").write_text("site_name: t\ndocs_dir: docs\n", encoding="utf-8")
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def laughs(levels: int = 9) -> str:
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The one YAML loader
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("title: a\ndate: 2026-13-45\n", 2, "cannot read the value '2026-13-45' (month must"),
+        ("title: a\nx: !foo bar\n", 2, "could not determine a constructor for the tag '!foo'"),
+        ("x: !!python/name:os.system\n", 1, "could not determine a constructor"),
+        ("x: " + "[" * 10_000 + "]" * 10_000 + "\n", 1, f"nesting deeper than {MAX_DEPTH}"),
+        ("".join("  " * i + "k:\n" for i in range(200)), MAX_DEPTH, "nesting deeper than"),
+        (laughs(), 6, f"aliases expand to more than {MAX_NODES:,} values"),
+        ("a: &a [*a]\n", 1, "an alias refers to the collection that contains it"),
+        ("n: " + "1" * 5000 + "\n", 1, "cannot read the value '111"),
+        ("title: a\nx: a\x07b\n", 2, "the control character U+0007 is not allowed"),
+        ("? [1]\n: 2\n", 1, "found unhashable key"),
+        ("title: [unclosed\n", 2, "expected ',' or ']'"),
+    ],
+    ids=[
+        "date",
+        "tag",
+        "python",
+        "deep-flow",
+        "deep-block",
+        "laughs",
+        "recursive",
+        "bigint",
+        "control",
+        "unhashable",
+        "unclosed",
+    ],
+)
+def test_yaml_problems_have_a_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        load_yaml(text)
+    assert (info.value.line, info.value.message[: len(message)]) == (line, message)
+
+
+def test_yaml_allows_ordinary_aliases_and_mkdocs_tags() -> None:
+    data, _node = load_yaml("base: &b {a: 1}\nother: *b\n")
+    assert data == {"base": {"a": 1}, "other": {"a": 1}}
+    config, _node = load_yaml(
+        "site_url: !ENV [SITE_URL, 'http://x/']\nf: !!python/name:pymdownx.x\n",
+        permissive_tags=True,
+    )
+    assert config == {"site_url": ["SITE_URL", "http://x/"], "f": ""}
+
+
+def test_yaml_over_the_size_limit() -> None:
+    with pytest.raises(InputError, match="over the limit of 1 KB"):
+        load_yaml("a: " + "x" * 2000, limit=1024)
+
+
+@pytest.mark.parametrize(
+    ("front", "line", "start"),
+    [
+        ("title: a\ndate: 2026-13-45", 3, "unreadable front matter: cannot read the value"),
+        ("title: a\nx: !foo bar", 3, "unreadable front matter: could not determine"),
+        ("title: a\nx: " + "[" * 10_000, 3, "unreadable front matter: nesting deeper"),
+        ("title: a\n" + laughs(), 8, "unreadable front matter: aliases expand"),
+    ],
+    ids=["date", "tag", "deep", "laughs"],
+)
+def test_front_matter_problems_are_dz010(
+    front: str, line: int, start: str, tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    text = f"---\n{front}\nparagraphs: P001-P002\n---\n\n## 导言\n\n引言。\n"
+    project(tmp_path, {"docs/a.md": text})
+    result = run("check", "docs/a.md")
+    assert result.exit_code == 1, result.output
+    assert f"docs/a.md:{line}: DZ010 {start}" in result.stdout
+    assert len(result.stdout) < 2000  # the hostile line is not quoted whole
+
+
+# ---------------------------------------------------------------------------------------------
+# Files that are not plain, or too big, or outside the project
+
+
+def test_read_bytes_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.md"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="a FIFO"):
+        read_bytes(fifo)
+
+
+def test_read_bytes_refuses_dev_zero_behind_a_symlink(tmp_path: Path) -> None:
+    link = tmp_path / "zero.md"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(InputError, match="a device, not a regular file"):
+        read_bytes(link)
+
+
+def test_read_bytes_refuses_a_file_over_the_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * 5000)
+    with pytest.raises(InputError, match=r"is 4\.9 KB, over the limit of 4 KB"):
+        read_bytes(big, 4096)
+    assert read_bytes(big, 5000) == b"x" * 5000
+
+
+def test_check_reports_fifo_device_and_outside_symlink(
+    tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("---\ntitle: SECRET-CONTENT [\n---\n", encoding="utf-8")
+    (tmp_path / "p").mkdir()
+    root = project(tmp_path / "p", {"docs/a.md": ARTICLE})
+    os.mkfifo(root / "docs" / "fifo.md")
+    (root / "docs" / "zero.md").symlink_to("/dev/zero")
+    (root / "docs" / "leak.md").symlink_to(outside)
+    os.chdir(root)
+    result = CliRunner().invoke(main, ["check"])
+    assert result.stdout.splitlines() == [
+        "docs/fifo.md:1: DZ011 refused: not a regular file (a FIFO, device or socket); left out",
+        "docs/leak.md:1: DZ018 refused: the file resolves (through a symlink) outside the "
+        "project; left out unread: copy it into the project instead",
+        "docs/zero.md:1: DZ011 refused: not a regular file (a FIFO, device or socket); left out",
+    ]
+    assert "SECRET" not in result.output
+
+
+def test_build_leaves_out_fifo_device_and_outside_symlink(
+    make_site: Callable[..., Site], logs: Logs, tmp_path: Path
+) -> None:
+    site = make_site({"index.md": "# 首页\n", "a.md": ARTICLE})
+    (tmp_path / "secret.md").write_text("# SECRET-CONTENT\n", encoding="utf-8")
+    os.mkfifo(site.docs / "fifo.md")
+    (site.docs / "zero.bin").symlink_to("/dev/zero")
+    (site.docs / "leak.md").symlink_to(tmp_path / "secret.md")
+    site.build()
+    logs.take(r"docs/fifo\.md:1: DZ011 refused: not a regular file", count=1)
+    logs.take(r"docs/zero\.bin:1: DZ011 refused: not a regular file", count=1)
+    logs.take(r"docs/leak\.md:1: DZ018 refused: the file resolves", count=1)
+    logs.take(r"not included in the \"nav\" configuration", count=None)
+    assert not (site.site_dir / "leak").exists() and not (site.site_dir / "zero.bin").exists()
+    assert "SECRET" not in "".join(p.read_text("utf-8") for p in site.site_dir.rglob("*.html"))
+
+
+def test_build_of_a_docs_folder_without_pages(make_site: Callable[..., Site], logs: Logs) -> None:
+    site = make_site({}, plugins=[{"duizhao": {"site": {"sections": {"x": "X"}}}}])
+    site.build()  # was: ValueError: zip() argument 2 is shorter than argument 1
+    logs.take(r"", count=None)  # MkDocs may say the site has no index page
+    assert (site.site_dir / "404.html").exists()
+
+
+def test_import_from_a_fifo_is_refused_not_blocked(
+    tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    project(tmp_path, {"docs/a.md": ARTICLE})
+    os.mkfifo(tmp_path / "paper.txt")
+    result = run("import", "docs/a.md", "--from", "paper.txt")
+    assert result.exit_code == 2
+    assert "cannot read paper.txt: refused: a FIFO (named pipe)" in result.stderr
+
+
+def test_unreadable_mkdocs_yml_is_dz019(tmp_path: Path, run: Callable[..., Result]) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nnav: [unclosed\n", encoding="utf-8")
+    result = run("check")
+    assert result.exit_code == 2
+    assert "mkdocs.yml:3: DZ019 cannot read the MkDocs configuration: expected ','" in (
+        result.stderr
+    )
+
+
+def test_bad_seed_is_dz207(tmp_path: Path, run: Callable[..., Result]) -> None:
+    project(tmp_path, {"seeds/x.yml": "slug: x\ndate: 2026-13-45\n"})
+    result = run("new", "--from-seed", "seeds/x.yml")
+    assert result.exit_code == 1
+    assert "seeds/x.yml:2: DZ207 not valid YAML: cannot read the value '2026-13-45'" in (
+        result.stderr
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers from authors
+
+
+def test_huge_range_and_long_ids_are_bounded() -> None:
+    long_id = "P" + "1" * 4300
+    text = (
+        "---\ntitle: a\nparagraphs: P001-P999999999\nstatus: complete\n"
+        "paper: {title: t, license: CC-BY-4.0}\n---\n\n## 导言\n\n引言。\n\n"
+        f"/// paragraph | P001\n> a\n\n一\n///\n\n/// paragraph | {long_id}\n> b\n\n二\n///\n\n"
+        f"[x](#P{'2' * 4400})\n"
+    )
+    found = [d.format() for d in sorted(check_local(parse(text, "a.md")))]
+    assert found == [
+        "a.md:3: DZ013 range 'paragraphs: P001-P999999999' declares more than 100,000 "
+        "paragraphs; declare the paper's real range, as in 'paragraphs: P001-P129'",
+        f"a.md:18: DZ001 paragraph ID '{long_id[:39]}…' has 4,300 digits; IDs are 'P' and "
+        "3 to 9 ASCII digits, as in '/// paragraph | P001'",
+    ]
+
+
+def test_a_complete_article_with_far_apart_ids_reports_gaps_without_walking_them() -> None:
+    text = (
+        "---\ntitle: a\nstatus: complete\n---\n\n## 导言\n\n引言。\n\n"
+        "/// paragraph | P001\n一\n///\n\n/// paragraph | P999999999\n二\n///\n"
+    )
+    found = [d.format() for d in check_local(parse(text, "a.md")) if d.code == "DZ004"]
+    assert found == [
+        "a.md:14: DZ004 missing paragraph IDs P002-P999999998 in a complete article; add the "
+        "blocks, renumber, or set 'status: draft'"
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The lock
+
+
+TRUNCATED = '{\n  "articles": {\n    "a.md": {\n      "P001": "3f0c'
+
+
+def test_truncated_lock_is_reported_with_the_way_out_everywhere(
+    tmp_path: Path, run: Callable[..., Result], make_site: Callable[..., Site], logs: Logs
+) -> None:
+    project(tmp_path, {"docs/a.md": ARTICLE, "duizhao.lock": TRUNCATED})
+    status = run("status")
+    renumber = run("renumber", "docs/a.md", "--write")
+    for result in (status, renumber):
+        assert result.exit_code == 1
+        assert result.stderr.startswith("duizhao.lock:4: DZ303 lock file is not valid JSON: ")
+        assert "(truncated?)" in result.stderr
+        assert "rebuild it with 'duizhao status --accept docs/'" in result.stderr
+    site = make_site({"a.md": ARTICLE})
+    (site.root / "duizhao.lock").write_text(TRUNCATED, encoding="utf-8")
+    site.build()
+    logs.take(r"duizhao\.lock:4: DZ303 .*'duizhao status --accept docs/'", count=1)
+
+
+def test_accept_rebuilds_a_truncated_lock(tmp_path: Path, run: Callable[..., Result]) -> None:
+    project(tmp_path, {"docs/a.md": ARTICLE, "docs/b/c.md": ARTICLE, "duizhao.lock": TRUNCATED})
+    result = run("status", "--accept", "docs/")
+    assert result.exit_code == 0, result.output
+    assert "is rebuilt from the articles accepted now" in result.stderr
+    lock = json.loads((tmp_path / "duizhao.lock").read_text(encoding="utf-8"))
+    assert sorted(lock["articles"]) == ["a.md", "b/c.md"]
+    assert run("status").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "lock file is empty (truncated?)"),
+        ('{"articles": {"a.md": {"P001": 7}}, "version": 1}', "has a malformed paragraph"),
+        ('{"articles": {"a.md": {"p1": "0123456789abcdef"}}, "version": 1}', "malformed"),
+        ('{"articles": {"../x.md": {}}, "version": 1}', "is not a path inside the docs"),
+        ('{"articles": {}, "version": ' + "9" * 5000 + "}", "not valid JSON (ValueError)"),
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON (RecursionError)"),
+    ],
+    ids=["empty", "digest", "pid", "path", "bigint", "deep"],
+)
+def test_malformed_lock_entries(
+    content: str, message: str, tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    project(tmp_path, {"docs/a.md": ARTICLE, "duizhao.lock": content})
+    result = run("status")
+    assert result.exit_code == 1 and "duizhao.lock:" in result.stderr
+    assert message in result.stderr and "DZ303" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Concurrency: the project's writer lock
+
+
+def _cli(root: Path, *args: str, timeout: str = "60") -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": PLUGINS, "DUIZHAO_LOCK_TIMEOUT": timeout}
+    return subprocess.Popen(
+        [sys.executable, "-m", "duizhao.cli", *args],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_second_writer_waits_then_refuses(tmp_path: Path) -> None:
+    root = project(tmp_path, {"docs/a.md": ARTICLE})
+    with project_lock(root / "duizhao.lock"):
+        busy = _cli(root, "status", "--accept", "docs/a.md", timeout="0.3")
+        _out, err = busy.communicate(timeout=60)
+    assert busy.returncode == 1
+    assert "another duizhao command is changing this project (it holds .duizhao.lock.lock)" in err
+    assert not (root / "duizhao.lock").exists()
+    done = _cli(root, "status", "--accept", "docs/a.md")
+    assert done.communicate(timeout=60) and done.returncode == 0
+
+
+def test_concurrent_writers_lose_no_edit(tmp_path: Path) -> None:
+    """Four processes accept four articles at once: the lock ends with all four (without the
+    writer lock, each read-modify-write could overwrite another's)."""
+    files = {f"docs/a{i}.md": ARTICLE for i in range(4)}
+    root = project(tmp_path, files)
+    procs = [_cli(root, "status", "--accept", f"docs/a{i}.md") for i in range(4)]
+    procs.append(_cli(root, "renumber", "docs/a0.md", "--write"))
+    for proc in procs:
+        proc.communicate(timeout=120)
+        assert proc.returncode == 0
+    lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
+    assert sorted(lock["articles"]) == [f"a{i}.md" for i in range(4)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The linear scanner (speed itself is measured in bench/longline.py)
+
+
+def _original_get_text(data: str, index: int) -> tuple[str, int, bool]:
+    return LinkInlineProcessor.getText(None, data, index)  # type: ignore[arg-type]
+
+
+@given(st.text(alphabet="[]a(\\", max_size=40), st.data())
+@example("[a[b]c]d", None)
+def test_bracket_matcher_equals_python_markdowns_scan(
+    text: str, data: st.DataObject | None
+) -> None:
+    matcher = _BracketMatcher()
+    for index in range(1, len(text) + 1):
+        if text[index - 1] == "[":
+            assert matcher.get_text(text, index) == _original_get_text(text, index)
+
+
+@given(st.text(alphabet="[]()<>\"' a`*!\n", max_size=60))
+@example('[a](b "c") [x](<y>) ![i](j) [r][] [[n]](o(p))')
+def test_linear_links_render_like_python_markdown(text: str) -> None:
+    plain = markdown.Markdown()
+    linear = markdown.Markdown()
+    linear_links(linear)
+    assert linear.convert(text) == plain.convert(text)
+
+
+def _code_spans_reference(line: str) -> str:
+    import re
+
+    pattern = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+    return pattern.sub(lambda m: " " * len(m.group(0)), line)
+
+
+@given(st.text(alphabet="`a ", max_size=40))
+@example("``a`b``c`")
+def test_code_spans_match_exact_length_runs(line: str) -> None:
+    assert _strip_code_spans(line) == _code_spans_reference(line)
+
+
+def test_codes_registry_has_the_new_codes() -> None:
+    for code in ("DZ018", "DZ019", "DZ207"):
+        assert code in CODES
+
+
+def test_long_hostile_line_checks_and_renders(tmp_path: Path) -> None:
+    """Correctness on the benchmark's input (its speed is bench/longline.py's business)."""
+    from bench.longline import article, line_of
+
+    for kind in ("backticks", "brackets", "angle", "mixed"):
+        text = article(line_of(kind, 20_000))
+        found = check_local(parse(text, tmp_path / "long.md"))
+        assert all(d.line >= 1 for d in found)
+        assert markdown.markdown(textwrap.dedent(text), extensions=["duizhao"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures: numbers, sizes and kinds of sources are checked before any pixel
+
+
+def _big_page_pdf(path: Path, points: float = 20_000) -> Path:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(points, points)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdf.save(str(path))
+    pdf.close()
+    return path
+
+
+def _figure_check(root: Path, spec: str, article: str | None = None) -> list[str]:
+    from duizhao.checks import Corpus, check_corpus
+    from duizhao.figures.catalog import Catalog
+
+    docs = root / "docs"
+    docs.mkdir(parents=True, exist_ok=True)
+    text = article or "---\ntitle: a\nfigures: 1\n---\n\n/// figure | 1\n///\n"
+    (docs / "a.md").write_text(text, encoding="utf-8")
+    if not (docs / "a.figures.yml").is_symlink():
+        (docs / "a.figures.yml").write_text(spec, encoding="utf-8")
+    found = check_corpus([parse(text, docs / "a.md")], Corpus(docs, figures=Catalog(root)))
+    return [d.format(root) for d in found if d.code.startswith(("DZ1", "DZ018"))]
+
+
+@pytest.mark.parametrize(
+    ("box", "message"),
+    [
+        ("[.nan, 0, 10, 10]", "DZ109 box [nan, 0, 10, 10] must be four finite numbers"),
+        ("[0, 0, .inf, 10]", "DZ109 box [0, 0, inf, 10] must be four finite numbers"),
+        ("[0, 0, 1.0e+400, 10]", "DZ109 box [0, 0, inf, 10] must be four finite numbers"),
+        (f"[0, 0, {'9' * 400}, 10]", "DZ109 box [0, 0, 99999999999"),
+    ],
+    ids=["nan", "inf", "overflow", "400-digit"],
+)
+def test_non_finite_boxes_are_refused(tmp_path: Path, box: str, message: str) -> None:
+    from figure_sources import make_pdf
+
+    make_pdf(tmp_path / "papers" / "paper.pdf")
+    spec = f"source: ../papers/paper.pdf\nfigures:\n  - {{id: 1, page: 1, box: {box}}}\n"
+    found = _figure_check(tmp_path, spec)
+    assert len(found) == 1 and found[0].startswith(f"docs/a.figures.yml:3: {message}"), found
+
+
+def test_huge_numbers_in_a_spec_and_a_placement(tmp_path: Path) -> None:
+    from figure_sources import make_pdf
+
+    make_pdf(tmp_path / "papers" / "paper.pdf")
+    spec = f"source: ../papers/paper.pdf\nfigures:\n  - {{id: {'7' * 4000}, page: 1, box: [0, 0, 9, 9]}}\n"
+    article = f"---\ntitle: a\n---\n\n/// figure | {'8' * 5000}\n///\n[x](#fig-{'9' * 5000})\n"
+    found = _figure_check(tmp_path, spec, article)
+    assert found[0].startswith("docs/a.figures.yml:3: DZ105 figure id 7777"), found
+    assert "must be between 1 and 100000" in found[0]
+    assert all(len(line) < 600 for line in found)
+
+
+def test_a_20000_pt_page_is_refused_not_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _big_page_pdf(tmp_path / "papers" / "big.pdf")
+    spec = "source: ../papers/big.pdf\nfigures:\n  - {id: 1, page: 1, box: [0, 0, 100, 100]}\n"
+    found = _figure_check(tmp_path, spec)
+    assert found == [
+        "docs/a.figures.yml:3: DZ111 page 1 of source '../papers/big.pdf' is 20000 × 20000 "
+        "points, over the 14400 pt (200 in) a PDF page may measure; refused, not rendered"
+    ]
+    # The preview refuses it too, before PDFium renders a pixel.
+    import pypdfium2 as pdfium
+
+    def no_render(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("rendered")
+
+    monkeypatch.setattr(pdfium.PdfPage, "render", no_render)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["figures", "preview", "docs/a.md", "--dpi", "100"])
+    assert result.exit_code == 1
+    assert "big.pdf page 1: 20000 × 20000 points at 100 dpi is too large to draw" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("data", "name"),
+    [
+        (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n", "eps"),
+        (b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "gif"),
+        (b"BM" + b"\x00" * 60, "bmp"),
+        (b"\x00\x00\x01\x00" + b"\x00" * 40, "ico"),
+    ],
+    ids=["eps", "gif", "bmp", "ico"],
+)
+def test_only_pdf_png_jpeg_webp_by_content(tmp_path: Path, data: bytes, name: str) -> None:
+    path = tmp_path / "papers" / "fig.png"  # the name says PNG; the content decides
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    spec = "source: ../papers/fig.png\nfigures:\n  - {id: 1, box: [0, 0, 1, 1]}\n"
+    assert _figure_check(tmp_path, spec) == [
+        "docs/a.figures.yml:1: DZ110 source '../papers/fig.png': not a PDF, PNG, JPEG or WebP "
+        "file (judged by its content, not its name); convert it to one of these"
+    ]
+
+
+def test_pillow_is_never_asked_for_another_format() -> None:
+    from duizhao.figures.sources import open_image
+
+    eps = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n"
+    with pytest.raises(OSError, match="cannot identify image file"):
+        open_image(eps)
+
+
+def test_fifo_source_and_outside_spec_do_not_block_or_leak(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.yml"
+    outside.write_text("SECRET: [\n", encoding="utf-8")
+    root = tmp_path / "p"
+    (root / "papers").mkdir(parents=True)
+    os.mkfifo(root / "papers" / "paper.pdf")
+    spec = "source: ../papers/paper.pdf\nfigures:\n  - {id: 1, page: 1, box: [0, 0, 9, 9]}\n"
+    found = _figure_check(root, spec)
+    assert len(found) == 1 and "DZ106 source '../papers/paper.pdf' does not exist" in found[0]
+    (root / "docs" / "a.figures.yml").unlink()
+    (root / "docs" / "a.figures.yml").symlink_to(outside)
+    found = _figure_check(root, "")
+    assert found[0] == (
+        "docs/a.figures.yml:1: DZ018 refused: the figure spec resolves (through a symlink) "
+        "outside the project; left out unread"
+    )
+    assert "SECRET" not in "".join(found)
