@@ -15,7 +15,6 @@ from ..lock import LOCK_NAME
 from ..source import ProjectBusyError, project_lock
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
-from .preview import preview
 from .sources import sniff
 from .spec import load_spec, spec_path
 
@@ -82,6 +81,8 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
     if not usable:
         raise click.ClickException("no figure with a usable source to draw")
     refused: list[str] = []
+    from .preview import preview  # Pillow's drawing, for this command alone
+
     written = preview(spec, out, page=page, dpi=dpi, refused=refused)
     for reason in refused:
         click.echo(reason, err=True)
