@@ -46,6 +46,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..pdfgeom import compose, transform
+
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
 DETECT_VERSION = 10
 
@@ -294,7 +296,7 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
                 if x1 <= x0 or y1 <= y0:
                     return
         if matrix is not None:
-            x0, y0, x1, y1 = _transform(matrix, (x0, y0, x1, y1))
+            x0, y0, x1, y1 = transform(matrix, (x0, y0, x1, y1))
         box = (
             max(x0 - left, clip[0]),
             max(top - y1, clip[1]),
@@ -308,7 +310,7 @@ def _graphics(page: Any, left: float, top: float, width: float, height: float) -
             # to that box.
             if depth < 6:
                 inner = _matrix(obj)
-                combined = inner if matrix is None else _compose(inner, matrix)
+                combined = inner if matrix is None else compose(inner, matrix)
                 for j in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
                     visit(pdfium_c.FPDFFormObj_GetObject(obj, j), combined, depth + 1, box)
                 return
@@ -380,28 +382,6 @@ def _matrix(obj: Any) -> tuple[float, ...]:
     if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
         return (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     return (m.a, m.b, m.c, m.d, m.e, m.f)
-
-
-def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float, ...]:
-    a, b, c, d, e, f = inner
-    A, B, C, D, E, F = outer  # noqa: N806 (matrix notation)
-    return (
-        a * A + b * C,
-        a * B + b * D,
-        c * A + d * C,
-        c * B + d * D,
-        e * A + f * C + E,
-        e * B + f * D + F,
-    )
-
-
-def _transform(m: tuple[float, ...], box: Box) -> Box:
-    a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box[0], box[1]), (box[0], box[3]), (box[2], box[1]), (box[2], box[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 # --------------------------------------------------------------------------------------------

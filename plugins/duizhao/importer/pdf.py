@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..pdfgeom import compose, transform
 from .escape import md_fence, md_text, protect_line_start
 from .layout import Box, Char, Float, FloatLike, FontStyle, PageContent, analyse
 from .layout import Note as LayoutNote
@@ -176,14 +177,14 @@ def _page_graphics(page: Any, height: float) -> list[Box]:
                 walk(
                     pdfium_c.FPDFFormObj_CountObjects(obj),
                     _form_getter(obj),
-                    _compose(own, matrix),
+                    own if matrix is None else compose(own, matrix),
                 )
             elif kind in (_PATH, _IMAGE, _SHADING):
                 b = bounds(obj)
                 if b is None:
                     continue
                 if matrix is not None:
-                    b = _transform(b, matrix)
+                    b = transform(matrix, b)
                 out.append((b[0], height - b[3], b[2], height - b[1]))
 
     walk(
@@ -198,30 +199,6 @@ def _form_getter(form: Any) -> Callable[[int], Any]:
     import pypdfium2.raw as pdfium_c
 
     return lambda j: pdfium_c.FPDFFormObj_GetObject(form, j)
-
-
-def _compose(inner: tuple[float, ...], outer: tuple[float, ...] | None) -> tuple[float, ...]:
-    if outer is None:
-        return inner
-    a, b, c, d, e, f = inner
-    A, B, C, D, E, F = outer  # noqa: N806 (matrix names)
-    return (
-        a * A + b * C,
-        a * B + b * D,
-        c * A + d * C,
-        c * B + d * D,
-        e * A + f * C + E,
-        e * B + f * D + F,
-    )
-
-
-def _transform(b: tuple[float, float, float, float], m: tuple[float, ...]) -> Box:
-    a, bb, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((b[0], b[1]), (b[0], b[3]), (b[2], b[1]), (b[2], b[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(bb * x + d * y + f)
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def read_pages(path: Path) -> tuple[list[PageContent], list[FontStyle]]:
