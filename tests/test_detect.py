@@ -427,7 +427,10 @@ def test_table_entries_are_checked(tmp_path: Path) -> None:
     text = SITE_ARTICLE.replace("/// figure | table-2\n///\n", "/// figure | table-3\n///\n")
     path = tmp_path / "docs" / "a.md"
     path.write_text(text, "utf-8")
-    found = [d.format() for d in Catalog(tmp_path).check(parse(text, path))]
+    found = [
+        f"{d.path}:{d.line}: {d.code} {d.message}"
+        for d in Catalog(tmp_path).check(parse(text, path))
+    ]
     assert found == [
         f"{path.parent}/a.figures.yml:11: DZ112 table 2 is declared twice (first at line 5); "
         "give each of the paper's tables one entry",

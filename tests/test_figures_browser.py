@@ -34,9 +34,12 @@ def article(title: str, other: str) -> str:
     return f"""\
 ---
 title: {title}
+paper: {{title: Demo, license: CC-BY-4.0}}
 ---
 
 # {title}
+
+## 导言
 
 另见 [下一篇]({other})。
 
