@@ -85,11 +85,14 @@ def _umask() -> int:
     return mask
 
 
-def write_atomically(files: Mapping[Path, bytes], *, durable: bool = True) -> None:
+def write_atomically(
+    files: Mapping[Path, bytes], *, durable: bool = True, mode: int | None = None
+) -> None:
     """Write every file or, if anything fails first, none; each file is always old or new.
 
     ``durable``: flush each file to the disk before it replaces the old one (an author's source
     must survive a crash); build output and caches, which a build makes again, skip that.
+    ``mode``: the files' permissions (default: the target's, or the umask's for a new file).
 
     All contents go to temporary files next to their targets (same filesystem, so the final
     rename is atomic) before the first :func:`os.replace`. If a replace fails part-way, the
@@ -107,7 +110,11 @@ def write_atomically(files: Mapping[Path, bytes], *, durable: bool = True) -> No
                     f.flush()
                     os.fsync(f.fileno())
             # mkstemp makes 0600 files; keep the target's mode (or the umask's default).
-            os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
+            if mode is None:
+                mode_of = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
+            else:
+                mode_of = mode
+            os.chmod(tmp, mode_of)
         while staged:
             tmp, path = staged[0]
             os.replace(tmp, path)

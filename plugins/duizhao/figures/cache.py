@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..source import write_atomically
 from .sources import SourceInfo
 
 if TYPE_CHECKING:
@@ -72,13 +71,7 @@ class Cache:
 
 
 def write_published(path: Path, data: bytes) -> None:
+    """A crop, preview or cache entry: atomic, not flushed to disk (a build makes it again),
+    readable by a web server whatever the umask."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(name, 0o644)  # mkstemp makes 0600 files; crops are published
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+    write_atomically({path: data}, durable=False, mode=0o644)
