@@ -46,6 +46,11 @@ def _cache_dir(root: Path) -> Path:
     return root / folder
 
 
+def detect_cache_dir(start: Path) -> Path:
+    """Where detection results are cached, for the project around ``start``."""
+    return _cache_dir(_project_root(start)) / "figures" / "detect"
+
+
 @click.group()
 def figures() -> None:
     """Help with the paper's figures declared in <article>.figures.yml."""
@@ -140,7 +145,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     if sniff(head) != "pdf":
         raise click.UsageError(f"{paper} is not a PDF (judged by its content)")
     del head
-    cache_dir = _cache_dir(root) / "figures" / "detect"
+    cache_dir = detect_cache_dir(root)
     started = time.perf_counter()
     with _progress("reading pages") as progress:
         try:
