@@ -36,16 +36,15 @@ class Build:
     warn: Callable[[str], None]
     #: every documentation page as the author wrote it, by docs-relative path
     articles: dict[str, Article] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
     #: paragraph IDs whose original changed after the translation was accepted, by page
     stale: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: docs folders whose pages the site hands to duizhao (``site: sections:``)
-    sections: frozenset[str] = frozenset()
+    #: ``site: sections:`` as :class:`~duizhao.project.Project` reads it: the docs folders whose
+    #: pages the site hands to duizhao, with their titles
+    sections: dict[str, str] = field(default_factory=dict)
     #: the figures of the articles (set by the figures feature; read by the checks)
     catalog: Catalog | None = None
 
     def report(self, diagnostic: Diagnostic) -> None:
-        self.diagnostics.append(diagnostic)
         self.warn(diagnostic.format())
 
     def uses_duizhao(self, src_uri: str) -> bool:

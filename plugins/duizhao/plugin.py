@@ -85,6 +85,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             dirty=self.dirty,
             pages=GeneratedPages(root / self.config.cache_dir / "pages"),
             warn=log.warning,
+            sections=project.sections,
         )
         for feature in self.features:
             feature.on_config(self.build)

@@ -85,8 +85,7 @@ class SiteFeature(Feature):
         self.math = Math.of(
             config.mdx_configs.get("pymdownx.arithmatex", {}) if arithmatex else None
         )
-        self.sections = {k.strip("/"): v for k, v in self.config.sections.items()}
-        build.sections = frozenset(self.sections)
+        self.sections = build.sections
 
     def on_files(self, build: Build, files: Files) -> None:
         config = build.config
