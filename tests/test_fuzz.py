@@ -329,6 +329,27 @@ def test_yaml_loader_is_total(text: bytes) -> None:
             assert exc.line >= 1 and exc.message
 
 
+@settings(FUZZ, max_examples=60 * SCALE)
+@given(text=mutated(st.one_of(front_matter(), figure_spec())))
+@example(text=b"a: [1, {b: 2}]\nc: &x 3\nd: *x\n")
+@example(text=b"a: 1\n\tb: 2\n")
+@example(text=b"? [a, b]\n: c\n")
+def test_yaml_loader_reads_as_mkdocs_does(text: bytes) -> None:
+    """load_yaml (libyaml's parser where it can) reads what PyYAML's pure-Python SafeLoader,
+    MkDocs' front matter reader, reads, and refuses what it refuses."""
+    decoded = text.decode("utf-8", errors="replace")
+    with bounded():
+        try:
+            expected: object = repr(yaml.load(decoded, Loader=yaml.SafeLoader))
+        except Exception:
+            expected = InputError
+        try:
+            got: object = repr(load_yaml(decoded)[0])
+        except InputError:
+            got = InputError
+    assert got == expected
+
+
 # A build takes a second or two: one generated site (and the seed below) in the short run.
 @settings(FUZZ, max_examples=1 * SCALE, suppress_health_check=list(HealthCheck))
 @given(a=mutated(article()), lock=mutated(lock_file()), spec=mutated(figure_spec()))

@@ -66,6 +66,8 @@ _BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ATTR_LIST_RE = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
 _BLOCKQUOTE_RE = re.compile(r"^ {0,3}> ?")
+#: The first character (after the indent) of every line :func:`scan` looks at more closely.
+_SYNTAX_STARTS = frozenset("`~</#[")
 _BACKTICKS_RE = re.compile(r"`+")
 # Every repetition below stops at a character that also starts the next attempt ("[" in the
 # text, "<" in a bracketed URL), so a failed match costs only the distance to that character
@@ -460,7 +462,11 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
             continue
         # Each syntax below starts with a known character after the indent; testing it first
         # skips the regexes on the prose lines that make up most of an article.
-        first = line.lstrip(" \t")[:1]
+        first = line[:1]
+        if first == " " or first == "\t":
+            first = line.lstrip(" \t")[:1]
+        if first not in _SYNTAX_STARTS and not in_comment and "](" not in line:
+            continue  # prose: no fence, comment, block, heading or link starts here
         # Fences come before HTML comments, as in Python-Markdown, whose fenced-code
         # preprocessors run before raw HTML is recognised: a fence inside a comment is a fence.
         m = _FENCE_OPEN_RE.match(line) if first in ("`", "~") else None
@@ -558,16 +564,22 @@ def split_paragraph(block: Block) -> Paragraph:
     i = 0
     while i < len(body) and not body[i].strip():
         i += 1
-    original_lines: list[str] = []
     original_line: int | None = None
     split = i
+    original = ""
     if i < len(body) and _BLOCKQUOTE_RE.match(body[i]):
         original_line = block.body_start + i
         j = i
-        while j < len(body) and body[j].strip():
-            quote = _BLOCKQUOTE_RE.match(body[j])  # (a lazy continuation line has no '>')
-            original_lines.append(body[j][quote.end() :] if quote else body[j])
+        while j < len(body) and body[j] and not body[j].isspace():
             j += 1
+        quoted: list[str] = []
+        for line in body[i:j]:
+            if line[:2] == "> ":  # the common case, without a regex
+                quoted.append(line[2:])
+            else:
+                quote = _BLOCKQUOTE_RE.match(line)  # (a lazy continuation line has no '>')
+                quoted.append(line[quote.end() :] if quote else line)
+        original = "\n".join(quoted).strip()
         split = j
     rest = body[split:]
     k = 0
@@ -576,7 +588,7 @@ def split_paragraph(block: Block) -> Paragraph:
     translation = "\n".join(rest).strip()
     return Paragraph(
         block=block,
-        original="\n".join(original_lines).strip(),
+        original=original,
         original_line=original_line,
         translation=translation,
         translation_line=block.body_start + split + k if translation else None,
