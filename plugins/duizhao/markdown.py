@@ -131,7 +131,9 @@ class _BoundedLinks:
         self.budget = EXACT_SCAN_BUDGET
 
     def __call__(self, data: str, index: int) -> tuple[str, str | None, int, bool]:
-        if self.budget > 0 or len(data) - index <= LINK_WINDOW:
+        if len(data) - index <= LINK_WINDOW:
+            return self.get_link(data, index)  # reads no more than the window
+        if self.budget > 0:
             href, title, end, handled = self.get_link(data, index)
             # what the scan read: up to the closing ")", or (not a link) the rest of the text
             self.budget -= (end - index) if handled else len(data) - index
@@ -147,9 +149,7 @@ class _BoundedLinks:
 
 #: The link processors given the linear scans, with their bounded scan (weak: they go with
 #: their Markdown).
-_LINEAR: weakref.WeakKeyDictionary[LinkInlineProcessor, _BoundedLinks] = (
-    weakref.WeakKeyDictionary()
-)
+_LINEAR: weakref.WeakKeyDictionary[LinkInlineProcessor, _BoundedLinks] = weakref.WeakKeyDictionary()
 
 
 def linear_links(md: Markdown) -> None:
