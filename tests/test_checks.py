@@ -71,3 +71,31 @@ def test_readme_lists_every_code_with_its_severity() -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| (DZ\d{3}) \| (error|warning) \|", readme, re.MULTILINE))
     assert rows == {code: severity.value for code, (severity, _) in CODES.items()}
+
+
+ARTICLE_P001 = (
+    "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n## 导言\n\n引言。\n\n"
+    "/// paragraph | P001\n> Original.\n\n译文。\n///\n"
+)
+
+
+def test_links_to_anchors_of_pages_that_are_not_articles_are_mkdocs_business(
+    tmp_path: Path,
+) -> None:
+    """`#table-2`, `#fig-1`, `#P001` on a site's own page are its headings and ids: duizhao
+    checks only the anchors it emits itself, on translations."""
+    write_files(
+        tmp_path,
+        {
+            "docs/index.md": (
+                "# Start\n\n## Table 2\n\n## P001 { #P001 }\n\n"
+                "[t](#table-2) [p](#P001) [o](other.md#fig-3) [a](a.md#P001)\n"
+            ),
+            "docs/other.md": '# Other\n\n<span id="fig-3">x</span>\n',
+            "docs/a.md": ARTICLE_P001 + "\n[x](index.md#table-2) [y](#P009) [z](a.md#fig-2)\n",
+        },
+    )
+    assert run_check(tmp_path, [tmp_path / "docs"]).splitlines() == [
+        "docs/a.md:16: DZ008 link [y](#P009) points to #P009, which is not in this article",
+        "docs/a.md:16: DZ008 link [z](a.md#fig-2) points to #fig-2, which is not in 'a.md'",
+    ]

@@ -409,6 +409,36 @@ def test_linear_links_render_like_python_markdown(text: str) -> None:
     assert linear.convert(text) == plain.convert(text)
 
 
+@pytest.mark.parametrize("length", [1_000, 5_000, 50_000])
+def test_long_links_render_like_python_markdown(length: int) -> None:
+    """A mermaid.live state or a data: image is a link of several KB on a real page: within the
+    page's scan budget it renders as Python-Markdown renders it (not as text)."""
+    url = "https://mermaid.live/edit#pako:" + "eNp" * (length // 3)
+    text = f'See [the diagram]({url} "title") and ![a dot](data:image/png;base64,{"A" * length}).\n'
+    linear = markdown.Markdown()
+    linear_links(linear)
+    html = linear.convert(text)
+    assert html == markdown.Markdown().convert(text)
+    assert html.count("href=") == 1 and html.count("<img") == 1
+
+
+def test_link_scan_is_bounded_past_the_budget() -> None:
+    """Unclosed `[x](` each scan to the end of the line in Python-Markdown: once the page's
+    budget is spent, a scan reads at most the window (the line still renders)."""
+    from duizhao.markdown import _LINEAR, EXACT_SCAN_BUDGET
+
+    md = markdown.Markdown()
+    linear_links(md)
+    line = "[x](<" * 40_000  # 200,000 characters
+    assert md.convert(line)
+    scans = [s for p, s in _LINEAR.items() if p in list(md.inlinePatterns)]
+    # an exact scan is charged what it read; none ran once the budget was spent
+    assert scans and all(s.budget >= -len(line) for s in scans)
+    assert any(s.budget < EXACT_SCAN_BUDGET for s in scans)
+    linear_links(md)  # the next page starts with a full budget
+    assert all(s.budget == EXACT_SCAN_BUDGET for s in scans)
+
+
 def _code_spans_reference(line: str) -> str:
     import re
 

@@ -1,10 +1,16 @@
-"""duizhao is neutral on a real third-party Material site (issue 11).
+"""duizhao is neutral on real third-party Material sites (issue 11).
 
-The site is a subset of CleanRL's documentation (tests/data/sites/cleanrl/SOURCES.md): English,
-Material's default Roboto font, MathJax for `pymdownx.arithmatex`, search. It is built in
-tmp_path without duizhao and with it, and every output file is compared: a page that uses no
-duizhao syntax must come out byte for byte the same, and so must its search entries, the
-sitemap and the 404 page; files may be added only for a page that uses duizhao and needs them.
+The sites are subsets of real projects (tests/data/sites/*/SOURCES.md): CleanRL's documentation
+(English, Material's default Roboto font, MathJax for `pymdownx.arithmatex`, search), Hatch's
+(Material's blog plugin generating archive and category pages, hooks, a theme override,
+snippets appended to every page, `navigation.instant`, a plugins mapping instead of a list) and
+TonyCrane's notebook (Chinese: `language: zh` with jieba-segmented search, KaTeX loaded by
+the site itself, `font: false`, `content.code.annotate`, `navigation.indexes`, theme overrides,
+`validation:` and `not_in_nav`). Each is built in tmp_path without duizhao and with it, and
+every output file is compared: a page that uses no duizhao syntax must come out byte for byte
+the same, and so must its search entries, the sitemap and the 404 page; files may be added
+only for a page that uses duizhao and needs them. A made-up site (:data:`LOOKALIKES`) adds
+what a real site may hold that looks like duizhao's syntax but is not.
 
 The projects are built where there is no node_modules, so duizhao's default `vendor_dir` finds
 neither KaTeX nor mermaid, as on a new user's machine. The `vendored` variants point it at this
@@ -16,9 +22,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,16 +34,62 @@ import pytest
 from conftest import BASE_CONFIG, ROOT, Logs, Site
 from html_checks import empty_paragraphs
 
-SITE = ROOT / "tests" / "data" / "sites" / "cleanrl"
+SITES_DIR = ROOT / "tests" / "data" / "sites"
 VENDOR = ROOT / "node_modules"
 #: Both sides of a comparison are built "on" this date (the sitemap and its gzip header hold it).
 BUILD_DATE = "1767225600"
 
-#: The entries added under the site's `plugins: [search]`, as a user would type them.
-PLUGINS = {
-    "default": "  - duizhao\n",
-    "vendored": f"  - duizhao:\n      vendor_dir: {json.dumps(str(VENDOR))}\n",
-    "disabled": "  - duizhao:\n      enabled: false\n",
+
+@dataclass(frozen=True)
+class ThirdPartySite:
+    """A copy of a real site under tests/data/sites, and where its `search` plugin is listed."""
+
+    name: str
+    #: the line(s) of mkdocs.yml after which duizhao's entry goes
+    after: str
+    #: `plugins:` is a list (`- search`) or a mapping (`search: {}`)
+    mapping: bool = False
+    #: the folder under tests/data/sites (default: ``name``)
+    folder: str = ""
+    #: appended to mkdocs.yml on both sides of the comparison
+    config_tail: str = ""
+
+    @property
+    def path(self) -> Path:
+        return SITES_DIR / (self.folder or self.name)
+
+    def entry(self, options: dict[str, object] | None) -> str:
+        """The plugin entry as a user would type it, in the site's own style."""
+        indent = "  " if self.mapping else "  - "
+        if not options:
+            return f"{indent}duizhao: {{}}\n" if self.mapping else f"{indent}duizhao\n"
+        inner = " " * (len(indent) + 2)
+        lines = "".join(f"{inner}{key}: {json.dumps(value)}\n" for key, value in options.items())
+        return f"{indent}duizhao:\n{lines}"
+
+
+SITES = {
+    site.name: site
+    for site in (
+        ThirdPartySite("cleanrl", after="plugins:\n  - search\n"),
+        ThirdPartySite("hatch", after="  search: {}\n", mapping=True),
+        ThirdPartySite("tonycrane-note", after="plugins:\n  - search\n"),
+        ThirdPartySite("lookalikes", after="plugins:\n  - search\n"),
+        ThirdPartySite(
+            "lookalikes-no-directory-urls",
+            after="plugins:\n  - search\n",
+            folder="lookalikes",
+            config_tail="use_directory_urls: false\n",
+        ),
+    )
+}
+CLEANRL = SITES["cleanrl"]
+
+#: duizhao's options in each variant: as added, with the vendored packages, switched off.
+PLUGINS: dict[str, dict[str, object] | None] = {
+    "default": None,
+    "vendored": {"vendor_dir": str(VENDOR)},
+    "disabled": {"enabled": False},
 }
 
 #: One translated page, added (to docs and nav) on both sides of the comparison. Its originals
@@ -85,14 +139,21 @@ def _fixed_build_date(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
 
 
-def make_project(where: Path, plugin: str | None = None, *, translation: bool = False) -> Path:
-    """A copy of the site under ``where``, with ``plugin`` added after `search`."""
+def make_project(
+    where: Path,
+    variant: str | None = None,
+    *,
+    translation: bool = False,
+    site: ThirdPartySite = CLEANRL,
+) -> Path:
+    """A copy of ``site`` under ``where``, with duizhao's ``variant`` added after `search`."""
     root = where / "project"
-    shutil.copytree(SITE, root)
+    shutil.copytree(site.path, root)
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
-    if plugin is not None:
-        text = _replace_once(text, "plugins:\n  - search\n", f"plugins:\n  - search\n{plugin}")
+    text += site.config_tail
+    if variant is not None:
+        text = _replace_once(text, site.after, site.after + site.entry(PLUGINS[variant]))
     if translation:
         (root / "docs" / TRANSLATION).parent.mkdir()
         (root / "docs" / TRANSLATION).write_text(TRANSLATION_PAGE, encoding="utf-8")
@@ -110,36 +171,51 @@ def _replace_once(text: str, old: str, new: str) -> str:
 
 
 def build_project(root: Path, *, strict: bool = True) -> Path:
+    """Build as a user does: in the project's folder (some extensions read paths relative to
+    the working directory, e.g. `pymdownx.snippets`' `base_path`)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     site_dir = root.parent / "site"
-    build(load_config(str(root / "mkdocs.yml"), site_dir=str(site_dir), strict=strict))
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        build(load_config(str(root / "mkdocs.yml"), site_dir=str(site_dir), strict=strict))
+    finally:
+        os.chdir(cwd)
     return site_dir
 
 
-def build_variant(
-    tmp_path_factory: pytest.TempPathFactory, name: str, plugin: str | None, translation: bool
-) -> Path:
-    return build_project(
-        make_project(tmp_path_factory.mktemp(name), plugin, translation=translation)
-    )
+PlainBuilds = Callable[..., Path]
 
 
 @pytest.fixture(scope="module")
-def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The site as its authors build it."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
-        yield build_variant(tmp_path_factory, "plain", None, translation=False)
+def plain_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlainBuilds]:
+    """Each site as its authors build it (once per module), optionally with the translation."""
+    built: dict[tuple[str, bool], Path] = {}
+
+    def plain_build(site: ThirdPartySite = CLEANRL, *, translation: bool = False) -> Path:
+        key = (site.name, translation)
+        if key not in built:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
+                where = tmp_path_factory.mktemp(f"plain-{site.name}{'-tr' * translation}")
+                built[key] = build_project(make_project(where, translation=translation, site=site))
+        return built[key]
+
+    yield plain_build
 
 
-@pytest.fixture(scope="module")
-def plain_with_translation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The site with the translated page, built without duizhao (its blocks stay text)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
-        yield build_variant(tmp_path_factory, "plain-tr", None, translation=True)
+@pytest.fixture
+def plain(plain_builds: PlainBuilds) -> Path:
+    """CleanRL as its authors build it."""
+    return plain_builds()
+
+
+@pytest.fixture
+def plain_with_translation(plain_builds: PlainBuilds) -> Path:
+    """CleanRL with the translated page, built without duizhao (its blocks stay text)."""
+    return plain_builds(translation=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,23 +327,19 @@ def shared_asset(path: str) -> bool:
 def test_disabled_plugin_publishes_and_changes_nothing(
     tmp_path: Path, plain: Path, plain_with_translation: Path, translation: bool
 ) -> None:
-    site = build_project(make_project(tmp_path, PLUGINS["disabled"], translation=translation))
+    site = build_project(make_project(tmp_path, "disabled", translation=translation))
     reference = plain_with_translation if translation else plain
     assert compare(files_of(reference), files_of(site)) == []
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "default",
-        "vendored",
-    ],
-)
+@pytest.mark.parametrize("variant", ["default", "vendored", "disabled"])
+@pytest.mark.parametrize("name", list(SITES))
 def test_pages_without_duizhao_syntax_are_byte_identical(
-    tmp_path: Path, plain: Path, variant: str
+    tmp_path: Path, plain_builds: PlainBuilds, name: str, variant: str
 ) -> None:
-    site = build_project(make_project(tmp_path, PLUGINS[variant]))
-    problems = compare(files_of(plain), files_of(site))
+    site = SITES[name]
+    built = build_project(make_project(tmp_path, variant, site=site))
+    problems = compare(files_of(plain_builds(site)), files_of(built))
     assert problems == [], "\n\n".join(problems)
 
 
@@ -285,7 +357,7 @@ def test_pages_without_duizhao_syntax_are_byte_identical(
 def test_one_translated_page_changes_only_itself(
     tmp_path: Path, plain_with_translation: Path, variant: str
 ) -> None:
-    site = build_project(make_project(tmp_path, PLUGINS[variant], translation=True))
+    site = build_project(make_project(tmp_path, variant, translation=True))
     built = files_of(site)
     html = built[f"{TRANSLATION_URL}index.html"].decode()
     assert 'id="P001"' in html and 'class="dz-para' in html  # the blocks are rendered
@@ -308,7 +380,7 @@ def test_one_translated_page_changes_only_itself(
 def test_translated_page_keeps_the_sites_language_fonts_and_math(
     tmp_path: Path, plain_with_translation: Path, variant: str
 ) -> None:
-    site = build_project(make_project(tmp_path, PLUGINS[variant], translation=True))
+    site = build_project(make_project(tmp_path, variant, translation=True))
     page = (site / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
     before = (plain_with_translation / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
     problems = []

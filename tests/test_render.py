@@ -126,3 +126,16 @@ def test_empty_links_get_paragraph_and_figure_text() -> None:
 def test_extension_loads_by_name() -> None:
     html = markdown.markdown("/// paragraph | P001\n译文\n///\n", extensions=["duizhao"])
     assert 'id="P001"' in html
+
+
+def test_empty_links_get_text_only_for_duizhaos_anchors_when_the_build_knows_them() -> None:
+    """In a build, a site's own `[](#table-2)` to its heading "Table 2" stays empty; links to
+    the anchors duizhao emits (here: on this page P001, on other.md fig-3) get their text."""
+    ext = DuizhaoExtension()
+    known = {"": frozenset({"P001"}), "other.md": frozenset({"fig-3"})}
+    ext.link_anchors = lambda path: known.get(path, frozenset())
+    md = markdown.Markdown(extensions=[ext, *EXTENSIONS])
+    html = md.convert("[](#P001) [](#P002) [](#table-2) [](other.md#fig-3) [](plain.md#fig-3)\n")
+    assert '<a href="#P001">P001</a>' in html and '<a href="other.md#fig-3">图 3</a>' in html
+    for href in ("#P002", "#table-2", "plain.md#fig-3"):
+        assert f'<a href="{href}"></a>' in html

@@ -109,42 +109,63 @@ def _get_text(data: str, index: int) -> tuple[str, int, bool]:
     return data[index:], len(data), False
 
 
-#: Longest ``(destination "title")`` of an inline link, in characters. Python-Markdown scans an
-#: unclosed ``(`` to the end of the text, once per link text before it; past this window a
-#: ``[text](`` is not a link (no real URL and title come near it).
+#: Longest ``(destination "title")`` of an inline link, in characters, once a page has used up
+#: :data:`EXACT_SCAN_BUDGET`: past this window a ``[text](`` is not a link.
 LINK_WINDOW = 1024
+
+#: Characters Python-Markdown's own destination scan may read per page before the window
+#: applies. Python-Markdown scans an unclosed ``(`` to the end of the text, once per link text
+#: before it (quadratic on a hostile line); a real page reads each link once, however long it
+#: is (a mermaid.live or data: URL of several KB), so within this budget every link renders
+#: exactly as without duizhao, and past it the work per link is bounded.
+EXACT_SCAN_BUDGET = 4_000_000
 
 _GetLink = Callable[[str, int], tuple[str, "str | None", int, bool]]
 
 
-def _windowed(get_link: _GetLink) -> _GetLink:
-    def get_link_windowed(data: str, index: int) -> tuple[str, str | None, int, bool]:
+class _BoundedLinks:
+    """``getLink`` with Python-Markdown's answers, then windowed once the budget is spent."""
+
+    def __init__(self, get_link: _GetLink) -> None:
+        self.get_link = get_link
+        self.budget = EXACT_SCAN_BUDGET
+
+    def __call__(self, data: str, index: int) -> tuple[str, str | None, int, bool]:
         if len(data) - index <= LINK_WINDOW:
-            return get_link(data, index)
+            return self.get_link(data, index)  # reads no more than the window
+        if self.budget > 0:
+            href, title, end, handled = self.get_link(data, index)
+            # what the scan read: up to the closing ")", or (not a link) the rest of the text
+            self.budget -= (end - index) if handled else len(data) - index
+            return href, title, end, handled
         if data.find(")", index, index + LINK_WINDOW) < 0:
             return "", None, index, False  # no ")" to close it: not a link (a C-speed test)
         # getLink reads nothing before ``index``: run it on the window and shift the result.
-        href, title, end, handled = get_link(data[index : index + LINK_WINDOW], 0)
+        href, title, end, handled = self.get_link(data[index : index + LINK_WINDOW], 0)
         if handled and end < LINK_WINDOW:
             return href, title, index + end, True
         return "", None, index, False
 
-    return get_link_windowed
 
-
-#: The link processors already given the linear scans (weak: they go with their Markdown).
-_LINEAR: weakref.WeakSet[LinkInlineProcessor] = weakref.WeakSet()
+#: The link processors given the linear scans, with their bounded scan (weak: they go with
+#: their Markdown).
+_LINEAR: weakref.WeakKeyDictionary[LinkInlineProcessor, _BoundedLinks] = weakref.WeakKeyDictionary()
 
 
 def linear_links(md: Markdown) -> None:
     """Give every link-like inline pattern of ``md`` the linear bracket matcher and a bounded
-    destination scan (once per processor). ``getText``/``getLink`` are the processors' own
-    documented hooks; the answers are Python-Markdown's (tests/test_hostile.py compares)."""
+    destination scan (once per processor), and a new scan budget (a call per page).
+    ``getText``/``getLink`` are the processors' own documented hooks; the answers are
+    Python-Markdown's (tests/test_hostile.py compares)."""
     for processor in md.inlinePatterns:
-        if isinstance(processor, LinkInlineProcessor) and processor not in _LINEAR:
-            _LINEAR.add(processor)
+        if not isinstance(processor, LinkInlineProcessor):
+            continue
+        bounded = _LINEAR.get(processor)
+        if bounded is None:
+            bounded = _LINEAR[processor] = _BoundedLinks(processor.getLink)
             processor.getText = _BracketMatcher().get_text  # type: ignore[method-assign]
-            processor.getLink = _windowed(processor.getLink)  # type: ignore[method-assign,assignment]
+            processor.getLink = bounded  # type: ignore[method-assign]
+        bounded.budget = EXACT_SCAN_BUDGET
 
 
 class BlockPreprocessor(Preprocessor):
@@ -283,20 +304,37 @@ class BlockRenderer(BlockProcessor):
 
 
 class EmptyLinkText(Treeprocessor):
-    """``[](#P042)`` reads "P042", ``[](#fig-3)`` "图 3" and ``[](#table-2)`` "表 2"."""
+    """``[](#P042)`` reads "P042", ``[](#fig-3)`` "图 3" and ``[](#table-2)`` "表 2".
+
+    Only links to duizhao's own anchors, when the build says which they are
+    (:attr:`DuizhaoExtension.link_anchors`): a site's own ``[](#table-2)`` to its heading
+    "Table 2" stays as the site wrote it.
+    """
+
+    def __init__(self, md: Markdown, ext: DuizhaoExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
 
     def run(self, root: etree.Element) -> None:
         for a in root.iter("a"):
             if (a.text or "").strip() or len(a):
                 continue
             href = a.get("href", "")
-            fragment = href.rsplit("#", 1)[1] if "#" in href else ""
+            path, hash_, fragment = href.rpartition("#")
+            if not hash_:
+                continue
             if PARAGRAPH_ID_RE.fullmatch(fragment):
-                a.text = fragment
+                text = fragment
             elif m := FIGURE_ANCHOR_RE.fullmatch(fragment):
-                a.text = f"图 {m.group(1)}"
+                text = f"图 {m.group(1)}"
             elif TABLE_ANCHOR_RE.fullmatch(fragment):
-                a.text = placement_label(fragment)
+                text = placement_label(fragment)
+            else:
+                continue
+            known = self.ext.link_anchors
+            if known is not None and fragment not in known(path):
+                continue
+            a.text = text
 
 
 class StrayMarkers(Postprocessor):
@@ -424,6 +462,9 @@ class DuizhaoExtension(Extension):
         #: IDs of the page being converted whose original changed since the translation was
         #: accepted; set by the MkDocs plugin per page (conversion does not reset it)
         self.stale: frozenset[str] = frozenset()
+        #: The anchors duizhao emits on the page a link's path names ("" for this page), set by
+        #: the MkDocs plugin per page; None (without MkDocs): every ``#P042`` is duizhao's.
+        self.link_anchors: Callable[[str], frozenset[str]] | None = None
 
     @property
     def figure_renderer(self) -> FigureRenderer | None:
@@ -436,7 +477,7 @@ class DuizhaoExtension(Extension):
         md.preprocessors.register(BlockPreprocessor(md, self), "duizhao_blocks", 29)
         md.parser.blockprocessors.register(BlockRenderer(md, self), "duizhao_blocks", 105)
         # After the inline processor (20), which creates the <a> elements.
-        md.treeprocessors.register(EmptyLinkText(md), "duizhao_empty_links", 15)
+        md.treeprocessors.register(EmptyLinkText(md, self), "duizhao_empty_links", 15)
         # After raw HTML is restored (30).
         md.postprocessors.register(StrayMarkers(md), "duizhao_stray_markers", 5)
         md.postprocessors.register(BlockParagraphs(md, self), "duizhao_block_paragraphs", 4)

@@ -22,7 +22,7 @@ from .config import DuizhaoConfig
 from .dirty import DirtyFeature
 from .features import Feature
 from .figures.feature import FiguresFeature
-from .figures.spec import SPEC_SUFFIX
+from .figures.spec import is_spec
 from .memo import TemplatesFeature
 from .pages import GeneratedPages
 from .progress.feature import ProgressFeature
@@ -93,8 +93,9 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         if self.build is None:
+            pages = {file.src_uri for file in files.documentation_pages()}
             for file in list(files):
-                if file.src_uri.endswith(SPEC_SUFFIX):
+                if is_spec(file.src_uri, pages):
                     files.remove(file)  # duizhao's source, even while duizhao is off
             return files
         for feature in self.features:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
+from functools import partial
+from urllib.parse import unquote, urlsplit
+
 from mkdocs.structure.pages import Page
 
 from .build import Build
@@ -28,4 +32,19 @@ class RenderFeature(Feature):
     def on_page_markdown(self, build: Build, markdown: str, page: Page) -> str:
         if self.extension is not None:
             self.extension.stale = build.stale.get(page.file.src_uri, frozenset())
+            self.extension.link_anchors = partial(duizhao_anchors, build, page.file.src_uri)
         return markdown
+
+
+def duizhao_anchors(build: Build, src_uri: str, path: str) -> frozenset[str]:
+    """The anchors duizhao emits on the page that ``path`` (a link's path, relative to the
+    page ``src_uri``; "" for that page itself) names: none on a page that is not an article."""
+    if path:
+        parts = urlsplit(path)
+        if parts.scheme or parts.netloc or parts.path.startswith("/"):
+            return frozenset()
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), unquote(parts.path)))
+    else:
+        target = src_uri
+    article = build.articles.get(target)
+    return article.anchors if article is not None and article.is_article else frozenset()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +146,14 @@ class Spec:
 def spec_path(article_path: Path) -> Path:
     """``docs/x/foo.md`` → ``docs/x/foo.figures.yml``."""
     return article_path.with_name(article_path.stem + SPEC_SUFFIX)
+
+
+def is_spec(src_uri: str, pages: Container[str]) -> bool:
+    """Whether the docs file ``src_uri`` is a figures spec: ``x/foo.figures.yml`` beside a page
+    ``x/foo.md`` (of ``pages``, docs-relative). A build source, never published; a
+    ``*.figures.yml`` with no page beside it is the site's own file and is published as is."""
+    stem = src_uri.removesuffix(SPEC_SUFFIX)
+    return stem != src_uri and f"{stem}.md" in pages
 
 
 class SpecError(Exception):
