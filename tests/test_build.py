@@ -178,3 +178,23 @@ def test_serve_keeps_compiled_templates_and_follows_their_edits(
     assert "<p>MARK-2</p>" in site.html("index.html")
     changed = {key for key in compiled if cache._code[key] != compiled[key]}
     assert len(changed) == 1  # only the override was compiled again
+
+
+def test_empty_links_to_other_pages_get_text_only_for_their_duizhao_anchors(
+    make_site: Callable[..., Site],
+) -> None:
+    """`[](b.md#P001)` reads "P001" whether written from the page or from the docs root; the
+    same link to a page that is not a translation stays as written (its anchor is the site's)."""
+    page = ARTICLE.replace(
+        "引言见 [](#P002)",
+        "引言见 [](#P002)、[](sub/b.md#P001)、[](/sub/b.md#P001) 与 [](plain.md#P001)",
+    )
+    plain = "# Plain\n\n## P001\n\nThe site's own heading.\n"
+    site = make_site(
+        {"a.md": page, "sub/b.md": OTHER, "plain.md": plain},
+        validation={"links": {"absolute_links": "relative_to_docs"}},
+    )
+    site.build(strict=True)
+    html = site.html("a.md")
+    assert html.count('<a href="../sub/b/#P001">P001</a>') == 2
+    assert '<a href="../plain/#P001"></a>' in html

@@ -41,9 +41,11 @@ def duizhao_anchors(build: Build, src_uri: str, path: str) -> frozenset[str]:
     page ``src_uri``; "" for that page itself) names: none on a page that is not an article."""
     if path:
         parts = urlsplit(path)
-        if parts.scheme or parts.netloc or parts.path.startswith("/"):
+        if parts.scheme or parts.netloc:
             return frozenset()
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), unquote(parts.path)))
+        # a path from the docs root ("/papers/a.md", as the checks read it) or from the page
+        base = "" if parts.path.startswith("/") else posixpath.dirname(src_uri)
+        target = posixpath.normpath(posixpath.join(base, unquote(parts.path).lstrip("/")))
     else:
         target = src_uri
     article = build.articles.get(target)
