@@ -44,6 +44,9 @@ FAILED_RE = re.compile(r"An error happened during the rebuild")
 #: what the output pump sends when mkdocs serve has exited
 EXITED = "\0exited"
 INTRO = "## 导言\n\n"
+#: The real site's option line, and its whole plugin entry (with its options and comments).
+POLL_RE = re.compile(r"^ +serve_poll_interval: *([0-9.]+)[^\n]*\n", re.MULTILINE)
+PLUGIN_RE = re.compile(r"^  - duizhao:\n(?:(?: {6}.*| *#.*)?\n)*", re.MULTILINE)
 
 
 @dataclass
@@ -186,35 +189,51 @@ def measure(case: Case, dirty: bool, reps: int) -> list[Sample]:
     return times
 
 
-def real_site(work: Path) -> Case:
-    project = work / "real"
+def real_site(work: Path, variant: str = "") -> Case:
+    """The study site as configured; ``variant`` "mkdocs-poll": without its
+    ``serve_poll_interval`` (MkDocs' own watcher); "plain": without duizhao at all."""
+    project = work / f"real{variant}"
     project.mkdir()
     shutil.copytree(ROOT / "docs", project / "docs")
     for name in ("mkdocs.yml", "jieba_userdict.txt", "duizhao.lock"):
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, project / name)
     (project / "node_modules").symlink_to(ROOT / "node_modules")  # mermaid, KaTeX
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert POLL_RE.search(text), "the real site should set serve_poll_interval"
     article = "ai-systems/xdeepserve-cloudmatrix384.md"
-    return Case(
-        "real site (13 articles)", project, article, ("ai-systems/", "", article[:-3] + "/")
-    )
+    pages: tuple[str, ...] = ("ai-systems/", "", article[:-3] + "/")
+    name = "real site (13 articles)"
+    if variant == "mkdocs-poll":
+        text, name = POLL_RE.sub("", text), name + ", MkDocs' 0.5 s polling"
+    elif variant == "plain":
+        text, n = PLUGIN_RE.subn("", text)
+        assert n == 1, "the real site should list the duizhao plugin once"
+        name, pages = name + ", plain Material", (article[:-3] + "/",)
+    config.write_text(text, encoding="utf-8")
+    return Case(name, project, article, pages)
 
 
-def corpus(work: Path, n: int) -> Case:
-    project = generate(work / f"corpus{n}", n)
+def corpus(work: Path, n: int, poll: float | None = None) -> Case:
+    """The generated corpus, with the real site's ``serve_poll_interval`` when ``poll``."""
+    project = generate(work / f"corpus{n}{'-poll' if poll else ''}", n)
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     plugin = "  - duizhao:\n"
     assert plugin in text, "the corpus config should list the duizhao plugin with options"
     # make articles/ a configured section, so it gets the generated 导言 index
-    sections = "      site:\n        sections:\n          articles: Articles\n"
-    config.write_text(text.replace(plugin, plugin + sections, 1), encoding="utf-8")
+    options = "      site:\n        sections:\n          articles: Articles\n"
+    if poll:
+        options += f"      serve_poll_interval: {poll}\n"
+    config.write_text(text.replace(plugin, plugin + options, 1), encoding="utf-8")
     if not (project / "node_modules").exists():  # its markdown_extensions use mermaid and math
         (project / "node_modules").symlink_to(ROOT / "node_modules")
     article = f"articles/a{n // 2:03d}.md"
     assert (project / "docs" / article).is_file(), article
     # the corpus's home page is author-written without the digest marker: not checked
-    return Case(f"corpus N={n}", project, article, ("articles/", article[:-3] + "/"))
+    name = f"corpus N={n}" + (f", polling {poll} s" if poll else "")
+    return Case(name, project, article, ("articles/", article[:-3] + "/"))
 
 
 def material_corpus(work: Path, n: int) -> Case:
@@ -248,7 +267,15 @@ def main(argv: list[str] | None = None) -> None:
     medians: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="duizhao-bench-serve-") as tmp:
         work = Path(tmp)
-        cases = (real_site(work), corpus(work, args.articles), material_corpus(work, args.articles))
+        poll = float(POLL_RE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))[0])
+        cases = (
+            real_site(work),
+            real_site(work, "mkdocs-poll"),
+            real_site(work, "plain"),
+            corpus(work, args.articles, poll),
+            corpus(work, args.articles),
+            material_corpus(work, args.articles),
+        )
         for case in cases:
             samples = measure(case, True, args.reps)
             medians[case.name] = statistics.median(s.total for s in samples)
@@ -258,8 +285,14 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append(_row(case.name, "(full)", measure(case, False, args.full_reps)))
                 print(rows[-1], flush=True)
     print("\n".join(rows))
-    ours, theirs = medians[cases[1].name], medians[cases[2].name]
-    print(f"\nN={args.articles}, --dirty: duizhao / plain Material = {ours / theirs:.2f}")
+    for ours, theirs in (
+        (cases[0], cases[2]),
+        (cases[1], cases[2]),
+        (cases[3], cases[5]),
+        (cases[4], cases[5]),
+    ):
+        ratio = medians[ours.name] / medians[theirs.name]
+        print(f"{ours.name} / {theirs.name}, --dirty: {ratio:.2f}")
 
 
 if __name__ == "__main__":

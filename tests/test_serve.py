@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Site
+from conftest import Logs, Site
 
 SITE_PLUGIN = {"duizhao": {"site": {"sections": {"topics": "1-Topics"}}}}
 #: Generous: this is a deadline for a correct result, not a speed test (that is bench/).
@@ -134,3 +134,65 @@ def test_browser_reloads_by_itself_after_an_edit(tiny: Site, chromium_page: Any)
                 "document.querySelector('article')?.innerText.includes('旧的导言')",
                 timeout=DEADLINE * 1000,
             )
+
+
+def test_serve_with_a_poll_interval_updates_the_index(make_site: Callable[..., Site]) -> None:
+    """`serve_poll_interval` swaps the watcher before anything is watched: MkDocs' own watches
+    (docs_dir, mkdocs.yml) land on it and an edit is still seen."""
+    plugin = {"duizhao": {**SITE_PLUGIN["duizhao"], "serve_poll_interval": 0.1}}
+    site = make_site(
+        {"index.md": "# 首页\n", "topics/a.md": article("Alpha", "旧的导言。", 1)}, plugins=[plugin]
+    )
+    with serve(site, "--dirty") as url:
+        edit(site.docs / "topics/a.md", "旧的导言", "新的导言")
+        wait_for(lambda: "新的导言" in (fetch(url + "topics/") or ""), "/topics/ updated")
+
+
+def _on_serve(site: Site, *, watch_first: bool = False) -> tuple[Any, Any]:
+    """The server before and after the plugins' on_serve, made as `mkdocs serve` makes it."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer
+
+    config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.site_dir))
+    config.plugins.on_startup(command="serve", dirty=True)
+    build(config)
+    server = LiveReloadServer(
+        builder=lambda: None, host="127.0.0.1", port=free_port(), root=str(site.site_dir)
+    )
+    before = server.observer
+    if watch_first:
+        server.watch(str(site.docs))
+    server = config.plugins.on_serve(server, config=config, builder=lambda: None)
+    server.watch(config.config_file_path)
+    server.server_close()
+    return before, server.observer
+
+
+@pytest.mark.parametrize(
+    ("option", "watch_first", "timeout"),
+    [(0.1, False, 0.1), (None, False, 0.5), (0.1, True, 0.5)],
+    ids=["set", "not-set", "already-watching"],
+)
+def test_poll_interval_replaces_only_an_unused_watcher(
+    make_site: Callable[..., Site], option: float | None, watch_first: bool, timeout: float
+) -> None:
+    plugin = {"duizhao": {} if option is None else {"serve_poll_interval": option}}
+    site = make_site({"a.md": "# A\n"}, plugins=[plugin])
+    before, after = _on_serve(site, watch_first=watch_first)
+    assert after.timeout == timeout
+    assert (after is before) == (timeout == 0.5)
+    assert after.emitters  # the watches after on_serve are on the server's watcher
+
+
+@pytest.mark.parametrize("value", [0, 0.01, 60, "fast", True])
+def test_poll_interval_is_validated(
+    make_site: Callable[..., Site], logs: Logs, value: object
+) -> None:
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    site = make_site({"a.md": "# A\n"}, plugins=[{"duizhao": {"serve_poll_interval": value}}])
+    with pytest.raises(Abort):
+        load_config(str(site.root / "mkdocs.yml"))
+    assert logs.take(r"option 'serve_poll_interval': expected (a number of )?seconds", 1)

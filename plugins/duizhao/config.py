@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
+from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from .figures.feature import FiguresConfig
 from .lock import LOCK_NAME
 from .reader.feature import MODES
 from .site.feature import SiteConfig
+
+#: Bounds of ``serve_poll_interval``: each poll lists and stats every watched file.
+MIN_POLL, MAX_POLL = 0.05, 5.0
+
+
+class _Seconds(BaseConfigOption[float]):
+    """Seconds from :data:`MIN_POLL` to :data:`MAX_POLL`."""
+
+    def run_validation(self, value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValidationError(f"expected a number of seconds, got {value!r}")
+        if not MIN_POLL <= value <= MAX_POLL:
+            raise ValidationError(
+                f"expected seconds from {MIN_POLL} to {MAX_POLL} (0.1 is quick), got {value}"
+            )
+        return float(value)
 
 
 class DuizhaoConfig(Config):
@@ -48,6 +64,11 @@ class DuizhaoConfig(Config):
 
     cache_dir = c.Type(str, default=".cache/duizhao")
     """Folder (relative to mkdocs.yml) for generated pages' sources between builds."""
+
+    serve_poll_interval = c.Optional(_Seconds())
+    """Seconds between two looks of `mkdocs serve` at the watched files, such as `0.1`; not
+    set: MkDocs' own 0.5 s. A save waits up to this long before the rebuild starts; each look
+    lists and stats the watched files (docs_dir, mkdocs.yml, figure sources)."""
 
     figures = c.SubConfig(FiguresConfig)
     """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""

@@ -31,6 +31,7 @@ from .reader.feature import ReaderFeature
 from .render import RenderFeature
 from .search.feature import SearchFeature
 from .site.feature import SiteFeature
+from .watch import WatchFeature
 
 log = get_plugin_logger(__name__)
 
@@ -66,6 +67,8 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         ]
         if self.command == "serve":
             features.append(TemplatesFeature())
+            if options.serve_poll_interval is not None:  # first: before anything is watched
+                features.insert(0, WatchFeature(options.serve_poll_interval))
         return [*features, DirtyFeature(features)]
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
@@ -146,6 +149,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             for feature in self.features:
                 feature.on_build_error(self.build)
 
+    @event_priority(100)  # before other plugins watch: serve_poll_interval replaces the watcher
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer | None:
