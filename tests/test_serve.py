@@ -148,41 +148,58 @@ def test_serve_with_a_poll_interval_updates_the_index(make_site: Callable[..., S
         wait_for(lambda: "新的导言" in (fetch(url + "topics/") or ""), "/topics/ updated")
 
 
-def _on_serve(site: Site, *, watch_first: bool = False) -> tuple[Any, Any]:
-    """The server before and after the plugins' on_serve, made as `mkdocs serve` makes it."""
+def _on_serve(site: Site, *, native: bool = False) -> tuple[Any, Any]:
+    """The server before and after the plugins' on_serve, made and watched as `mkdocs serve`
+    (MkDocs 1.6) does: docs_dir and mkdocs.yml are watched before on_serve."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.livereload import LiveReloadServer
+    from watchdog.observers import Observer
 
     config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.site_dir))
     config.plugins.on_startup(command="serve", dirty=True)
     build(config)
-    server = LiveReloadServer(
+    before = LiveReloadServer(
         builder=lambda: None, host="127.0.0.1", port=free_port(), root=str(site.site_dir)
     )
-    before = server.observer
-    if watch_first:
-        server.watch(str(site.docs))
-    server = config.plugins.on_serve(server, config=config, builder=lambda: None)
-    server.watch(config.config_file_path)
-    server.server_close()
-    return before, server.observer
+    if native:  # a watcher of another kind (a later MkDocs, another plugin)
+        before.observer = Observer()
+    before.watch(config.docs_dir)
+    before.watch(config.config_file_path)
+    after = config.plugins.on_serve(before, config=config, builder=before.builder)
+    after.server_close()
+    return before, after
 
 
-@pytest.mark.parametrize(
-    ("option", "watch_first", "timeout"),
-    [(0.1, False, 0.1), (None, False, 0.5), (0.1, True, 0.5)],
-    ids=["set", "not-set", "already-watching"],
-)
-def test_poll_interval_replaces_only_an_unused_watcher(
-    make_site: Callable[..., Site], option: float | None, watch_first: bool, timeout: float
+def _watched(server: Any) -> set[tuple[str, bool]]:
+    return {(e.watch.raw_path, e.watch.is_recursive) for e in server.observer.emitters}
+
+
+@pytest.mark.parametrize("option", [0.1, None])
+def test_poll_interval_serves_with_the_same_watches(
+    make_site: Callable[..., Site], option: float | None
 ) -> None:
     plugin = {"duizhao": {} if option is None else {"serve_poll_interval": option}}
     site = make_site({"a.md": "# A\n"}, plugins=[plugin])
-    before, after = _on_serve(site, watch_first=watch_first)
-    assert after.timeout == timeout
-    assert (after is before) == (timeout == 0.5)
-    assert after.emitters  # the watches after on_serve are on the server's watcher
+    before, after = _on_serve(site)
+    assert after.observer.timeout == (option or 0.5)
+    assert (after is before) == (option is None)
+    assert (
+        _watched(after)
+        == _watched(before)
+        == {
+            (str(site.docs), True),
+            (str(site.root / "mkdocs.yml"), False),  # (a file: watched through its folder)
+        }
+    )
+    assert (after.url, after.root, after.builder) == (before.url, before.root, before.builder)
+    assert after.error_handler is before.error_handler
+
+
+def test_poll_interval_leaves_another_watcher(make_site: Callable[..., Site], logs: Logs) -> None:
+    site = make_site({"a.md": "# A\n"}, plugins=[{"duizhao": {"serve_poll_interval": 0.1}}])
+    before, after = _on_serve(site, native=True)
+    assert after is before
 
 
 @pytest.mark.parametrize("value", [0, 0.01, 60, "fast", True])

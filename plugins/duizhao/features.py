@@ -52,5 +52,7 @@ class Feature:
     def on_build_error(self, build: Build) -> None:
         """The build stopped part way."""
 
-    def on_serve(self, build: Build, server: LiveReloadServer) -> None:
-        """Watch what the site is made from outside docs_dir."""
+    def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
+        """Watch what the site is made from outside docs_dir; return a server to serve with
+        instead (MkDocs' ``on_serve`` contract), or None to keep ``server``."""
+        return None

@@ -149,11 +149,11 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             for feature in self.features:
                 feature.on_build_error(self.build)
 
-    @event_priority(100)  # before other plugins watch: serve_poll_interval replaces the watcher
+    @event_priority(100)  # first: serve_poll_interval may give MkDocs another server
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer | None:
         if self.build is not None:
             for feature in self.features:
-                feature.on_serve(self.build, server)
+                server = feature.on_serve(self.build, server) or server
         return server

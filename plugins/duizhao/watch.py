@@ -3,11 +3,10 @@
 MkDocs 1.6 polls the watched files every 0.5 s (watchdog's ``PollingObserver``; it polls rather
 than asking the OS so that Docker volumes, network mounts and symlinked folders work), and a
 save then waits up to that long before the rebuild starts: on a small site that is most of the
-save → reload time. With the option set, the server gets a polling observer of that interval
-before anything is watched: the same way of watching, looking more often. ``on_serve`` is the
-documented moment to change the server "before it is activated"; ``observer`` is a public
-attribute of MkDocs' ``LiveReloadServer`` and ``emitters`` and ``timeout`` public properties of
-watchdog's observers. Off by default: MkDocs' own interval is kept.
+save → reload time. MkDocs has no setting for it, but ``on_serve`` may return the server to
+serve with: with the option set, duizhao returns a ``LiveReloadServer`` made with the same
+arguments and ``polling_interval``, watching what the first one watched (read from the
+watcher's public ``emitters``). The same way of watching, looking more often. Off by default.
 """
 
 from __future__ import annotations
@@ -26,15 +25,30 @@ class WatchFeature(Feature):
     def __init__(self, interval: float) -> None:
         self.interval = interval
 
-    def on_serve(self, build: Build, server: LiveReloadServer) -> None:
+    def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         observer = server.observer
-        if not isinstance(observer, PollingObserver) or observer.is_alive() or observer.emitters:
-            # Another plugin (or a later MkDocs) watches already or watches otherwise: its
-            # schedules live on that observer, so it is kept as it is.
-            log.info(
-                "serve_poll_interval is not applied: the server's file watcher is already in "
-                "use; MkDocs' own interval stays"
-            )
-            return
-        server.observer = PollingObserver(timeout=self.interval)
+        if not isinstance(observer, PollingObserver) or observer.is_alive():
+            # A watcher of another kind, or one already running: not MkDocs' own as this
+            # feature knows it, so it is kept.
+            log.info("serve_poll_interval is not applied: the server watches in another way")
+            return None
+        if observer.timeout == self.interval:
+            return None
+        host, port = server.server_address[:2]
+        faster = LiveReloadServer(
+            builder=server.builder,
+            host=str(host),
+            port=int(port),
+            root=server.root,
+            mount_path=server.mount_path,
+            polling_interval=self.interval,
+        )
+        faster.error_handler = server.error_handler
+        for emitter in observer.emitters:
+            watch = emitter.watch
+            # watchdog ≥ 5 keeps a watched file's own path as raw_path (path is its folder)
+            path = getattr(watch, "raw_path", watch.path)
+            faster.watch(path, recursive=watch.is_recursive)
+        server.server_close()  # never bound (MkDocs binds in serve()): only its socket closes
         log.debug("mkdocs serve polls the watched files every %s s", self.interval)
+        return faster

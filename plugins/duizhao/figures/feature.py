@@ -255,11 +255,12 @@ class FiguresFeature(Feature):
                     files.remove(file)
                     del self.files[key]
 
-    def on_serve(self, build: Build, server: LiveReloadServer) -> None:
+    def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         """Watch the folders of sources outside docs_dir (MkDocs already watches docs_dir)."""
         if self.catalog is None:
-            return
+            return None
         docs = build.docs_dir.resolve()
         folders = {p.parent for p in self.catalog.sources() if not p.is_relative_to(docs)}
         for folder in sorted(folders):
             server.watch(os.fspath(folder), recursive=False)
+        return None

@@ -60,6 +60,7 @@ class ProgressFeature(Feature):
     def page_inputs(self, build: Build, file: File) -> str:
         return " ".join(sorted(build.stale.get(file.src_uri, ())))
 
-    def on_serve(self, build: Build, server: LiveReloadServer) -> None:
+    def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         if self.lock_path.exists():
             server.watch(str(self.lock_path))
+        return None
