@@ -624,6 +624,61 @@ def test_only_a_page_needing_a_missing_package_is_warned_about(
 
 
 # ---------------------------------------------------------------------------------------------
+# A math renderer the site loads in its theme override
+
+
+#: How sites load their renderer from `custom_dir` instead of `extra_javascript`.
+OVERRIDE_RENDERERS = {
+    "mathjax-script": '<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js">'
+    "</script>",
+    "katex-self-hosted": "<script defer src=\"{{ 'vendor/katex.min.js' | url }}\"></script>",
+    "mathjax-config": "<script>window.MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']]}};</script>"
+    '<script src="{{ base_url }}/js/tex-mml-chtml.js"></script>',
+}
+#: An override that loads other scripts and only mentions KaTeX: duizhao's KaTeX still comes.
+OVERRIDE_WITHOUT_RENDERER = (
+    "{# math: KaTeX, served by duizhao #}<script src=\"{{ 'js/extra.js' | url }}\"></script>"
+)
+
+
+@pytest.mark.parametrize("how", list(OVERRIDE_RENDERERS))
+def test_site_rendering_math_in_its_theme_override_keeps_it(
+    make_site: Callable[..., Site], how: str
+) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    site = make_site(
+        {"a.md": article},
+        theme={**BASE_CONFIG["theme"], "custom_dir": "overrides"},
+        markdown_extensions=[
+            *BASE_CONFIG["markdown_extensions"],
+            {"pymdownx.arithmatex": {"generic": True}},
+        ],
+    )
+    main = site.root / "overrides" / "main.html"
+    main.parent.mkdir()
+    renderer = OVERRIDE_RENDERERS[how]
+    main.write_text(
+        f'{{% extends "base.html" %}}\n{{% block libs %}}\n  {{{{ super() }}}}\n  {renderer}\n'
+        "{% endblock %}\n",
+        encoding="utf-8",
+    )
+    site.build(strict=True)
+    html = site.html("a.md")
+    assert 'id="P001"' in html and 'class="arithmatex"' in html
+    assert "duizhao/math.js" not in html and "duizhao/vendor/" not in html  # no KaTeX of ours
+    assert renderer.partition(">")[0].split("{{")[0] in html  # the site's own is there
+    assert not (site.site_dir / "assets/duizhao/vendor").exists()
+
+    main.write_text(main.read_text("utf-8").replace(renderer, OVERRIDE_WITHOUT_RENDERER), "utf-8")
+    site.build(strict=True)
+    assert "duizhao/math.js" in site.html("a.md")
+    assert (site.site_dir / "assets/duizhao/vendor/katex/katex.min.js").is_file()
+
+
+# ---------------------------------------------------------------------------------------------
 # No empty <p> from paragraph blocks
 
 
