@@ -53,6 +53,11 @@ class ThirdPartySite:
     folder: str = ""
     #: appended to mkdocs.yml on both sides of the comparison
     config_tail: str = ""
+    #: the top-level `nav:` line before which a "Translations" section holding the translated
+    #: page goes; "" for a site without `nav:` (MkDocs then lists the page itself)
+    nav_before: str = ""
+    #: a script the site loads to render math itself ("" when it renders none)
+    math_script: str = ""
 
     @property
     def path(self) -> Path:
@@ -71,15 +76,31 @@ class ThirdPartySite:
 SITES = {
     site.name: site
     for site in (
-        ThirdPartySite("cleanrl", after="plugins:\n  - search\n"),
-        ThirdPartySite("hatch", after="  search: {}\n", mapping=True),
-        ThirdPartySite("tonycrane-note", after="plugins:\n  - search\n"),
-        ThirdPartySite("lookalikes", after="plugins:\n  - search\n"),
+        ThirdPartySite(
+            "cleanrl",
+            after="plugins:\n  - search\n",
+            nav_before="  - Community:\n",
+            math_script="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js",
+        ),
+        # arithmatex without `generic: true` and no renderer: the site shows TeX as written
+        ThirdPartySite("hatch", after="  search: {}\n", mapping=True, nav_before="  - Blog:\n"),
+        ThirdPartySite(
+            "tonycrane-note",
+            after="plugins:\n  - search\n",
+            nav_before="  - DevOps:\n",
+            math_script="https://cdn.tonycrane.cc/utils/katex.min.js",
+        ),
+        ThirdPartySite(
+            "lookalikes",
+            after="plugins:\n  - search\n",
+            math_script="https://unpkg.com/katex@0/dist/katex.min.js",
+        ),
         ThirdPartySite(
             "lookalikes-no-directory-urls",
             after="plugins:\n  - search\n",
             folder="lookalikes",
             config_tail="use_directory_urls: false\n",
+            math_script="https://unpkg.com/katex@0/dist/katex.min.js",
         ),
     )
 }
@@ -92,9 +113,9 @@ PLUGINS: dict[str, dict[str, object] | None] = {
     "disabled": {"enabled": False},
 }
 
-#: One translated page, added (to docs and nav) on both sides of the comparison. Its originals
-#: are sentences of the site's own index.md and dqn.md (MIT); P002 holds inline math, which this
-#: site renders with MathJax.
+#: One translated page, added (to docs and nav) on both sides of the comparison, on every site.
+#: Its originals are sentences of CleanRL's index.md and dqn.md (MIT); it holds inline math (P002)
+#: and display math (P003), which each site renders its own way (or not at all), and no figure.
 TRANSLATION = "translations/overview.md"
 TRANSLATION_PAGE = """\
 ---
@@ -103,7 +124,7 @@ paper:
   title: CleanRL documentation
   url: https://docs.cleanrl.dev/
   license: MIT
-paragraphs: P001-P002
+paragraphs: P001-P003
 status: complete
 ---
 
@@ -125,6 +146,22 @@ CleanRL 是一个深度强化学习库，提供高质量的单文件实现，并
 > the Bellman update target estimated using the reward $r_t$.
 
 `losses/td_loss`：时间步 $t$ 的 Q 值与用奖励 $r_t$ 估计的 Bellman 更新目标之间的均方误差。
+///
+
+/// paragraph | P003
+> Formally, it can be expressed by the equation below.
+>
+> $$
+> J(\\theta^{Q}) = \\mathbb{E}_{(s,a,r,s') \\sim \\mathcal{D}} \\big[ (Q(s, a) - y)^2 \\big],
+> $$
+
+形式上，它可以写成下面的等式：
+
+$$
+J(\\theta^{Q}) = \\mathbb{E}_{(s,a,r,s') \\sim \\mathcal{D}} \\big[ (Q(s, a) - y)^2 \\big],
+$$
+
+其中 Bellman 更新目标为 $y = r + \\gamma \\, Q^{'}(s', a')$。
 ///
 """
 TRANSLATION_URL = "translations/overview/"
@@ -157,9 +194,9 @@ def make_project(
     if translation:
         (root / "docs" / TRANSLATION).parent.mkdir()
         (root / "docs" / TRANSLATION).write_text(TRANSLATION_PAGE, encoding="utf-8")
-        text = _replace_once(
-            text, "  - Community:\n", f"  - Translations:\n    - {TRANSLATION}\n  - Community:\n"
-        )
+        if site.nav_before:
+            section = f"  - Translations:\n    - {TRANSLATION}\n"
+            text = _replace_once(text, site.nav_before, section + site.nav_before)
     config.write_text(text, encoding="utf-8")
     assert not (root / "node_modules").exists()  # the default vendor_dir finds nothing
     return root
@@ -204,6 +241,28 @@ def plain_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlainBuil
         return built[key]
 
     yield plain_build
+
+
+TranslatedBuilds = Callable[[ThirdPartySite, str], Path]
+
+
+@pytest.fixture(scope="module")
+def translated_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TranslatedBuilds]:
+    """Each site with the translated page and duizhao's ``variant`` (once per module)."""
+    built: dict[tuple[str, str], Path] = {}
+
+    def translated_build(site: ThirdPartySite, variant: str) -> Path:
+        key = (site.name, variant)
+        if key not in built:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("SOURCE_DATE_EPOCH", BUILD_DATE)
+                where = tmp_path_factory.mktemp(f"duizhao-{site.name}-{variant}")
+                built[key] = build_project(
+                    make_project(where, variant, translation=True, site=site)
+                )
+        return built[key]
+
+    yield translated_build
 
 
 @pytest.fixture
@@ -347,22 +406,24 @@ def test_pages_without_duizhao_syntax_are_byte_identical(
 # One page uses duizhao: only it (and the assets it needs) may change
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "default",
-        "vendored",
-    ],
-)
+#: The sites the translated page is added to (each with directory URLs; the look-alikes have no
+#: `nav:`, so MkDocs lists the page itself).
+TRANSLATED_SITES = ["cleanrl", "hatch", "tonycrane-note", "lookalikes"]
+translated_variants = pytest.mark.parametrize("variant", ["default", "vendored"])
+translated_sites = pytest.mark.parametrize("name", TRANSLATED_SITES)
+
+
+@translated_variants
+@translated_sites
 def test_one_translated_page_changes_only_itself(
-    tmp_path: Path, plain_with_translation: Path, variant: str
+    plain_builds: PlainBuilds, translated_builds: TranslatedBuilds, name: str, variant: str
 ) -> None:
-    site = build_project(make_project(tmp_path, variant, translation=True))
-    built = files_of(site)
+    site = SITES[name]
+    built = files_of(translated_builds(site, variant))
     html = built[f"{TRANSLATION_URL}index.html"].decode()
-    assert 'id="P001"' in html and 'class="dz-para' in html  # the blocks are rendered
+    assert html.count('class="dz-para') == 3  # the blocks are rendered
     problems = compare(
-        files_of(plain_with_translation),
+        files_of(plain_builds(site, translation=True)),
         built,
         syntax_pages=frozenset({TRANSLATION_URL}),
         allowed_new=shared_asset,
@@ -370,44 +431,91 @@ def test_one_translated_page_changes_only_itself(
     assert problems == [], "\n\n".join(problems)
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "default",
-        "vendored",
-    ],
-)
+@translated_variants
+@translated_sites
 def test_translated_page_keeps_the_sites_language_fonts_and_math(
-    tmp_path: Path, plain_with_translation: Path, variant: str
+    plain_builds: PlainBuilds, translated_builds: TranslatedBuilds, name: str, variant: str
 ) -> None:
-    site = build_project(make_project(tmp_path, variant, translation=True))
-    page = (site / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
-    before = (plain_with_translation / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
+    site = SITES[name]
+    built = translated_builds(site, variant)
+    page = (built / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
+    plain = plain_builds(site, translation=True)
+    before = (plain / TRANSLATION_URL / "index.html").read_text(encoding="utf-8")
     problems = []
-    # Language: the site is English; only the translation's own elements say zh-CN.
+    # Language: the page stays in the site's; only the translation's own elements say zh-CN.
+    # The <head> gains duizhao's stylesheet and early script and nothing else (no og:locale);
+    # an article's description is its 导言 (README "Social previews"), in place of the site's.
     html_tag = re.search(r"<html [^>]*>", page)
-    if html_tag is None or 'lang="en"' not in html_tag.group(0):
-        problems.append(f"the page is not in the site's language: {html_tag}")
-    if re.search(r'property="og:locale" content="zh_CN"', page):
-        problems.append("og:locale zh_CN on an English site")
-    # Math: the site's MathJax renders the arithmatex output; no second renderer races it.
-    if "katex" in page.lower():
-        found = sorted(set(re.findall(r'[^"\s]*katex[^"\s]*', page, re.I)))
-        problems.append(f"KaTeX on a MathJax site: {found[:4]}")
-    if "mathjax@3/es5/tex-mml-chtml.js" not in page:
-        problems.append("the site's MathJax script is gone")
-    if not re.search(r'<span class="arithmatex">\\\(t\\\)</span>', page):
-        problems.append("the block's math is not arithmatex output for MathJax")
-    # Fonts: Material's Roboto stays (the Google Fonts link and the theme's variable) and no
-    # stylesheet the page gains sets the font of the whole page.
-    for needle in ("fonts.googleapis.com/css?family=Roboto", '--md-text-font:"Roboto"'):
-        if needle in before and needle not in page:
-            problems.append(f"Roboto dropped: {needle}")
+    html_tag_before = re.search(r"<html [^>]*>", before)
+    assert html_tag is not None and html_tag_before is not None
+    if html_tag.group(0) != html_tag_before.group(0):
+        problems.append(f"<html> changed: {html_tag_before.group(0)} -> {html_tag.group(0)}")
+    lang = re.search(r'lang="([^"]+)"', html_tag.group(0))
+    description = '<meta name="description" content="CleanRL 文档首页与 DQN 指标说明的中文对照。">'
+    for tag in sorted(head_tags(page) - head_tags(before) - {description}):
+        if "assets/duizhao/" not in tag and "data-dz-mode" not in tag:
+            problems.append(f"<head> gained {tag[:120]}")
+    for tag in sorted(head_tags(before) - head_tags(page)):
+        if not tag.startswith('<meta name="description"'):
+            problems.append(f"<head> lost {tag[:120]}")
+    # Math: the site's own renderer stays, the blocks' math is the site's arithmatex output
+    # exactly as without duizhao, and no second renderer is added.
+    if site.math_script and f'src="{site.math_script}"' not in page:
+        problems.append(f"the site's math renderer is gone: {site.math_script}")
+    math = math_output(page)
+    if len(math) != 7 or math != math_output(before):
+        problems.append(f"math changed: {math_output(before)} -> {math}")
+    renderers = [src for src in scripts(page) - scripts(before) if _RENDERER.search(src)]
+    if renderers:
+        problems.append(f"a second math renderer: {sorted(renderers)}")
+    # Fonts: the site's (Material's Google Fonts link and the theme's variables, or none with
+    # `font: false`) stay, and no stylesheet the page gains sets the font of the whole page.
+    if fonts(page) != fonts(before):
+        problems.append(f"fonts changed: {fonts(before)} -> {fonts(page)}")
     for href in added_stylesheets(before, page):
-        css = (site / TRANSLATION_URL / href).resolve()
-        for selector in page_font_rules(css.read_text(encoding="utf-8")):
+        css = (built / TRANSLATION_URL / href).resolve()
+        for selector in page_font_rules(css.read_text(encoding="utf-8"), lang and lang.group(1)):
             problems.append(f"{href} sets the page font: {selector}")
+    # No empty <p> in the article.
+    problems += empty_paragraphs(article_of(page))
     assert problems == [], "\n".join(problems)
+
+
+def head_tags(html: str) -> set[str]:
+    """The elements of a page's <head> (each tag with its content, when it has some)."""
+    head = html[: html.index("</head>")]
+    return set(re.findall(r"<(?:script|style)\b.*?</(?:script|style)>|<[a-z]+\b[^>]*>", head, re.S))
+
+
+def scripts(html: str) -> set[str]:
+    return set(re.findall(r'<script [^>]*src="([^"]+)"', html))
+
+
+#: a script that renders math: MathJax, KaTeX or duizhao's loader of KaTeX
+_RENDERER = re.compile(r"mathjax|katex|/math\.js", re.I)
+
+
+def math_output(html: str) -> list[str]:
+    """What pymdownx.arithmatex made of the page's math, in order: generic spans and divs for
+    KaTeX or MathJax, or MathJax's own script tags."""
+    found = re.finditer(
+        r'<script type="math/tex[^"]*">.*?</script>|<(span|div) class="arithmatex">\\[(\[].*?</\1>',
+        article_of(html),
+        re.S,
+    )
+    return [match.group(0) for match in found]
+
+
+def fonts(html: str) -> list[str]:
+    """The page's font settings: Google Fonts links and Material's font variables."""
+    return re.findall(
+        r'href="https://fonts\.googleapis\.com[^"]*"|--md-(?:text|code)-font:[^;"}]*', html
+    )
+
+
+def article_of(html: str) -> str:
+    body = html[html.index('<article class="md-content__inner md-typeset">') :]
+    return body[: body.index("</article>")]
 
 
 def added_stylesheets(before: str, after: str) -> list[str]:
@@ -417,12 +525,13 @@ def added_stylesheets(before: str, after: str) -> list[str]:
     return sorted(href for href in links(after) - links(before) if "://" not in href)
 
 
-#: Selectors that reach the whole page of an English site (not only duizhao's own elements).
-_PAGE_WIDE = re.compile(r"(^|[\s>+~(,])(html|body|:root|\*)(?![\w-])|:lang\(en\)")
+#: Selectors that reach the whole page (not only duizhao's own elements).
+_PAGE_WIDE = re.compile(r"(^|[\s>+~(,])(html|body|:root|\*)(?![\w-])")
 
 
-def page_font_rules(css: str) -> list[str]:
-    """Selectors of ``css`` that set the font of the page as a whole."""
+def page_font_rules(css: str, lang: str | None = "en") -> list[str]:
+    """Selectors of ``css`` that set the font of the page as a whole (of a page in ``lang``:
+    ``:lang(en)`` reaches all of an English page)."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     found = []
     for selectors, body in re.findall(r"([^{}@;]+)\{([^{}]*)\}", css):
@@ -430,7 +539,10 @@ def page_font_rules(css: str) -> list[str]:
             continue
         for selector in selectors.split(","):
             selector = " ".join(selector.split())
-            if _PAGE_WIDE.search(selector) and "dz-" not in selector:
+            site_wide = lang is not None and re.search(
+                rf":lang\({re.escape(lang.split('-')[0])}(-[\w-]*)?\)", selector, re.I
+            )
+            if (_PAGE_WIDE.search(selector) or site_wide) and "dz-" not in selector:
                 found.append(selector)
     return found
 
@@ -509,6 +621,61 @@ def test_only_a_page_needing_a_missing_package_is_warned_about(
     warned = logs.take(r"(?i)katex", count=1)
     assert "a.md" in warned[0] and "index.md" not in warned[0]
     assert 'id="P001"' in site.html("a.md")
+
+
+# ---------------------------------------------------------------------------------------------
+# A math renderer the site loads in its theme override
+
+
+#: How sites load their renderer from `custom_dir` instead of `extra_javascript`.
+OVERRIDE_RENDERERS = {
+    "mathjax-script": '<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js">'
+    "</script>",
+    "katex-self-hosted": "<script defer src=\"{{ 'vendor/katex.min.js' | url }}\"></script>",
+    "mathjax-config": "<script>window.MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']]}};</script>"
+    '<script src="{{ base_url }}/js/tex-mml-chtml.js"></script>',
+}
+#: An override that loads other scripts and only mentions KaTeX: duizhao's KaTeX still comes.
+OVERRIDE_WITHOUT_RENDERER = (
+    "{# math: KaTeX, served by duizhao #}<script src=\"{{ 'js/extra.js' | url }}\"></script>"
+)
+
+
+@pytest.mark.parametrize("how", list(OVERRIDE_RENDERERS))
+def test_site_rendering_math_in_its_theme_override_keeps_it(
+    make_site: Callable[..., Site], how: str
+) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    site = make_site(
+        {"a.md": article},
+        theme={**BASE_CONFIG["theme"], "custom_dir": "overrides"},
+        markdown_extensions=[
+            *BASE_CONFIG["markdown_extensions"],
+            {"pymdownx.arithmatex": {"generic": True}},
+        ],
+    )
+    main = site.root / "overrides" / "main.html"
+    main.parent.mkdir()
+    renderer = OVERRIDE_RENDERERS[how]
+    main.write_text(
+        f'{{% extends "base.html" %}}\n{{% block libs %}}\n  {{{{ super() }}}}\n  {renderer}\n'
+        "{% endblock %}\n",
+        encoding="utf-8",
+    )
+    site.build(strict=True)
+    html = site.html("a.md")
+    assert 'id="P001"' in html and 'class="arithmatex"' in html
+    assert "duizhao/math.js" not in html and "duizhao/vendor/" not in html  # no KaTeX of ours
+    assert renderer.partition(">")[0].split("{{")[0] in html  # the site's own is there
+    assert not (site.site_dir / "assets/duizhao/vendor").exists()
+
+    main.write_text(main.read_text("utf-8").replace(renderer, OVERRIDE_WITHOUT_RENDERER), "utf-8")
+    site.build(strict=True)
+    assert "duizhao/math.js" in site.html("a.md")
+    assert (site.site_dir / "assets/duizhao/vendor/katex/katex.min.js").is_file()
 
 
 # ---------------------------------------------------------------------------------------------

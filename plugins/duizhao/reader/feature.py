@@ -27,8 +27,15 @@ from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package, 
 _DUIZHAO_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?dz-')
 _MATH_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?arithmatex[\s"]')
 _MERMAID_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?mermaid[\s"]')
-#: a script of the site's own that renders math
-_OWN_MATH_RE = re.compile(r"mathjax|katex", re.IGNORECASE)
+#: a script of the site's own that renders math: MathJax or KaTeX, also self-hosted under
+#: MathJax's file names (tex-mml-chtml.js, tex-svg.js, …)
+_OWN_MATH_RE = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.IGNORECASE)
+#: the same in a theme override: a <script> loading one, or one configuring or calling it
+_TEMPLATE_MATH_RE = re.compile(
+    rf"<script\b[^>]*(?:{_OWN_MATH_RE.pattern})"
+    r"|<script\b[^>]*>[^<]*(?:MathJax\s*=|katex\.render|renderMathInElement)",
+    re.IGNORECASE,
+)
 
 MODES = ("auto", "all", "off")
 
@@ -50,6 +57,7 @@ class ReaderFeature(Feature):
         arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
         generic = bool((config.mdx_configs.get("pymdownx.arithmatex") or {}).get("generic"))
         own = any(_OWN_MATH_RE.search(str(script)) for script in config.extra_javascript)
+        own = own or _templates_render_math(config.theme.custom_dir)
         # KaTeX renders arithmatex's generic output only; MathJax's own output stays MathJax's.
         self.math = arithmatex and generic and self.math_mode != "off" and not own
         if not build.dirty:
@@ -116,3 +124,18 @@ class ReaderFeature(Feature):
 
     def _packages(self, wants: frozenset[str]) -> list[VendorPackage]:
         return [self._package(w) for w in ("mermaid", "katex") if w in wants]
+
+
+def _templates_render_math(custom_dir: str | None) -> bool:
+    """Whether the site's theme override loads a math renderer (many sites add MathJax or KaTeX
+    in `main.html` rather than in `extra_javascript`)."""
+    if not custom_dir:
+        return False
+    for template in sorted(Path(custom_dir).rglob("*.html")):
+        try:
+            text = template.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _TEMPLATE_MATH_RE.search(text):
+            return True
+    return False
