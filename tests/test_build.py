@@ -198,3 +198,25 @@ def test_empty_links_to_other_pages_get_text_only_for_their_duizhao_anchors(
     html = site.html("a.md")
     assert html.count('<a href="../sub/b/#P001">P001</a>') == 2
     assert '<a href="../plain/#P001"></a>' in html
+
+
+def test_serve_rebuilds_report_links_into_a_changed_page(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """Under `mkdocs serve --dirty` the link checks of unchanged pages are reused only while no
+    page's anchors changed: renumbering b.md reports a's link to it at once, and fixing it
+    clears the warning."""
+    site = make_site({"a.md": ARTICLE, "sub/b.md": OTHER})
+    site.build(serve=True)
+    link = r"docs/a\.md:\d+: DZ008 link \[B 的 P001\]\(sub/b\.md#P001\)"
+    assert not logs.take(link)
+    site.write("sub/b.md", OTHER.replace("P001", "P002"))
+    site.build(dirty=True)
+    logs.take(link, 1)
+    site.write("a.md", ARTICLE.replace("规模化的", "规模化"))  # an edit elsewhere: still reported
+    site.build(dirty=True)
+    logs.take(link, 1)
+    site.write("sub/b.md", OTHER)
+    site.build(dirty=True)
+    assert not logs.take(link)
+    logs.take("A 'dirty' build is being performed", count=3)

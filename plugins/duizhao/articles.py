@@ -6,6 +6,7 @@ under ``mkdocs serve`` the unchanged ones come from a :class:`~duizhao.memo.Pars
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.structure.files import File, Files
@@ -13,7 +14,7 @@ from mkdocs.structure.nav import Navigation
 
 from .article import Article, parse
 from .build import Build
-from .checks import Corpus, check_corpus, check_local, refused_input
+from .checks import Corpus, LinkSource, check_corpus, check_local, refused_input
 from .diagnostics import Diagnostic
 from .features import Feature
 from .figures.spec import is_spec
@@ -26,6 +27,8 @@ class ArticlesFeature(Feature):
         self.checks = checks
         self.parsed = ParseCache()
         self.local: ArticleMemo[list[Diagnostic]] = ArticleMemo()
+        #: each page's link diagnostics, with the page's links and the pages they were read in
+        self.links: dict[Path, tuple[LinkSource, frozenset[object], list[Diagnostic]]] = {}
 
     def on_files(self, build: Build, files: Files) -> None:
         pages = {file.src_uri for file in files.documentation_pages()}
@@ -63,7 +66,21 @@ class ArticlesFeature(Feature):
         if not self.checks:
             return
         corpus = Corpus(build.docs_dir, figures=build.catalog)
-        for diagnostic in check_corpus(build.articles.values(), corpus, self._check_local):
+        # What every link check reads of the pages: which exist, their anchors, which are
+        # translations (links into files outside docs_dir, which MkDocs does not watch, are
+        # read again at the next full build).
+        pages = frozenset((a.path, a.anchors, a.is_article) for a in build.articles.values())
+
+        def linked(source: LinkSource, compute: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+            cached = self.links.get(source.path)
+            if cached is None or cached[0] != source or cached[1] != pages:
+                cached = self.links[source.path] = (source, pages, compute())
+            return list(cached[2])
+
+        found = check_corpus(build.articles.values(), corpus, self._check_local, linked)
+        current = {a.path for a in build.articles.values()}
+        self.links = {path: entry for path, entry in self.links.items() if path in current}
+        for diagnostic in found:
             build.report(diagnostic)
 
     def _check_local(self, article: Article) -> list[Diagnostic]:

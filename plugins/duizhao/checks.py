@@ -6,6 +6,7 @@ sees the same list of problems in the terminal, in CI and in ``mkdocs build``.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import stat
@@ -457,10 +458,20 @@ def _check_alone(
     return found
 
 
+#: How :func:`check_corpus` checks one article's links: ``linked(source, compute)`` returns
+#: ``compute()`` or, from a memo, what it returned for an equal source in an unchanged corpus.
+Linked = Callable[[LinkSource, Callable[[], list[Diagnostic]]], list[Diagnostic]]
+
+
+def _links_of(source: LinkSource, corpus: Corpus) -> list[Diagnostic]:
+    return list(check_links(source, corpus))
+
+
 def check_corpus(
     articles: Iterable[Article],
     corpus: Corpus,
     local: Callable[[Article], list[Diagnostic]] = check_local,
+    linked: Linked | None = None,
 ) -> list[Diagnostic]:
     """Check ``articles``, one at a time: each is checked alone as it comes and kept only as
     its links and anchors (links are checked once every article is known)."""
@@ -476,7 +487,8 @@ def check_corpus(
     result: list[Diagnostic] = []
     for source, found in checked:
         if source is not None:
-            found.extend(check_links(source, corpus))
+            links = functools.partial(_links_of, source, corpus)
+            found.extend(links() if linked is None else linked(source, links))
         found.sort(key=lambda d: (d.line, d.code))
         result.extend(found)
     result.extend(check_featured(featured))
