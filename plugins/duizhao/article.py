@@ -161,18 +161,23 @@ class Paragraph:
     def line(self) -> int:
         return self.block.line
 
-    @property
+    # Cached (in the instance dict, which a frozen dataclass allows): the checks, anchors and
+    # progress each ask several times per paragraph.
+    @cached_property
     def is_well_formed(self) -> bool:
-        return PARAGRAPH_ID_RE.fullmatch(self.id) is not None
+        return PARAGRAPH_ID_RE.fullmatch(self.block.argument) is not None
 
-    @property
+    @cached_property
     def number(self) -> int | None:
-        return int(self.id[1:]) if self.is_well_formed else None
+        return int(self.block.argument[1:]) if self.is_well_formed else None
 
     @property
     def is_todo(self) -> bool:
         """The translation is still to be written (empty or only the import marker)."""
-        return self.translation.replace(TODO_MARKER, "").strip() == ""
+        text = self.translation
+        if TODO_MARKER in text:
+            text = text.replace(TODO_MARKER, "")
+        return not text or text.isspace()
 
 
 def placement_anchor(key: str) -> str | None:
