@@ -15,7 +15,6 @@ MkDocs' anchor validation and to the table of contents machinery.
 from __future__ import annotations
 
 import re
-import weakref
 import xml.etree.ElementTree as etree  # noqa: N813 (Python-Markdown convention)
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -147,11 +146,6 @@ class _BoundedLinks:
         return "", None, index, False
 
 
-#: The link processors given the linear scans, with their bounded scan (weak: they go with
-#: their Markdown).
-_LINEAR: weakref.WeakKeyDictionary[LinkInlineProcessor, _BoundedLinks] = weakref.WeakKeyDictionary()
-
-
 def linear_links(md: Markdown) -> None:
     """Give every link-like inline pattern of ``md`` the linear bracket matcher and a bounded
     destination scan (once per processor), and a new scan budget (a call per page).
@@ -160,9 +154,11 @@ def linear_links(md: Markdown) -> None:
     for processor in md.inlinePatterns:
         if not isinstance(processor, LinkInlineProcessor):
             continue
-        bounded = _LINEAR.get(processor)
-        if bounded is None:
-            bounded = _LINEAR[processor] = _BoundedLinks(processor.getLink)
+        # The processor itself says whether it has them: a registry keyed by processors would
+        # keep each page's Markdown (and its text) alive through the bound getLink it holds.
+        bounded = processor.getLink
+        if not isinstance(bounded, _BoundedLinks):
+            bounded = _BoundedLinks(processor.getLink)
             processor.getText = _BracketMatcher().get_text  # type: ignore[method-assign]
             processor.getLink = bounded  # type: ignore[method-assign]
         bounded.budget = EXACT_SCAN_BUDGET
