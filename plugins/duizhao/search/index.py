@@ -30,7 +30,13 @@ class IndexText:
     tail: str
 
     def join(self, entries: Iterable[str]) -> str:
-        return self.head + ",".join(entries) + self.tail
+        parts = [self.head]
+        for entry in entries:  # one join of the whole file (it is tens of MB)
+            parts += (entry, ",")
+        if len(parts) > 1:
+            parts.pop()
+        parts.append(self.tail)
+        return "".join(parts)
 
 
 def page_of(location: str) -> str:

@@ -12,6 +12,7 @@ An author-written index places the list where the line :data:`MARKER` stands.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import posixpath
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -164,6 +165,7 @@ def move_links(markdown: str, from_uri: str, to_uri: str) -> str:
     return rewrite_urls(markdown, move)
 
 
+@functools.lru_cache(maxsize=4096)  # pure; under `mkdocs serve` most entries do not change
 def render_entry(entry: Entry, page_uri: str, level: int, math: Math | None = None) -> str:
     """Linked title (heading of ``level``), the 导言 heading one level down, the introduction
     (its math left to arithmatex as ``math`` says the site reads it)."""
