@@ -5,7 +5,8 @@ one article's 导言 in place, as an editor saves, and times the wall clock from
 server's "Reloading browsers" log line. After every rebuild it checks that the generated index
 pages and the article really show the edit ("every generated page correct").
 
-    python -m bench.serve         # real site, N=100 and N=100 on plain Material
+    python -m bench.serve         # real site (as configured, with MkDocs' polling, plain
+                                  # Material), N=100 (the same three ways)
     python -m bench.serve --articles 100 --reps 10 --full-reps 2  # also without --dirty
 
 Not a test: the figures go in bench/README.md (## Serve).

@@ -488,33 +488,35 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
                 if "-->" not in stripped[4:]:
                     in_comment = True
                 continue
-        m = _BLOCK_OPEN_RE.match(line) if first == "/" else None
-        if m:
-            name = m.group("name")
-            if name in BLOCK_KINDS:
+        if first == "/":
+            slashes = 3 if line == "///" else 0  # the common closing line, without a regex
+            if not slashes:
+                m = _BLOCK_OPEN_RE.match(line)
+                if m:
+                    name = m.group("name")
+                    if name in BLOCK_KINDS:
+                        for pos in range(len(stack) - 1, -1, -1):
+                            if stack[pos].name in BLOCK_KINDS:
+                                for entry in reversed(stack[pos:]):
+                                    close(entry, None, index)
+                                del stack[pos:]
+                                break
+                    argument = (m.group("arg") or "").strip()
+                    stack.append(_Open(name, argument, len(m.group("slashes")), index))
+                    continue
+                m = _BLOCK_CLOSE_RE.match(line)
+                slashes = len(m.group("slashes")) if m else 0
+            if slashes:
                 for pos in range(len(stack) - 1, -1, -1):
-                    if stack[pos].name in BLOCK_KINDS:
-                        for entry in reversed(stack[pos:]):
+                    if stack[pos].slashes == slashes:
+                        for entry in reversed(stack[pos + 1 :]):
                             close(entry, None, index)
+                        close(stack[pos], index, index)
                         del stack[pos:]
                         break
-            stack.append(
-                _Open(name, (m.group("arg") or "").strip(), len(m.group("slashes")), index)
-            )
-            continue
-        m = _BLOCK_CLOSE_RE.match(line) if first == "/" else None
-        if m:
-            slashes = len(m.group("slashes"))
-            for pos in range(len(stack) - 1, -1, -1):
-                if stack[pos].slashes == slashes:
-                    for entry in reversed(stack[pos + 1 :]):
-                        close(entry, None, index)
-                    close(stack[pos], index, index)
-                    del stack[pos:]
-                    break
-            else:
-                problems.append((first_line + index, "stray-close", line.strip()))
-            continue
+                else:
+                    problems.append((first_line + index, "stray-close", line.strip()))
+                continue
         m = _ATX_RE.match(line) if first == "#" else None
         if m:
             text = _ATTR_LIST_RE.sub("", m.group("text") or "").strip()
