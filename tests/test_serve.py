@@ -148,7 +148,7 @@ def test_serve_with_a_poll_interval_updates_the_index(make_site: Callable[..., S
         wait_for(lambda: "新的导言" in (fetch(url + "topics/") or ""), "/topics/ updated")
 
 
-def _on_serve(site: Site, *, native: bool = False) -> tuple[Any, Any]:
+def _on_serve(site: Site, *, native: bool = False, theme: bool = False) -> tuple[Any, Any]:
     """The server before and after the plugins' on_serve, made and watched as `mkdocs serve`
     (MkDocs 1.6) does: docs_dir and mkdocs.yml are watched before on_serve."""
     from mkdocs.commands.build import build
@@ -166,6 +166,9 @@ def _on_serve(site: Site, *, native: bool = False) -> tuple[Any, Any]:
         before.observer = Observer()
     before.watch(config.docs_dir)
     before.watch(config.config_file_path)
+    if theme:  # `mkdocs serve --watch-theme`
+        for folder in config.theme.dirs:
+            before.watch(folder)
     after = config.plugins.on_serve(before, config=config, builder=before.builder)
     after.server_close()
     return before, after
@@ -194,6 +197,14 @@ def test_poll_interval_serves_with_the_same_watches(
     )
     assert (after.url, after.root, after.builder) == (before.url, before.root, before.builder)
     assert after.error_handler is before.error_handler
+
+
+def test_poll_interval_is_not_applied_to_a_watched_theme(make_site: Callable[..., Site]) -> None:
+    """Under `--watch-theme` the installed theme's thousands of files are watched: polling them
+    five times as often would keep a core busy, so MkDocs' own server stays."""
+    site = make_site({"a.md": "# A\n"}, plugins=[{"duizhao": {"serve_poll_interval": 0.1}}])
+    before, after = _on_serve(site, theme=True)
+    assert after is before and after.observer.timeout == 0.5
 
 
 def test_poll_interval_leaves_another_watcher(make_site: Callable[..., Site], logs: Logs) -> None:

@@ -68,7 +68,8 @@ class DuizhaoConfig(Config):
     serve_poll_interval = c.Optional(_Seconds())
     """Seconds between two looks of `mkdocs serve` at the watched files, such as `0.1`; not
     set: MkDocs' own 0.5 s. A save waits up to this long before the rebuild starts; each look
-    lists and stats the watched files (docs_dir, mkdocs.yml, figure sources)."""
+    lists and stats the watched files (docs_dir, mkdocs.yml, figure sources), so it is not
+    applied under `--watch-theme` (the installed theme has thousands)."""
 
     figures = c.SubConfig(FiguresConfig)
     """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""

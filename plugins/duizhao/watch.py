@@ -11,6 +11,9 @@ watcher's public ``emitters``). The same way of watching, looking more often. Of
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import get_plugin_logger
 from watchdog.observers.polling import PollingObserver
@@ -34,6 +37,18 @@ class WatchFeature(Feature):
             return None
         if observer.timeout == self.interval:
             return None
+        # (watchdog ≥ 5 keeps a watched file's own path as raw_path; path is its folder)
+        watches = [(getattr(e.watch, "raw_path", e.watch.path), e.watch) for e in observer.emitters]
+        installed = {
+            os.path.abspath(d)
+            for d in build.config.theme.dirs
+            if not Path(d).resolve().is_relative_to(build.root.resolve())
+        }
+        if installed.intersection(os.path.abspath(path) for path, _watch in watches):
+            # `--watch-theme`: Material's folder alone holds some 14,000 files; polling them
+            # more often would keep a core busy. MkDocs' interval stays.
+            log.info("serve_poll_interval is not applied while the installed theme is watched")
+            return None
         host, port = server.server_address[:2]
         faster = LiveReloadServer(
             builder=server.builder,
@@ -44,10 +59,7 @@ class WatchFeature(Feature):
             polling_interval=self.interval,
         )
         faster.error_handler = server.error_handler
-        for emitter in observer.emitters:
-            watch = emitter.watch
-            # watchdog ≥ 5 keeps a watched file's own path as raw_path (path is its folder)
-            path = getattr(watch, "raw_path", watch.path)
+        for path, watch in watches:
             faster.watch(path, recursive=watch.is_recursive)
         server.server_close()  # never bound (MkDocs binds in serve()): only its socket closes
         log.debug("mkdocs serve polls the watched files every %s s", self.interval)
