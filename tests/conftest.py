@@ -63,6 +63,26 @@ def logs(caplog: pytest.LogCaptureFixture) -> Iterator[Logs]:
     assert not left, f"unexpected warnings: {left}"
 
 
+def fresh_mkdocs_plugins() -> None:
+    """Forget the plugin instances MkDocs keeps for the process.
+
+    MkDocs keeps every plugin that defines ``on_startup`` (duizhao, Material's blog) in its
+    ``plugins`` option for the life of the process: that is how `mkdocs serve` keeps them
+    between rebuilds. In one pytest process, the builds of different tests (or of two projects
+    in one test) would then share those instances and their state, which no `mkdocs build`
+    process does; a build that must stand alone calls this first.
+    """
+    from mkdocs.config.defaults import MkDocsConfig
+
+    MkDocsConfig.plugins.plugin_cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_plugins() -> None:
+    """Each test starts as a new `mkdocs` process would (see :func:`fresh_mkdocs_plugins`)."""
+    fresh_mkdocs_plugins()
+
+
 # ---------------------------------------------------------------------------------------------
 # Tiny sites
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE_CONFIG, ROOT, Logs, Site
+from conftest import BASE_CONFIG, ROOT, Logs, Site, fresh_mkdocs_plugins
 from html_checks import empty_paragraphs
 
 SITES_DIR = ROOT / "tests" / "data" / "sites"
@@ -216,6 +216,7 @@ def build_project(root: Path, *, strict: bool = True) -> Path:
     site_dir = root.parent / "site"
     cwd = os.getcwd()
     os.chdir(root)
+    fresh_mkdocs_plugins()  # a build of its own, as a `mkdocs build` process is
     try:
         build(load_config(str(root / "mkdocs.yml"), site_dir=str(site_dir), strict=strict))
     finally:
