@@ -28,9 +28,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import yaml
 
@@ -89,6 +88,34 @@ _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 # --------------------------------------------------------------------------------------------
 # Data
 
+_T = TypeVar("_T")
+
+
+class cached(Generic[_T]):  # noqa: N801 (used as a decorator, like cached_property)
+    """:func:`functools.cached_property` without its lock (Python 3.11 takes an RLock on every
+    first read; 3.12 dropped it): the value is stored in the instance dict, which then shadows
+    this non-data descriptor, so later reads are plain attribute reads. Frozen dataclasses
+    allow it (the dict is written directly, not through ``__setattr__``)."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached[_T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | cached[_T]:
+        if instance is None:
+            return self
+        value = self.func(instance)
+        instance.__dict__[self.name] = value
+        return value
+
 
 @dataclass(frozen=True)
 class Link:
@@ -143,15 +170,38 @@ class Block:
 
 @dataclass(frozen=True)
 class Paragraph:
-    """A numbered paragraph block: the optional English original and the Chinese translation."""
+    """A numbered paragraph block: the optional English original and the Chinese translation.
+
+    The block body is split by line indexes; the texts are joined only when asked for (the
+    check reads a few paragraphs' texts, a build all of them once).
+    """
 
     block: Block
-    original: str
     original_line: int | None
-    translation: str
     translation_line: int | None
     #: index (0-based, relative to the block body) where the translation starts
     split: int
+
+    @cached
+    def original(self) -> str:
+        """The blockquoted English original, without its ``>`` markers ("" when there is none)."""
+        if self.original_line is None:
+            return ""
+        quoted: list[str] = []
+        for line in self.block.body[self.original_line - self.block.body_start : self.split]:
+            if line[:2] == "> ":  # the common case, without a regex
+                quoted.append(line[2:])
+            else:
+                quote = _BLOCKQUOTE_RE.match(line)  # (a lazy continuation line has no '>')
+                quoted.append(line[quote.end() :] if quote else line)
+        return "\n".join(quoted).strip()
+
+    @cached
+    def translation(self) -> str:
+        """Everything after the original, stripped ("" when nothing is written)."""
+        if self.translation_line is None:
+            return ""
+        return "\n".join(self.block.body[self.split :]).strip()
 
     @property
     def id(self) -> str:
@@ -163,11 +213,11 @@ class Paragraph:
 
     # Cached (in the instance dict, which a frozen dataclass allows): the checks, anchors and
     # progress each ask several times per paragraph.
-    @cached_property
+    @cached
     def is_well_formed(self) -> bool:
         return PARAGRAPH_ID_RE.fullmatch(self.block.argument) is not None
 
-    @cached_property
+    @cached
     def number(self) -> int | None:
         return int(self.block.argument[1:]) if self.is_well_formed else None
 
@@ -298,7 +348,7 @@ class Article:
     def paragraph_range(self) -> ParagraphRange | None:
         return parse_range(self.meta.get("paragraphs"))
 
-    @cached_property
+    @cached
     def anchors(self) -> frozenset[str]:
         """The anchors duizhao itself emits on this page (computed once: every link to the
         page asks, and a parsed Article is not changed afterwards)."""
@@ -408,7 +458,9 @@ def _strip_code_spans(line: str) -> str:
 
 def split_lines(text: str) -> list[str]:
     """Lines without terminators; CRLF and CR are accepted as line ends."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if "\r" in text:  # (a test is cheaper than two replacements that find nothing)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -568,37 +620,25 @@ def replace_block_argument(line: str, argument: str) -> str:
 def split_paragraph(block: Block) -> Paragraph:
     """Split a paragraph block body into the blockquoted original and the translation."""
     body = block.body
+    n = len(body)
     i = 0
-    while i < len(body) and not body[i].strip():
+    while i < n and (not body[i] or body[i].isspace()):
         i += 1
     original_line: int | None = None
     split = i
-    original = ""
-    if i < len(body) and _BLOCKQUOTE_RE.match(body[i]):
+    if i < n and _BLOCKQUOTE_RE.match(body[i]):
         original_line = block.body_start + i
         j = i
-        while j < len(body) and body[j] and not body[j].isspace():
+        while j < n and body[j] and not body[j].isspace():
             j += 1
-        quoted: list[str] = []
-        for line in body[i:j]:
-            if line[:2] == "> ":  # the common case, without a regex
-                quoted.append(line[2:])
-            else:
-                quote = _BLOCKQUOTE_RE.match(line)  # (a lazy continuation line has no '>')
-                quoted.append(line[quote.end() :] if quote else line)
-        original = "\n".join(quoted).strip()
         split = j
-    rest = body[split:]
-    k = 0
-    while k < len(rest) and not rest[k].strip():
+    k = split
+    while k < n and (not body[k] or body[k].isspace()):
         k += 1
-    translation = "\n".join(rest).strip()
     return Paragraph(
         block=block,
-        original=original,
         original_line=original_line,
-        translation=translation,
-        translation_line=block.body_start + split + k if translation else None,
+        translation_line=block.body_start + k if k < n else None,
         split=split,
     )
 
@@ -691,7 +731,10 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
             article.meta_lines = _key_lines(node, start + 1)
     article.body_line = body_index + 1
     body_lines = lines[body_index:]
-    article.body = "\n".join(body_lines)
+    if "\r" in text:
+        article.body = "\n".join(body_lines)
+    else:  # the same text, sliced rather than joined again
+        article.body = text[sum(map(len, lines[:body_index])) + body_index :]
     result = scan(body_lines, first_line=body_index + 1)
     article.links = list(result.links)
     article.headings = list(result.headings)
