@@ -20,8 +20,8 @@ from duizhao.article import parse
 from duizhao.checks import Corpus, check_corpus
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
-from duizhao.figures import catalog as catalog_module
 from duizhao.figures import crops as crops_module
+from duizhao.figures import sources as sources_module
 from duizhao.figures.catalog import Catalog
 from duizhao.figures.crops import Encoder, crop_size
 from duizhao.figures.spec import load_spec
@@ -258,7 +258,7 @@ def test_warm_build_does_no_image_work(
         raise AssertionError("image work in a warm build")
 
     monkeypatch.setattr(crops_module, "run_crops", forbidden)
-    monkeypatch.setattr(catalog_module, "inspect_source", forbidden)
+    monkeypatch.setattr(sources_module, "inspect_source", forbidden)
     monkeypatch.setattr(Image.Image, "save", forbidden)
     site.build()
     assert site.html("a.md") == first

@@ -20,15 +20,14 @@ from .diagnostics import Diagnostic, Severity, display_path
 from .escape import Math, markdown_source
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .lock import Lock, LockError, article_key, read_lock
-from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 from .project import ConfigError, Project, find_config, read_mkdocs_yml
-from .source import ProjectBusyError, write_atomically
-from .source import project_lock as _project_lock
 from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 
+# The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
+# imported by the commands that use them: `duizhao check` starts without them.
 if TYPE_CHECKING:
     from .importer import Original
+    from .lock import Lock
 
 # Commands import what only they need: `duizhao check` starts without the importer's
 # Markdown parser, Pillow or MkDocs.
@@ -224,6 +223,9 @@ def _site_math() -> Math | None:
 @contextmanager
 def project_lock(lock_path: Path) -> Iterator[None]:
     """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
+    from .source import ProjectBusyError
+    from .source import project_lock as _project_lock
+
     try:
         with _project_lock(lock_path):
             yield
@@ -247,6 +249,8 @@ def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
 
 def _write(files: dict[Path, bytes], what: str) -> None:
     """Write atomically; if that stops part-way, say which files hold their new content."""
+    from .source import write_atomically
+
     try:
         write_atomically(files)
     except OSError as exc:
@@ -261,6 +265,8 @@ def _write(files: dict[Path, bytes], what: str) -> None:
 
 
 def _read_lock(path: Path) -> Lock:
+    from .lock import LockError, read_lock
+
     try:
         return read_lock(path)
     except LockError as exc:
@@ -451,6 +457,8 @@ def renumber(article: Path, write: bool) -> None:
     in duizhao.lock follow. Without --write, prints a unified diff. Exit status 1 (nothing
     written) when a file cannot be read or a link points at a duplicated ID.
     """
+    from .lock import article_key
+
     docs_dir, lock_path = _project()
     key = article_key(article, docs_dir)
     if key is None:
@@ -501,6 +509,9 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
 
     A translation is stale when its original changed after it was accepted with --accept.
     """
+    from .lock import article_key
+    from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
+
     docs_dir, lock_path = _project()
     if accept:
         with project_lock(lock_path):  # read, change and write the lock with no other writer
@@ -522,6 +533,8 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
 
 
 def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
+    from .lock import Lock, LockError, article_key, read_lock
+
     try:
         lock = read_lock(lock_path)
     except LockError as exc:

@@ -19,7 +19,6 @@ Sphinx's fuzzy translations, but per numbered paragraph). Pure: no MkDocs import
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -43,6 +42,8 @@ def article_key(path: Path, docs_dir: Path) -> str | None:
 
 def digest(original: str) -> str:
     """A short digest of an original; re-wrapping lines or trailing spaces do not change it."""
+    import hashlib  # (here: `duizhao check` and the CLI's start need no hashing)
+
     return hashlib.sha256(" ".join(original.split()).encode("utf-8")).hexdigest()[:16]
 
 

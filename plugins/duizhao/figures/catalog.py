@@ -6,13 +6,11 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..article import Article, FigurePlacement
 from ..diagnostics import Diagnostic
 from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
-from .cache import Cache
-from .crops import Crop, Encoder, crop_key, crop_size
-from .sources import MAX_PAGE_POINTS, SourceInfo, digest_bytes, inspect_source, sniff
 from .spec import (
     EXAMPLE,
     KINDS,
@@ -25,6 +23,13 @@ from .spec import (
     parse_key,
     spec_path,
 )
+
+# Sources, crops and the cache (hashlib, Pillow's helpers, atomic writes) are imported where a
+# figure spec is first planned: `duizhao check` of a corpus without figures never needs them.
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .crops import Crop, Encoder
+    from .sources import SourceInfo
 
 
 @dataclass
@@ -65,10 +70,18 @@ class Catalog:
     def __init__(self, root: Path, cache: Cache | None = None, encoder: Encoder | None = None):
         self.root = Path(os.path.realpath(root))
         self.cache = cache
-        self.encoder = encoder or Encoder()
+        self._encoder = encoder
         self._specs: dict[Path, Spec | None] = {}
         self._sources: dict[Path, SourceInfo] = {}
         self._articles: dict[Path, ArticleFigures] = {}
+
+    @property
+    def encoder(self) -> Encoder:
+        if self._encoder is None:
+            from .crops import Encoder
+
+            self._encoder = Encoder()
+        return self._encoder
 
     def spec(self, article: Article) -> Spec | None:
         path = spec_path(article.path)
@@ -78,6 +91,8 @@ class Catalog:
         return self._specs[key]
 
     def source(self, path: Path) -> SourceInfo:
+        from .sources import SourceInfo, digest_bytes, inspect_source, sniff
+
         if path not in self._sources:
             try:
                 data = read_bytes(path, MAX_BINARY_BYTES)  # a regular file, bounded
@@ -114,6 +129,9 @@ class Catalog:
         return self._articles[key]
 
     def _plan(self, figure: FigureSpec) -> tuple[Crop | None, SpecError | None]:
+        from .crops import Crop, crop_key, crop_size
+        from .sources import MAX_PAGE_POINTS
+
         info = self.source(figure.source.path)
         where = f"source {figure.source.written!r}"
         if info.kind == "bad":

@@ -11,11 +11,8 @@ from typing import Any
 import click
 
 from ..article import read_article
-from ..lock import LOCK_NAME
-from ..source import ProjectBusyError, project_lock
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
-from .sources import sniff
 from .spec import load_spec, spec_path
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
@@ -130,10 +127,12 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     """
     import time
 
-    from ..source import write_atomically
+    from ..lock import LOCK_NAME
+    from ..source import ProjectBusyError, project_lock, write_atomically
     from .detect import detect_cached
     from .merge import spec_text
     from .review import count_of, missing_numbers, review_html
+    from .sources import sniff
 
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")

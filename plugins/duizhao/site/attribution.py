@@ -13,7 +13,6 @@ from typing import Any
 
 from ..article import Article
 from ..diagnostics import Diagnostic, Severity
-from ..escape import html_attr, html_text
 
 #: String fields of ``paper:`` (all optional).
 FIELDS = ("title", "authors", "url", "version", "branch", "commit", "license", "changes")
@@ -150,6 +149,8 @@ def changes_statement(article: Article, fields: Mapping[str, str]) -> str:
 
 def source_box(article: Article) -> str:
     """The HTML of the source box, or "" when the article names no source."""
+    from ..escape import html_attr, html_text  # (markupsafe: not needed by `duizhao check`)
+
     fields = paper_fields(article)
     if not fields:
         return ""
