@@ -558,6 +558,9 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
                     continue
                 m = _BLOCK_CLOSE_RE.match(line)
                 slashes = len(m.group("slashes")) if m else 0
+            if slashes and stack and stack[-1].slashes == slashes:  # closes the innermost
+                close(stack.pop(), index, index)
+                continue
             if slashes:
                 for pos in range(len(stack) - 1, -1, -1):
                     if stack[pos].slashes == slashes:
