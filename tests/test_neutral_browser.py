@@ -11,12 +11,13 @@ and a translation's justified lines space out Chinese characters, never the lett
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, expect
 
+from conftest import Site
 from test_neutral import BUILD_DATE, SITES, TRANSLATION_URL, VENDOR, build_project, make_project
 from test_reader_browser import DESKTOP, mode_radio, serve, wait_ready
 
@@ -164,3 +165,70 @@ SPREAD_WORDS = """() => {
   }
   return found;
 }"""
+
+
+# ---------------------------------------------------------------------------------------------
+# The site's fonts
+
+FONT_ARTICLE = """\
+---
+title: 字体
+paper: {title: A Paper, url: "https://example.org/paper", license: CC-BY-4.0}
+paragraphs: P001-P001
+status: complete
+---
+
+## 导言
+
+导言。
+
+/// paragraph | P001
+> The original, in English.
+
+译文，含 Latin words。
+///
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "css", "theme_font"),
+    [
+        # a Chinese blog's usual way: a rule on body (or on .md-typeset) in extra_css
+        ("body rule", 'body { font-family: "Site Kai", serif; }', False),
+        ("typeset rule", '.md-typeset { font-family: "Site Kai", serif; }', False),
+        # Material's way: its variable, as TonyCrane's notebook sets it
+        ("variable", ':root { --md-text-font: "Site Kai"; }', False),
+        # theme.font.text (Material writes --md-text-font; no request: fonts are not fetched)
+        ("theme.font", "", {"text": "Site Kai"}),
+    ],
+)
+def test_translation_is_set_in_the_sites_text_font(
+    browser: Browser,
+    make_site: Callable[..., Site],
+    how: str,
+    css: str,
+    theme_font: object,
+) -> None:
+    site = make_site(
+        {"a.md": FONT_ARTICLE, "site.css": css, "plain.md": "# Plain\n\nText.\n"},
+        theme={"name": "material", "language": "zh", "font": theme_font},
+        extra_css=["site.css"],
+    )
+    site.build(strict=True)
+    context = browser.new_context(viewport=DESKTOP)
+    context.route(lambda url: not url.startswith("http://127.0.0.1"), lambda r: r.abort())
+    try:
+        page = context.new_page()
+        with serve(site.site_dir) as base:
+            page.goto(base + "a/")
+            wait_ready(page)
+            fonts = page.evaluate(
+                """() => Object.fromEntries(
+                  ['.md-typeset > h2', '#P001 .dz-zh p', '#P001 .dz-en']
+                    .map(s => [s, getComputedStyle(document.querySelector(s)).fontFamily]))"""
+            )
+    finally:
+        context.close()
+    assert '"Site Kai"' in fonts[".md-typeset > h2"], (how, fonts)
+    # the translation (and the original) in the very font of the page's other text
+    assert set(fonts.values()) == {fonts[".md-typeset > h2"]}, (how, fonts)
