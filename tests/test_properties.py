@@ -8,7 +8,7 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duizhao.article import parse, scan, split_lines
+from duizhao.article import _BLOCK_OPEN_RE, parse, scan, split_lines
 from duizhao.checks import Corpus, check_article
 from duizhao.markdown import DuizhaoExtension
 
@@ -104,3 +104,24 @@ def test_renderer_and_parser_agree_on_blocks(lines: list[str]) -> None:
     html = render(text, "pymdownx.superfences", "admonition", "tables")
     assert html.count('<div class="dz-para') == sum(b.kind == "paragraph" for b in blocks)
     assert html.count('<figure class="dz-figure"') == sum(b.kind == "figure" for b in blocks)
+
+
+@PROPS
+@given(
+    kind=st.sampled_from(["paragraph", "figure", "details"]),
+    gap=st.sampled_from([" ", "  ", "\t", ""]),
+    argument=st.text(st.characters(blacklist_characters="\n\r"), max_size=20),
+    slashes=st.sampled_from(["///", "////"]),
+)
+def test_block_openers_read_as_the_block_pattern_reads_them(
+    kind: str, gap: str, argument: str, slashes: str
+) -> None:
+    """The scanner reads the usual opener ("/// paragraph | P001") without a regex; name and
+    argument must be what the opener pattern gives for every such line."""
+    line = f"{slashes} {kind}{gap}| {argument}"
+    m = _BLOCK_OPEN_RE.match(line)
+    blocks = scan([line, slashes]).blocks
+    if m is None or m["name"] not in ("paragraph", "figure"):
+        assert blocks == ()
+    else:
+        assert [(b.kind, b.argument) for b in blocks] == [(m["name"], (m["arg"] or "").strip())]
