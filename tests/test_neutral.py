@@ -758,6 +758,58 @@ def test_site_rendering_math_in_its_theme_override_keeps_it(
     assert (site.site_dir / "assets/duizhao/vendor/katex/katex.min.js").is_file()
 
 
+#: Hooks (run after every plugin) and plugins listed after duizhao that set up the site's math
+#: in their `on_config`, as FastAPI's hook sets the site's language there.
+CONFIG_HOOKS = {
+    "renderer": "config.extra_javascript.append(" + repr(MATHJAX_CDN) + ")",
+    "arithmatex-off": "config.mdx_configs['pymdownx.arithmatex'] = {'generic': False}",
+}
+
+
+@pytest.mark.parametrize("how", list(CONFIG_HOOKS))
+def test_math_set_up_by_a_hook_is_respected(make_site: Callable[..., Site], how: str) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    site = make_site(
+        {"a.md": article},
+        plugins=[{"duizhao": {"vendor_dir": "node_modules"}}],  # relative: tmp_path has none
+        hooks=["hook.py"],
+        markdown_extensions=[
+            *BASE_CONFIG["markdown_extensions"],
+            {"pymdownx.arithmatex": {"generic": True}},
+        ],
+    )
+    (site.root / "hook.py").write_text(
+        f"def on_config(config):\n    {CONFIG_HOOKS[how]}\n", encoding="utf-8"
+    )
+    site.build(strict=True)  # no warning about a missing KaTeX: the page does not need it
+    html = site.html("a.md")
+    assert 'id="P001"' in html
+    assert "duizhao/math.js" not in html
+    if how == "renderer":
+        assert f'src="{MATHJAX_CDN}"' in html
+
+
+def test_math_enabled_by_a_hook_reaches_the_intro(make_site: Callable[..., Site]) -> None:
+    """The 导言 is shown as Markdown with the site's math: also when a hook turns math on."""
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n"
+        "导言 $\\frac{a}{b}$。\n\n/// paragraph | P001\n译文。\n///\n"
+    )
+    site = make_site({"a.md": article}, hooks=["hook.py"])
+    (site.root / "hook.py").write_text(
+        "def on_config(config):\n"
+        "    config.markdown_extensions.append('pymdownx.arithmatex')\n"
+        "    config.mdx_configs['pymdownx.arithmatex'] = {'generic': True}\n",
+        encoding="utf-8",
+    )
+    site.build(strict=True)
+    intro = site.html("a.md").partition("导言")[2]
+    assert '<span class="arithmatex">\\(\\frac{a}{b}\\)</span>' in intro  # math, not text
+
+
 #: How a page loads its own renderer in its Markdown (Material's docs do so on their math page).
 PAGE_RENDERERS = {
     "mathjax-page": MATHJAX_PAGE,

@@ -55,6 +55,13 @@ class ReaderFeature(Feature):
         self.math = False
 
     def on_config(self, build: Build) -> None:
+        if not build.dirty:
+            self.needs = {}
+
+    def on_files(self, build: Build, files: Files) -> None:
+        # Read the site's math set-up once every `on_config` has run: hooks run after every
+        # plugin, and a hook or a plugin listed after duizhao may load the renderer or change
+        # arithmatex there (FastAPI's hook sets the site's language there).
         config = build.config
         arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
         generic = bool((config.mdx_configs.get("pymdownx.arithmatex") or {}).get("generic"))
@@ -62,8 +69,6 @@ class ReaderFeature(Feature):
         own = own or _templates_render_math(config.theme.custom_dir)
         # KaTeX renders arithmatex's generic output only; MathJax's own output stays MathJax's.
         self.math = arithmatex and generic and self.math_mode != "off" and not own
-        if not build.dirty:
-            self.needs = {}
 
     def _wants(self, build: Build, page: Page, html: str) -> frozenset[str]:
         ours = bool(_DUIZHAO_RE.search(html))
