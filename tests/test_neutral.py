@@ -6,10 +6,14 @@ The sites are subsets of real projects (tests/data/sites/*/SOURCES.md): CleanRL'
 snippets appended to every page, `navigation.instant`, a plugins mapping instead of a list) and
 TonyCrane's notebook (Chinese: `language: zh` with jieba-segmented search, KaTeX loaded by
 the site itself, `font: false`, `content.code.annotate`, `navigation.indexes`, theme overrides,
-`validation:` and `not_in_nav`). Each is built in tmp_path without duizhao and with it, and
-every output file is compared: a page that uses no duizhao syntax must come out byte for byte
-the same, and so must its search entries, the sitemap and the 404 page; files may be added
-only for a page that uses duizhao and needs them. A made-up site (:data:`LOOKALIKES`) adds
+`validation:` and `not_in_nav`), FastAPI's Spanish docs (built in `docs/es` from a config that
+`INHERIT`s the English one, a hook that sets the language in `on_config` and adds untranslated
+English pages, `extra.alternate`, Material's typeset plugin and preview extension) and
+Material's own docs (annotations, `def_list`, a hook rewriting shortcodes, a home template,
+mermaid rendered by Material, MathJax loaded by the one page with math). Each is built in
+tmp_path without duizhao and with it, and every output file is compared: a page that uses no
+duizhao syntax must come out byte for byte the same, and so must its search entries, the
+sitemap and the 404 page; files may be added only for a page that uses duizhao and needs them. A made-up site (:data:`LOOKALIKES`) adds
 what a real site may hold that looks like duizhao's syntax but is not.
 
 The projects are built where there is no node_modules, so duizhao's default `vendor_dir` finds
@@ -58,10 +62,26 @@ class ThirdPartySite:
     nav_before: str = ""
     #: a script the site loads to render math itself ("" when it renders none)
     math_script: str = ""
+    #: the site reads math (`pymdownx.arithmatex`); else `$x$` stays text
+    arithmatex: bool = True
+    #: the configuration file that holds `plugins:` and `nav:` (relative to the site's folder)
+    config: str = "mkdocs.yml"
+    #: the configuration file the site is built with, in its folder (default: ``config``);
+    #: another one when it inherits ``config`` (`INHERIT:`)
+    build_config: str = ""
+    #: the docs_dir the translated page goes into (relative to the site's folder)
+    docs: str = "docs"
+    #: what an author of the site puts at the top of a page with math: the site renders math
+    #: only on the pages that load a renderer themselves ("" when the site renders it for all)
+    page_math: str = ""
 
     @property
     def path(self) -> Path:
         return SITES_DIR / (self.folder or self.name)
+
+    def built_with(self, root: Path) -> Path:
+        """The configuration file a copy of the site at ``root`` is built with."""
+        return root / (self.build_config or self.config)
 
     def entry(self, options: dict[str, object] | None) -> str:
         """The plugin entry as a user would type it, in the site's own style."""
@@ -72,6 +92,32 @@ class ThirdPartySite:
         lines = "".join(f"{inner}{key}: {json.dumps(value)}\n" for key, value in options.items())
         return f"{indent}duizhao:\n{lines}"
 
+
+#: Material's own docs: where their `search` entry ends
+MATERIAL_SEARCH = (
+    "  - search:\n"
+    + r"""      separator: '[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'"""
+    + "\n"
+)
+MATHJAX_CDN = "https://unpkg.com/mathjax@3/es5/tex-mml-chtml.js"
+#: how Material's own docs render math on the one page that has some (reference/math.md)
+MATHJAX_PAGE = f"""\
+<script id="MathJax-script" async src="{MATHJAX_CDN}"></script>
+<script>
+  window.MathJax = {{
+    tex: {{
+      inlineMath: [["\\\\(", "\\\\)"]],
+      displayMath: [["\\\\[", "\\\\]"]],
+      processEscapes: true,
+      processEnvironments: true
+    }},
+    options: {{
+      ignoreHtmlClass: ".*|",
+      processHtmlClass: "arithmatex"
+    }}
+  }};
+</script>
+"""
 
 SITES = {
     site.name: site
@@ -94,6 +140,28 @@ SITES = {
             "lookalikes",
             after="plugins:\n  - search\n",
             math_script="https://unpkg.com/katex@0/dist/katex.min.js",
+        ),
+        # `INHERIT:` (es → en → env), a hook that sets the language (es) and site_url in
+        # on_config, adds English pages the translation lacks and a banner to every page;
+        # Material's typeset plugin and preview extension, `extra.alternate`
+        ThirdPartySite(
+            "fastapi-es",
+            after="  search: null\n",
+            mapping=True,
+            config="docs/en/mkdocs.yml",
+            build_config="docs/es/mkdocs.yml",
+            docs="docs/es/docs",
+            nav_before="- About:\n",
+            arithmatex=False,
+        ),
+        # annotations, shortcodes rewritten by a hook, snippets, a home template, mermaid
+        # rendered by Material itself, math rendered by a page that loads MathJax itself
+        ThirdPartySite(
+            "material-docs",
+            after=MATERIAL_SEARCH,
+            nav_before="  - Blog:\n",
+            math_script=MATHJAX_CDN,
+            page_math=MATHJAX_PAGE,
         ),
         ThirdPartySite(
             "lookalikes-no-directory-urls",
@@ -183,23 +251,27 @@ def make_project(
     translation: bool = False,
     site: ThirdPartySite = CLEANRL,
 ) -> Path:
-    """A copy of ``site`` under ``where``, with duizhao's ``variant`` added after `search`."""
+    """A copy of ``site`` under ``where``, with duizhao's ``variant`` added after `search`;
+    returns the configuration file to build it with."""
     root = where / "project"
     shutil.copytree(site.path, root)
-    config = root / "mkdocs.yml"
+    config = root / site.config
     text = config.read_text(encoding="utf-8")
     text += site.config_tail
     if variant is not None:
         text = _replace_once(text, site.after, site.after + site.entry(PLUGINS[variant]))
     if translation:
-        (root / "docs" / TRANSLATION).parent.mkdir()
-        (root / "docs" / TRANSLATION).write_text(TRANSLATION_PAGE, encoding="utf-8")
+        page = root / site.docs / TRANSLATION
+        page.parent.mkdir()
+        front, _, body = TRANSLATION_PAGE.partition("---\n\n")
+        page.write_text(f"{front}---\n\n{site.page_math}{body}", encoding="utf-8")
         if site.nav_before:
-            section = f"  - Translations:\n    - {TRANSLATION}\n"
+            indent = site.nav_before[: len(site.nav_before) - len(site.nav_before.lstrip())]
+            section = f"{indent}- Translations:\n{indent}  - {TRANSLATION}\n"
             text = _replace_once(text, site.nav_before, section + site.nav_before)
     config.write_text(text, encoding="utf-8")
     assert not (root / "node_modules").exists()  # the default vendor_dir finds nothing
-    return root
+    return site.built_with(root)
 
 
 def _replace_once(text: str, old: str, new: str) -> str:
@@ -207,18 +279,18 @@ def _replace_once(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def build_project(root: Path, *, strict: bool = True) -> Path:
-    """Build as a user does: in the project's folder (some extensions read paths relative to
+def build_project(config: Path, *, strict: bool = True) -> Path:
+    """Build ``config`` as a user does: in its folder (some extensions read paths relative to
     the working directory, e.g. `pymdownx.snippets`' `base_path`)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    site_dir = root.parent / "site"
+    site_dir = next(p for p in config.parents if p.name == "project").parent / "site"
     cwd = os.getcwd()
-    os.chdir(root)
+    os.chdir(config.parent)
     fresh_mkdocs_plugins()  # a build of its own, as a `mkdocs build` process is
     try:
-        build(load_config(str(root / "mkdocs.yml"), site_dir=str(site_dir), strict=strict))
+        build(load_config(str(config), site_dir=str(site_dir), strict=strict))
     finally:
         os.chdir(cwd)
     return site_dir
@@ -409,7 +481,14 @@ def test_pages_without_duizhao_syntax_are_byte_identical(
 
 #: The sites the translated page is added to (each with directory URLs; the look-alikes have no
 #: `nav:`, so MkDocs lists the page itself).
-TRANSLATED_SITES = ["cleanrl", "hatch", "tonycrane-note", "lookalikes"]
+TRANSLATED_SITES = [
+    "cleanrl",
+    "hatch",
+    "tonycrane-note",
+    "lookalikes",
+    "fastapi-es",
+    "material-docs",
+]
 translated_variants = pytest.mark.parametrize("variant", ["default", "vendored"])
 translated_sites = pytest.mark.parametrize("name", TRANSLATED_SITES)
 
@@ -464,7 +543,7 @@ def test_translated_page_keeps_the_sites_language_fonts_and_math(
     if site.math_script and f'src="{site.math_script}"' not in page:
         problems.append(f"the site's math renderer is gone: {site.math_script}")
     math = math_output(page)
-    if len(math) != 7 or math != math_output(before):
+    if len(math) != (7 if site.arithmatex else 0) or math != math_output(before):
         problems.append(f"math changed: {math_output(before)} -> {math}")
     renderers = [src for src in scripts(page) - scripts(before) if _RENDERER.search(src)]
     if renderers:
@@ -677,6 +756,96 @@ def test_site_rendering_math_in_its_theme_override_keeps_it(
     site.build(strict=True)
     assert "duizhao/math.js" in site.html("a.md")
     assert (site.site_dir / "assets/duizhao/vendor/katex/katex.min.js").is_file()
+
+
+#: Hooks (run after every plugin) and plugins listed after duizhao that set up the site's math
+#: in their `on_config`, as FastAPI's hook sets the site's language there.
+CONFIG_HOOKS = {
+    "renderer": "config.extra_javascript.append(" + repr(MATHJAX_CDN) + ")",
+    "arithmatex-off": "config.mdx_configs['pymdownx.arithmatex'] = {'generic': False}",
+}
+
+
+@pytest.mark.parametrize("how", list(CONFIG_HOOKS))
+def test_math_set_up_by_a_hook_is_respected(make_site: Callable[..., Site], how: str) -> None:
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    site = make_site(
+        {"a.md": article},
+        plugins=[{"duizhao": {"vendor_dir": "node_modules"}}],  # relative: tmp_path has none
+        hooks=["hook.py"],
+        markdown_extensions=[
+            *BASE_CONFIG["markdown_extensions"],
+            {"pymdownx.arithmatex": {"generic": True}},
+        ],
+    )
+    (site.root / "hook.py").write_text(
+        f"def on_config(config):\n    {CONFIG_HOOKS[how]}\n", encoding="utf-8"
+    )
+    site.build(strict=True)  # no warning about a missing KaTeX: the page does not need it
+    html = site.html("a.md")
+    assert 'id="P001"' in html
+    assert "duizhao/math.js" not in html
+    if how == "renderer":
+        assert f'src="{MATHJAX_CDN}"' in html
+
+
+def test_math_enabled_by_a_hook_reaches_the_intro(make_site: Callable[..., Site]) -> None:
+    """The 导言 is shown as Markdown with the site's math: also when a hook turns math on."""
+    article = (
+        "---\ntitle: A\npaper: {title: P, license: MIT}\n---\n\n# A\n\n## 导言\n\n"
+        "导言 $\\frac{a}{b}$。\n\n/// paragraph | P001\n译文。\n///\n"
+    )
+    site = make_site({"a.md": article}, hooks=["hook.py"])
+    (site.root / "hook.py").write_text(
+        "def on_config(config):\n"
+        "    config.markdown_extensions.append('pymdownx.arithmatex')\n"
+        "    config.mdx_configs['pymdownx.arithmatex'] = {'generic': True}\n",
+        encoding="utf-8",
+    )
+    site.build(strict=True)
+    intro = site.html("a.md").partition("导言")[2]
+    assert '<span class="arithmatex">\\(\\frac{a}{b}\\)</span>' in intro  # math, not text
+
+
+#: How a page loads its own renderer in its Markdown (Material's docs do so on their math page).
+PAGE_RENDERERS = {
+    "mathjax-page": MATHJAX_PAGE,
+    "katex-page": '<script defer src="https://cdn.jsdelivr.net/npm/katex/dist/katex.min.js">'
+    "</script>\n",
+}
+
+
+@pytest.mark.parametrize("how", list(PAGE_RENDERERS))
+def test_page_loading_its_own_math_renderer_keeps_it(
+    make_site: Callable[..., Site], logs: Logs, how: str
+) -> None:
+    # above the 导言 (raw HTML in it shows as text: README "Escaping")
+    article = (
+        f"---\ntitle: A\npaper: {{title: P, license: MIT}}\n---\n\n{PAGE_RENDERERS[how]}\n"
+        "# A\n\n## 导言\n\n导言。\n\n"
+        "/// paragraph | P001\n> $E = mc^2$\n\n译文 $E = mc^2$。\n///\n"
+    )
+    shown = '```html\n<script src="katex.min.js"></script>\n```\n'
+    site = make_site(
+        {"a.md": article, "b.md": article.replace(PAGE_RENDERERS[how], shown)},
+        plugins=[{"duizhao": {"vendor_dir": "node_modules"}}],  # relative: tmp_path has none
+        markdown_extensions=[
+            *BASE_CONFIG["markdown_extensions"],
+            "pymdownx.highlight",
+            "pymdownx.superfences",
+            {"pymdownx.arithmatex": {"generic": True}},
+        ],
+    )
+    site.build()
+    html = site.html("a.md")
+    assert 'id="P001"' in html and 'class="arithmatex"' in html
+    assert "duizhao/math.js" not in html  # the page's own renderer, not a second one
+    # a page that only shows a renderer's <script> in code still needs KaTeX (here: missing)
+    warned = logs.take(r"(?i)katex", count=1)
+    assert "b.md" in warned[0] and "a.md" not in warned[0]
 
 
 # ---------------------------------------------------------------------------------------------

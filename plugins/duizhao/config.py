@@ -42,7 +42,8 @@ class DuizhaoConfig(Config):
     math = c.Choice(MODES, default="auto")
     """KaTeX for `pymdownx.arithmatex` (`generic: true`) math, served by the site: `auto` on
     duizhao's pages with math, `all` on every page with math, `off` never. A site that loads
-    its own math renderer (a MathJax or KaTeX script in `extra_javascript`) keeps it."""
+    its own math renderer (a MathJax or KaTeX script in `extra_javascript`, in a template of
+    its `custom_dir` or in the page itself) keeps it."""
 
     mermaid = c.Choice(MODES, default="auto")
     """mermaid for diagram fences, served by the site (Material would fetch it from a CDN):

@@ -4,8 +4,9 @@ Only a page that shows duizhao's markup gets duizhao's stylesheet, the early rea
 script and the mode control; only a page with math gets KaTeX and only a page with a diagram
 gets mermaid — and with ``math: auto`` / ``mermaid: auto`` only such a page among duizhao's
 (a site's other pages stay exactly as the theme makes them). A site that loads its own math
-renderer (MathJax, KaTeX) keeps it. A missing npm package is reported for the pages that
-need it; a site that needs none of them builds without them.
+renderer (MathJax, KaTeX), for every page or in a page of its own, keeps it. A missing npm
+package is reported for the pages that need it; a site that needs none of them builds without
+them.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ _MERMAID_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?mermaid[\s"]')
 #: a script of the site's own that renders math: MathJax or KaTeX, also self-hosted under
 #: MathJax's file names (tex-mml-chtml.js, tex-svg.js, …)
 _OWN_MATH_RE = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.IGNORECASE)
-#: the same in a theme override: a <script> loading one, or one configuring or calling it
-_TEMPLATE_MATH_RE = re.compile(
+#: the same in a theme override or in a page's own HTML: a <script> loading one, or one
+#: configuring or calling it
+_LOADS_MATH_RE = re.compile(
     rf"<script\b[^>]*(?:{_OWN_MATH_RE.pattern})"
     r"|<script\b[^>]*>[^<]*(?:MathJax\s*=|katex\.render|renderMathInElement)",
     re.IGNORECASE,
@@ -53,6 +55,13 @@ class ReaderFeature(Feature):
         self.math = False
 
     def on_config(self, build: Build) -> None:
+        if not build.dirty:
+            self.needs = {}
+
+    def on_files(self, build: Build, files: Files) -> None:
+        # Read the site's math set-up once every `on_config` has run: hooks run after every
+        # plugin, and a hook or a plugin listed after duizhao may load the renderer or change
+        # arithmatex there (FastAPI's hook sets the site's language there).
         config = build.config
         arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
         generic = bool((config.mdx_configs.get("pymdownx.arithmatex") or {}).get("generic"))
@@ -60,13 +69,18 @@ class ReaderFeature(Feature):
         own = own or _templates_render_math(config.theme.custom_dir)
         # KaTeX renders arithmatex's generic output only; MathJax's own output stays MathJax's.
         self.math = arithmatex and generic and self.math_mode != "off" and not own
-        if not build.dirty:
-            self.needs = {}
 
     def _wants(self, build: Build, page: Page, html: str) -> frozenset[str]:
         ours = bool(_DUIZHAO_RE.search(html))
         wants = {"reader"} if ours else set()
-        if self.math and (ours or self.math_mode == "all") and _MATH_RE.search(html):
+        # A page may load its renderer itself (Material's docs do so on their math page); code
+        # is escaped in the HTML, so a <script> here is the author's own.
+        if (
+            self.math
+            and (ours or self.math_mode == "all")
+            and _MATH_RE.search(html)
+            and not _LOADS_MATH_RE.search(html)
+        ):
             wants.add("katex")
         mermaid = self.mermaid_mode == "all" or (self.mermaid_mode == "auto" and ours)
         if mermaid and _MERMAID_RE.search(html):
@@ -136,6 +150,6 @@ def _templates_render_math(custom_dir: str | None) -> bool:
             text = template.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if _TEMPLATE_MATH_RE.search(text):
+        if _LOADS_MATH_RE.search(text):
             return True
     return False

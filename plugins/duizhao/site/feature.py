@@ -80,15 +80,15 @@ class SiteFeature(Feature):
 
     def on_config(self, build: Build) -> None:
         self.indexes = set()
-        config = build.config
-        arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
-        self.math = Math.of(
-            config.mdx_configs.get("pymdownx.arithmatex", {}) if arithmatex else None
-        )
         self.sections = build.sections
 
     def on_files(self, build: Build, files: Files) -> None:
         config = build.config
+        # read once every `on_config` ran (a hook runs after every plugin and may change it)
+        arithmatex = "pymdownx.arithmatex" in config.markdown_extensions
+        self.math = Math.of(
+            config.mdx_configs.get("pymdownx.arithmatex", {}) if arithmatex else None
+        )
         articles = build.articles
         self.articles = articles
         self.nav_order = []
