@@ -618,3 +618,161 @@ def test_fifo_source_and_outside_spec_do_not_block_or_leak(tmp_path: Path) -> No
         "outside the project; left out unread"
     )
     assert "SECRET" not in "".join(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# Characters no UTF-8 page can hold: YAML escapes, configuration, file names (issue 12, pass 5)
+
+
+def _is_non_printable(char: str) -> bool:
+    from duizhao.yamlsafe import NON_PRINTABLE_RE
+
+    return NON_PRINTABLE_RE.fullmatch(char) is not None
+
+
+@given(st.characters(codec=None).filter(_is_non_printable), st.sampled_from(["u", "x", "U"]))
+@example("\udcff", "u")
+@example("\x00", "x")
+def test_yaml_escapes_cannot_make_what_the_reader_refuses(char: str, form: str) -> None:
+    """A double-quoted escape made lone surrogates and control characters (``"\\udcff"``,
+    ``"\\0"``) that the reader refuses written raw; a surrogate crashed the UTF-8 write of
+    every page and file it reached (the progress page, the 导言 index, the lock)."""
+    code = ord(char)
+    if form == "x" and code > 0xFF:
+        form = "u"
+    escape = {"x": f"\\x{code:02X}", "u": f"\\u{code:04X}", "U": f"\\U{code:08X}"}[form]
+    with pytest.raises(InputError) as info:
+        load_yaml(f'title: ok\npaper: {{title: "a{escape}b"}}\n')
+    assert info.value.line == 2
+    assert info.value.message.startswith(f"the escape for U+{code:04X} is not allowed in YAML")
+
+
+@given(st.characters(codec="utf-8").filter(lambda c: not _is_non_printable(c)))
+def test_yaml_escapes_of_printable_characters_still_read(char: str) -> None:
+    assert load_yaml(f'a: "x\\U{ord(char):08X}y"\n')[0] == {"a": f"x{char}y"}
+
+
+SURROGATE_ARTICLE = ARTICLE.replace("title: 示例", 'title: "T\\udcff\\0"').replace(
+    "paper: {title: A paper,", 'paper: {title: "P\\ud800",'
+)
+
+
+def test_escaped_surrogates_in_front_matter_are_dz010_not_a_crash(
+    make_site: Callable[..., Site], logs: Logs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = make_site(
+        {"index.md": "# 首页\n\n<!-- duizhao:digest -->\n", "sec/a.md": SURROGATE_ARTICLE},
+        plugins=[{"duizhao": {"progress_page": "progress.md", "site": {"sections": {"sec": "S"}}}}],
+    )
+    site.build()  # was: UnicodeEncodeError writing the progress page
+    logs.take(r"sec/a\.md:2: DZ010 unreadable front matter: the escape for U\+DCFF", 1)
+    logs.take(r"sec/a\.md:\d+: DZ01[2]|DZ201", count=None)
+    assert (site.site_dir / "progress" / "index.html").exists()
+    monkeypatch.chdir(site.root)
+    result = CliRunner().invoke(main, ["check", "docs/sec/a.md"])
+    assert result.exit_code == 1 and "docs/sec/a.md:2: DZ010" in result.stdout
+
+
+def test_plugin_text_options_refuse_what_no_page_can_hold(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """MkDocs reads mkdocs.yml with its own loader: a section name or a path option with an
+    escaped surrogate or NUL is a configuration error naming the option (was: a traceback
+    writing the section index, or 'embedded null byte' on the first open)."""
+    from mkdocs.exceptions import Abort
+
+    for option in ('site: {sections: {sec: "S\\udcff"}}', 'progress_page: "p\\0.md"'):
+        site = make_site({"index.md": "# 首页\n"})
+        (site.root / "mkdocs.yml").write_text(
+            "site_name: t\ntheme: {name: material}\nplugins:\n  - duizhao:\n"
+            f"      vendor_dir: {ROOT / 'node_modules'}\n      {option}\n",
+            encoding="utf-8",
+        )
+        with pytest.raises(Abort):
+            site.build()
+    logs.take(r"option 'site': Sub-option 'sections': the value 'S\\udcff' holds U\+DCFF", 1)
+    logs.take(r"option 'progress_page': the value 'p\\x00\.md' holds U\+0000 \(a control", 1)
+
+
+BAD_NAME = os.fsdecode(b"bad\xff.md")
+
+
+def test_page_names_that_are_not_utf8_are_refused(
+    make_site: Callable[..., Site], logs: Logs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page named with undecodable bytes has no URL (MkDocs alone stops with a traceback):
+    duizhao leaves it out with DZ011 in the build and every command, and names it printably.
+    Other files keep such names (MkDocs copies them)."""
+    site = make_site(
+        {"index.md": "# 首页\n", "a.md": ARTICLE, BAD_NAME: ARTICLE},
+        plugins=["search", {"duizhao": {"progress_page": "progress.md"}}],
+    )
+    (site.docs / os.fsdecode(b"img\xff.png")).write_bytes(b"x")
+    site.build()  # was: UnicodeEncodeError in the progress page's link (and MkDocs' own URL)
+    logs.take(r"docs/bad\\xff\.md:1: DZ011 refused: the file name is not UTF-8", 1)
+    logs.take(r"DZ201", count=None)
+    assert (site.site_dir / "a" / "index.html").exists()
+    assert (site.site_dir / os.fsdecode(b"img\xff.png")).exists()
+    monkeypatch.chdir(site.root)
+    (site.root / "orig.txt").write_text("One.\n\nTwo.\n", encoding="utf-8")
+    runs = {
+        "check": CliRunner().invoke(main, ["check", "--format", "json"]),
+        "accept": CliRunner().invoke(main, ["status", "--accept", "docs/"]),
+        "import": CliRunner().invoke(
+            main, ["import", os.fsdecode(b"docs/new\xff.md"), "--from", "orig.txt"]
+        ),
+        "renumber": CliRunner().invoke(main, ["renumber", "docs/a.md"]),
+    }
+    for name, result in runs.items():
+        assert result.exception is None or isinstance(result.exception, SystemExit), name
+        assert "\\xff" in result.output, (name, result.output)
+        result.output.encode("utf-8")  # printable
+    assert json.loads(runs["check"].stdout)[0]["path"] == "docs/bad\\xff.md"
+    assert runs["accept"].exit_code == 1 and runs["import"].exit_code == 2
+    assert runs["renumber"].exit_code == 1
+    assert not (site.root / "duizhao.lock").exists()
+
+
+def test_writers_never_follow_a_link_out_of_the_project(
+    tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    """renumber read a page linked from outside the project, quoted it in its diff and, with
+    --write, replaced the link with a copy of that file inside docs/ (to be published);
+    status --accept and import read or wrote through it too."""
+    secret = tmp_path / "secret.md"
+    secret.write_text(ARTICLE.replace("示例", "SECRET") + "\n[x](p/docs/a.md#P001)\n", "utf-8")
+    (tmp_path / "p").mkdir()
+    root = project(tmp_path / "p", {"docs/a.md": ARTICLE.replace("| P001", "| P002")})
+    (root / "docs" / "leak.md").symlink_to(secret)
+    os.chdir(root)
+    (root / "orig.txt").write_text("One.\n", encoding="utf-8")
+    before = secret.read_bytes()
+    for args in (
+        ["renumber", "docs/a.md", "--write"],
+        ["status", "--accept", "docs/leak.md"],
+        ["status", "--accept", "docs/"],
+        ["import", "docs/leak.md", "--from", "orig.txt"],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "docs/leak.md:1: DZ018 refused: the file resolves" in result.stderr, args
+        assert "SECRET" not in result.output, args
+    assert (root / "docs" / "leak.md").is_symlink() and secret.read_bytes() == before
+    assert "P002" in (root / "docs" / "a.md").read_text(encoding="utf-8")
+
+
+def test_writes_go_through_symlinks_inside_the_project(
+    tmp_path: Path, run: Callable[..., Result]
+) -> None:
+    """A lock or an article kept behind a symlink stays a symlink (was: replaced by a copy)."""
+    root = project(tmp_path, {"docs/real.md": ARTICLE.replace("| P001", "| P002"), "locks/x": ""})
+    (root / "locks" / "x").unlink()
+    (root / "locks" / "duizhao.lock").write_text('{"articles": {}, "version": 1}\n', "utf-8")
+    (root / "duizhao.lock").symlink_to("locks/duizhao.lock")
+    (root / "docs" / "alias.md").symlink_to("real.md")
+    assert run("renumber", "docs/alias.md", "--write").exit_code == 0
+    assert run("status", "--accept", "docs/alias.md").exit_code == 0
+    assert (root / "docs" / "alias.md").is_symlink() and (root / "duizhao.lock").is_symlink()
+    assert "/// paragraph | P001" in (root / "docs" / "real.md").read_text(encoding="utf-8")
+    lock = json.loads((root / "locks" / "duizhao.lock").read_text(encoding="utf-8"))
+    assert list(lock["articles"]) == ["real.md"]

@@ -40,7 +40,12 @@ class ArticlesFeature(Feature):
                 # block or never end, a file resolving outside the project would be published.
                 source = Path(file.abs_src_path)
                 if source.is_relative_to(build.docs_dir):  # (not the theme's own files)
-                    problem = refused_input(source, build.root, build.docs_dir.resolve())
+                    problem = refused_input(
+                        source,
+                        build.root,
+                        build.docs_dir.resolve(),
+                        page=file.is_documentation_page(),
+                    )
                     if problem is not None:
                         files.remove(file)
                         build.report(problem)

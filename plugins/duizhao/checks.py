@@ -42,14 +42,25 @@ from .yamlsafe import inside
 Loader = Callable[[Path], Article]
 
 
-def refused_input(path: Path, root: Path, *more_roots: Path) -> Diagnostic | None:
+def refused_input(
+    path: Path, root: Path, *more_roots: Path, page: bool = True
+) -> Diagnostic | None:
     """Why a file of the docs tree must not be read at all, or None.
 
     A FIFO, a device (``/dev/zero`` behind a symlink), a socket or a dangling symlink would
     block or never end a read: DZ011. A file that resolves, through symlinks, outside the
     project ``root`` (or ``more_roots``: a docs folder configured elsewhere) would be published
-    or quoted: DZ018 (its contents are not read).
+    or quoted: DZ018 (its contents are not read). A ``page`` (Markdown) whose name is not UTF-8
+    (``bad\xff.md``) has no URL, title or lock key that a UTF-8 page, file or JSON can hold:
+    DZ011 (MkDocs alone stops with a traceback on it; other files keep such names).
     """
+    if page and not utf8_name(path):
+        return Diagnostic(
+            path,
+            1,
+            "DZ011",
+            "refused: the file name is not UTF-8, so the page has no URL; rename it; left out",
+        )
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -67,6 +78,15 @@ def refused_input(path: Path, root: Path, *more_roots: Path) -> Diagnostic | Non
             "unread: copy it into the project instead",
         )
     return None
+
+
+def utf8_name(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is text (a name of undecodable bytes holds lone surrogates)."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from .article import Article, read_article
-from .checks import Corpus, check_corpus, refused_input
+from .checks import Corpus, check_corpus, refused_input, utf8_name
+from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
 from .escape import Math, markdown_source
 from .figures.catalog import Catalog
@@ -278,7 +279,7 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".
 
 
 @main.command("import")
-@click.argument("article", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("article", type=ArticlePath(dir_okay=False))
 @click.option(
     "--from",
     "original",
@@ -316,6 +317,12 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {original}: {exc}") from None
     _docs_dir, lock_path = _project_or_here()
+    config = find_config()
+    root = config.parent if config else Path.cwd()
+    if (article.exists() or article.is_symlink()) and (
+        problem := refused_input(article, root)
+    ) is not None:
+        _fail([problem], f"cannot import into {display_path(article)}")
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
         _import(article, original, base_url, number_references, suffix, raw)
 
@@ -448,7 +455,7 @@ def _declared_figures(article: Path) -> list[str]:
 
 
 @main.command("renumber")
-@click.argument("article", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("article", type=ArticlePath(exists=True, dir_okay=False))
 @click.option("--write", is_flag=True, help="Apply the changes (default: print a diff).")
 def renumber(article: Path, write: bool) -> None:
     """Make ARTICLE's paragraph IDs sequential from its range start, with every reference.
@@ -474,8 +481,15 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     from . import renumber as renumbering
 
     lock = _read_lock(lock_path)
+    config = find_config()
     plan = renumbering.plan(
-        article, docs_dir, list(iter_markdown([docs_dir])), lock, lock_path, key
+        article,
+        docs_dir,
+        list(iter_markdown([docs_dir])),
+        lock,
+        lock_path,
+        key,
+        root=config.parent if config else docs_dir,
     )
     if plan.refusals:
         _fail(plan.refusals, f"cannot renumber {article}")
@@ -548,20 +562,39 @@ def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
             err=True,
         )
         lock = Lock()
+    config = find_config()
+    root = config.parent if config else docs_dir
     for target in targets:
         name, _, pid = target.partition("#")
         path = Path(name)
         if path.is_dir() and not pid:
-            paths = [p for p in iter_markdown([path]) if article_key(p, docs_dir) is not None]
             if article_key(path, docs_dir) is None and path.resolve() != docs_dir:
                 raise click.UsageError(f"{name} is not a folder in {docs_dir}")
+            # Every file is judged before anything is accepted: a FIFO, a dangling link, a
+            # name that is not UTF-8 or a link out of the project is named, and nothing written.
+            paths, refused = [], []
+            for found in iter_markdown([path]):
+                problem = refused_input(found, root, docs_dir)
+                if problem is not None:
+                    refused.append(problem)
+                elif article_key(found, docs_dir) is not None:
+                    paths.append(found)
+            if refused:
+                _fail(refused, f"cannot accept {target}")
         else:
+            problem = refused_input(path, root, docs_dir)
+            if problem is not None and path.exists():
+                _fail([problem], f"cannot accept {target}")
             paths = [path]
         accepted = 0
         for one in paths:
             key = article_key(one, docs_dir)
             if key is None or not one.is_file():
-                raise click.UsageError(f"{name} is not an article in {docs_dir}")
+                raise click.UsageError(f"{display_path(one)} is not an article in {docs_dir}")
+            if not utf8_name(key):
+                raise click.UsageError(
+                    f"{display_path(one)}: the file name is not UTF-8; rename it"
+                )
             article = read_article(one)
             if article.diagnostics and any(d.code == "DZ011" for d in article.diagnostics):
                 _fail(article.diagnostics, f"cannot accept {target}")

@@ -7,6 +7,7 @@ from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from .figures.feature import FiguresConfig
 from .lock import LOCK_NAME
+from .options import Text
 from .reader.feature import MODES
 from .site.feature import SiteConfig
 
@@ -49,21 +50,21 @@ class DuizhaoConfig(Config):
     """mermaid for diagram fences, served by the site (Material would fetch it from a CDN):
     `auto` on duizhao's pages with diagrams, `all` on every page with one, `off` never."""
 
-    vendor_dir = c.Type(str, default="node_modules")
+    vendor_dir = Text(default="node_modules")
     """Folder of the npm packages katex, mermaid and photoswipe (`npm ci`), relative to
     mkdocs.yml. Only the files the pages need are copied into the site."""
 
     paragraph_search = c.Type(bool, default=True)
     """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`."""
 
-    lock_file = c.Type(str, default=LOCK_NAME)
+    lock_file = Text(default=LOCK_NAME)
     """The lock of accepted originals (`duizhao status --accept`), relative to mkdocs.yml."""
 
-    progress_page = c.Type(str, default="")
+    progress_page = Text(default="")
     """Where to generate the 进度 page (a docs-relative `.md` path such as `progress.md`);
     empty for none."""
 
-    cache_dir = c.Type(str, default=".cache/duizhao")
+    cache_dir = Text(default=".cache/duizhao")
     """Folder (relative to mkdocs.yml) for generated pages' sources between builds."""
 
     serve_poll_interval = c.Optional(_Seconds())

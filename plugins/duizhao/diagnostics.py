@@ -26,7 +26,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ008": (Severity.ERROR, "link to a paragraph or figure anchor that does not exist"),
     "DZ009": (Severity.WARNING, "article has no '## 导言' section"),
     "DZ010": (Severity.ERROR, "unreadable front matter"),
-    "DZ011": (Severity.ERROR, "file is not UTF-8, cannot be read, not a regular file or too large"),
+    "DZ011": (
+        Severity.ERROR,
+        "file or page name not UTF-8, file cannot be read, not a regular file or too large",
+    ),
     "DZ012": (Severity.ERROR, "front matter has no title"),
     "DZ013": (Severity.ERROR, "malformed 'paragraphs:' range"),
     "DZ014": (Severity.ERROR, "unknown 'status:' value"),
@@ -107,9 +110,13 @@ class Diagnostic:
 
 
 def display_path(path: Path, base: str | os.PathLike[str] | None = None) -> str:
-    """``path`` relative to ``base`` (default: the current directory) where that is short."""
+    """``path`` relative to ``base`` (default: the current directory) where that is short.
+
+    Printable in UTF-8 whatever the name's bytes: an undecodable byte shows as ``\\xff``.
+    """
     try:
         rel = os.path.relpath(path, base if base is not None else os.getcwd())
     except ValueError:  # another drive on Windows
-        return str(path)
-    return str(path) if rel.startswith(".." + os.sep + "..") else rel
+        rel = str(path)
+    shown = str(path) if rel.startswith(".." + os.sep + "..") else rel
+    return os.fsencode(shown).decode("utf-8", "backslashreplace")

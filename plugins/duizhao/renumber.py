@@ -28,7 +28,7 @@ from .article import (
     replace_block_argument,
     replace_range,
 )
-from .checks import Corpus
+from .checks import Corpus, refused_input
 from .diagnostics import Diagnostic, display_path
 from .lock import Lock, digest
 from .source import SourceFile
@@ -74,7 +74,13 @@ class _Doc:
     article: Article
 
 
-def _load(path: Path, refusals: list[Diagnostic]) -> _Doc | None:
+def _load(path: Path, root: Path, refusals: list[Diagnostic]) -> _Doc | None:
+    # A link out of the project is never read (its text would be quoted in the diff) nor
+    # written (the write would change a file outside the project, or copy it into docs).
+    problem = refused_input(path, root)
+    if problem is not None:
+        refusals.append(problem)
+        return None
     try:
         data = read_bytes(path, MAX_TEXT_BYTES)  # a FIFO or device is refused, never read
     except (InputError, OSError) as exc:
@@ -116,14 +122,16 @@ def plan(
     lock: Lock | None = None,
     lock_path: Path | None = None,
     lock_key: str | None = None,
+    root: Path | None = None,
 ) -> Plan:
     """Plan the renumbering of ``article_path``; ``files`` are every Markdown file that may link
-    to it (normally the whole docs tree). ``lock`` entries under ``lock_key`` follow the IDs."""
+    to it (normally the whole docs tree). ``lock`` entries under ``lock_key`` follow the IDs.
+    Every file must lie, through its symlinks, inside ``root`` (default: ``docs_dir``)."""
     result = Plan()
     target = article_path.resolve()
     docs: dict[Path, _Doc] = {}
     for path in dict.fromkeys([article_path, *files]):
-        doc = _load(path, result.refusals)
+        doc = _load(path, root or docs_dir, result.refusals)
         if doc is not None:
             docs[path.resolve()] = doc
     if result.refusals:

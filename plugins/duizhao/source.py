@@ -95,13 +95,17 @@ def write_atomically(
     ``mode``: the files' permissions (default: the target's, or the umask's for a new file).
 
     All contents go to temporary files next to their targets (same filesystem, so the final
-    rename is atomic) before the first :func:`os.replace`. If a replace fails part-way, the
+    rename is atomic) before the first :func:`os.replace`. A symlink stays a symlink: the file
+    it names is written. If a replace fails part-way, the
     files already replaced hold their complete new content and the others their complete old
     content; the leftover temporary files are removed and the error propagates.
     """
     staged: list[tuple[str, Path]] = []
     try:
-        for path, data in files.items():
+        for link, data in files.items():
+            # Through a symlink to the file it names: replacing the link with a regular copy
+            # would lose the author's link (and duplicate what it points at).
+            path = Path(os.path.realpath(link))
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             staged.append((tmp, path))
             with os.fdopen(fd, "wb") as f:

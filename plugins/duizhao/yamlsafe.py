@@ -13,7 +13,10 @@ read through :func:`read_bytes`. Both turn whatever a file holds into an :class:
   that expand to more than :data:`MAX_NODES` values (or refer to themselves) are refused
   before anything is constructed, so "billion laughs" costs nothing;
 - every construction error (``date: 2026-13-45``, a 5,000-digit integer, an unknown tag, an
-  unhashable key, control characters) becomes a InputError at the line of the value.
+  unhashable key, control characters) becomes a InputError at the line of the value;
+- what the reader refuses written raw (control characters, lone surrogates) is refused when a
+  double-quoted escape makes it too (``"\\0"``, ``"\\udcff"``): no value holds a character
+  that cannot be written to a UTF-8 page or file.
 
 Pure: no MkDocs import.
 """
@@ -21,6 +24,7 @@ Pure: no MkDocs import.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +46,11 @@ MAX_DEPTH = 64
 MAX_NODES = 100_000
 #: Longest excerpt of a line quoted in a message.
 SNIPPET = 80
+#: What YAML text may not hold (PyYAML's reader refuses it raw): C0 and C1 controls but tab,
+#: newlines and NEL, DEL, lone surrogates, U+FFFE and U+FFFF.
+NON_PRINTABLE_RE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 @dataclass(eq=False)
@@ -155,6 +164,17 @@ class _Bounds:
             self._depth -= 1
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if isinstance(node, yaml.ScalarNode) and node.style == '"':
+            # Only a double-quoted scalar has escapes; the reader checked the rest raw.
+            bad = NON_PRINTABLE_RE.search(node.value)
+            if bad is not None:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"the escape for U+{ord(bad.group(0)):04X} is not allowed in YAML "
+                    "(a control character or a lone surrogate); remove it",
+                    node.start_mark,
+                )
         try:
             return super().construct_object(node, deep)  # type: ignore[misc]
         except yaml.YAMLError:

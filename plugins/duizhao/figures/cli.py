@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ..article import read_article
+from ..clipath import ArticlePath
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
 from .spec import load_spec, spec_path
@@ -54,7 +55,7 @@ def figures() -> None:
 
 
 @figures.command("preview")
-@click.argument("article", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("article", type=ArticlePath(exists=True, dir_okay=False))
 @click.option("--page", type=click.IntRange(min=1), help="Only this page (1-based).")
 @click.option("--dpi", type=click.IntRange(20, 400), default=100, show_default=True)
 @click.option(
@@ -105,7 +106,7 @@ PROGRESS_PAGES = 8
 @click.argument("paper", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--article",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=ArticlePath(exists=True, dir_okay=False),
     help="The translation (docs/x/foo.md) whose foo.figures.yml the entries are for.",
 )
 @click.option("--write", is_flag=True, help="Merge the entries into the article's spec.")

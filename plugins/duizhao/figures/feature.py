@@ -29,6 +29,7 @@ from ..article import FigurePlacement
 from ..build import Build
 from ..diagnostics import Diagnostic
 from ..features import Feature
+from ..options import Text
 from .cache import Cache
 from .catalog import ArticleFigures, Catalog
 from .crops import FORMATS, Batch, Encoder, make_crops, site_uri
@@ -45,7 +46,7 @@ class FiguresConfig(Config):
     enabled = c.Type(bool, default=True)
     """Crop, caption and index the figures declared in `<article>.figures.yml` files."""
 
-    cache_dir = c.Type(str, default=".cache/duizhao")
+    cache_dir = Text(default=".cache/duizhao")
     """Folder (relative to mkdocs.yml) of the crop cache; delete it to start afresh."""
 
     format = c.Choice(FORMATS, default="auto")
@@ -60,7 +61,7 @@ class FiguresConfig(Config):
     gallery = c.Type(bool, default=True)
     """End each article that places figures with a `本文图表` section of thumbnails."""
 
-    index = c.Type(str, default="figures.md")
+    index = Text(default="figures.md")
     """Page (path in the site) listing every figure of every article; empty to leave it out."""
 
 

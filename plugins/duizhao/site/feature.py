@@ -28,6 +28,7 @@ from mkdocs.utils import dirname_to_title
 
 from .. import head
 from ..article import INTRO_HEADING, Article, parse
+from ..options import TextDict
 from ..build import Build
 from ..escape import Markup, Math, html_attr, html_text, markdown_source, meta_content
 from ..features import Feature
@@ -41,7 +42,7 @@ class SiteConfig(Config):
     """Generate each section's index page (and the home page's list) from the articles' 导言.
     An author-written index.md wins; the line `<!-- duizhao:digest -->` in it places the list."""
 
-    sections = c.DictOfItems(c.Type(str), default={})
+    sections = TextDict(default={})
     """Section titles by docs folder, e.g. `{ai-systems: 1-AI Systems}`; the nav and the
     generated index use them. Unlisted folders get MkDocs' title from the folder name."""
 
