@@ -310,8 +310,12 @@ def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.Monke
     keep=st.lists(st.booleans(), min_size=12, max_size=12),
     indent=st.sampled_from(["", "  ", "    "]),
     trailer=st.sampled_from(["", "\n", "\n\n# end\n", "dpi: 150\n"]),
+    # line breaks to YAML only: in a caption they must not move where entries go
+    sep=st.sampled_from(["", "\u2028", "\x85", "\u2029"]),
 )
-def test_merge_only_adds(tmp_path: Path, keep: list[bool], indent: str, trailer: str) -> None:
+def test_merge_only_adds(
+    tmp_path: Path, keep: list[bool], indent: str, trailer: str, sep: str
+) -> None:
     paper = tmp_path / "papers" / "paper.pdf"
     if not paper.exists():
         make_paper(paper)
@@ -322,6 +326,7 @@ def test_merge_only_adds(tmp_path: Path, keep: list[bool], indent: str, trailer:
     existing = [e for e, k in zip(full["figures"], keep, strict=True) if k]
     for e in existing:
         e["box"] = [1, 2, 3, 4]  # an author's edit
+        e["caption"] = {"en": f"line{sep}break", "zh": ""}
     body = "".join(f"{indent}- {json.dumps(e, ensure_ascii=False)}\n" for e in existing)
     text = (
         f"source: ../papers/paper.pdf\nfigures:\n{body}{trailer}"
@@ -335,7 +340,8 @@ def test_merge_only_adds(tmp_path: Path, keep: list[bool], indent: str, trailer:
         None, text.splitlines(), result.text.splitlines(), autojunk=False
     ).get_opcodes()
     assert {op for op, *_ in ops} <= {"equal", "insert"}
-    assert data["figures"][: len(existing)] == existing
+    # (as YAML reads them: a raw line break in a double-quoted caption folds to a space)
+    assert data["figures"][: len(existing)] == (yaml.safe_load(text).get("figures") or [])
     assert len(data["figures"]) == 12
     assert len(result.added) == 12 - len(existing)
     assert len(result.differences) == len(existing)

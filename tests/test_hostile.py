@@ -776,3 +776,21 @@ def test_writes_go_through_symlinks_inside_the_project(
     assert "/// paragraph | P001" in (root / "docs" / "real.md").read_text(encoding="utf-8")
     lock = json.loads((root / "locks" / "duizhao.lock").read_text(encoding="utf-8"))
     assert list(lock["articles"]) == ["real.md"]
+
+
+@given(
+    st.lists(st.sampled_from(["\u2028", "\x85", "\u2029", " "]), min_size=1, max_size=6),
+    st.integers(0, 3),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+@example(["\u2028"], 0, "\n")
+def test_yaml_only_line_breaks_do_not_shift_lines(seps: list[str], extra: int, nl: str) -> None:
+    """YAML ends a line at NEL, U+2028 and U+2029, where no editor (nor duizhao's scanner)
+    does: a problem after one in the front matter was reported lines too far down."""
+    title = "t" + "t".join(seps) + "t"
+    front = [f'title: "{title}"', *[f"k{i}: v" for i in range(extra)], "paragraphs: 1-9"]
+    bad = [*front, "date: 2026-13-45"]
+    for lines, line, code in ((front, 3 + extra, "DZ013"), (bad, 4 + extra, "DZ010")):
+        text = nl.join(["---", *lines, "---", "", "## 导言", "", "x", ""])
+        found = [(d.line, d.code) for d in check_local(parse(text, "a.md"))]
+        assert (line, code) in found, (found, text)

@@ -25,6 +25,13 @@ _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _END_RE = re.compile(r"(\r\n|\r|\n)\Z")
 
 
+def lines_with_ends(text: str) -> list[str]:
+    """``text`` split at CR, LF and CRLF only, each line keeping its end: the lines of
+    :func:`duizhao.article.split_lines` and of :mod:`duizhao.yamlsafe`'s marks (``str.splitlines``
+    also splits at NEL, U+2028, form feeds, … that no editor breaks at)."""
+    return _LINE_RE.findall(text)
+
+
 @dataclass
 class SourceFile:
     """A decoded file as a list of lines that keep their own terminators."""

@@ -188,8 +188,31 @@ class _Bounds:
             ) from None
 
 
+#: Line breaks to YAML that no editor (nor duizhao's line count, nor Python-Markdown) breaks at.
+YAML_ONLY_BREAKS = "\x85\u2028\u2029"
+
+
 class _BoundedLoader(_Bounds, yaml.SafeLoader):
     """The safe loader, pure Python: its messages and lines are the ones reported."""
+
+    def forward(self, length: int = 1) -> None:
+        """PyYAML's ``Reader.forward``, but only CR, LF and CRLF count as new lines, as in
+        :func:`duizhao.article.split_lines`: NEL, U+2028 and U+2029 still end a line for the
+        scanner (as MkDocs reads the YAML), yet a problem after one is reported at the line an
+        editor shows."""
+        if self.pointer + length + 1 >= len(self.buffer):
+            self.update(length + 1)
+        while length:
+            ch = self.buffer[self.pointer]
+            self.pointer += 1
+            self.index += 1
+            if ch in "\n\x85\u2028\u2029" or (ch == "\r" and self.buffer[self.pointer] != "\n"):
+                if ch in "\r\n":
+                    self.line += 1
+                self.column = 0
+            elif ch != "\ufeff":
+                self.column += 1
+            length -= 1
 
     def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 (PyYAML's)
         # Checked in the scanner, not only the composer: PyYAML's scanner spends time
@@ -314,7 +337,12 @@ def load_yaml(
     fast = _FAST.get(permissive_tags)
     # libyaml's scanner, too, spends time proportional to the flow depth on every token; text
     # with at most MAX_DEPTH brackets cannot nest deeper than that.
-    if fast is not None and text.count("[") + text.count("{") <= MAX_DEPTH:
+    # (libyaml counts NEL, U+2028 and U+2029 as new lines: the lines of its nodes would be off.)
+    if (
+        fast is not None
+        and text.count("[") + text.count("{") <= MAX_DEPTH
+        and not any(ch in text for ch in YAML_ONLY_BREAKS)
+    ):
         try:
             return _load(fast, text)
         except Exception:  # the pure-Python loader below reports it, with its own message

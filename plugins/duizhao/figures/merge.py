@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from ..source import lines_with_ends
 from ..yamlsafe import InputError, load_yaml
 from .detect import DetectedFigure
 from .spec import figure_key
@@ -130,7 +131,7 @@ def merge(text: str, spec_file: Path, paper: Path, found: Sequence[DetectedFigur
         for f in result.added:
             lines += entry_lines(f, source, indent)
         end = node.end_mark
-        all_lines = text.splitlines(keepends=True)
+        all_lines = lines_with_ends(text)
         at = end.line if end.column == 0 else end.line + 1
         # After the list's last item, not after the blank lines and comments that follow it.
         while at - 1 > node.start_mark.line and not all_lines[at - 1].strip():

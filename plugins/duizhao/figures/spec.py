@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from ..article import split_lines
 from ..diagnostics import Diagnostic
 from ..yamlsafe import (
     MAX_YAML_BYTES,
@@ -342,7 +343,7 @@ def load_spec(path: Path, root: Path) -> Spec:
         # The one bounded loader: depth, aliases and construction errors are checked here.
         _data, node = load_yaml(text)
     except InputError as exc:
-        lines = text.splitlines()
+        lines = split_lines(text)
         quoted = snippet(lines[exc.line - 1]) if 0 < exc.line <= len(lines) else ""
         problem(
             SpecError(
