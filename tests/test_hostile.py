@@ -794,3 +794,36 @@ def test_yaml_only_line_breaks_do_not_shift_lines(seps: list[str], extra: int, n
         text = nl.join(["---", *lines, "---", "", "## 导言", "", "x", ""])
         found = [(d.line, d.code) for d in check_local(parse(text, "a.md"))]
         assert (line, code) in found, (found, text)
+
+
+@given(
+    st.one_of(
+        st.integers(256, 5000).map(lambda n: "a" * n + ".md"),  # ENAMETOOLONG
+        st.integers(1, 40).map(lambda n: "/".join(["d" * 200] * n) + ".md"),
+        st.sampled_from(["a%00b.md", "%00.md", "x/%00/../a.md", "loop.md", "loop.md/x.md"]),
+    ),
+    st.sampled_from(["", "#P001", "#fig-1"]),
+)
+@example("a" * 300 + ".md", "#P001")
+@example("a%00b.md", "#P001")
+def test_links_to_names_no_file_can_have(name: str, fragment: str) -> None:
+    """A link's path is the author's: a name too long for the file system or a %00 made
+    'duizhao check' (and the build, and renumber) stop with OSError/ValueError. Such a page
+    does not exist: DZ017."""
+    import tempfile
+
+    from duizhao.checks import Corpus, check_corpus
+
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        (docs / "loop.md").symlink_to("loop.md")
+        text = ARTICLE + f"\n[x]({name}{fragment})\n"
+        (docs / "a.md").write_text(text, encoding="utf-8")
+        found = check_corpus([parse(text, docs / "a.md")], Corpus(docs))
+        codes = [d.code for d in found if d.line == text.count("\n")]
+        assert codes in (["DZ017"], ["DZ018"]), found
+        from duizhao import renumber
+
+        plan = renumber.plan(docs / "a.md", docs, [docs / "a.md"])
+        assert not plan.changes

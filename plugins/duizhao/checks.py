@@ -141,19 +141,26 @@ class Corpus:
         self._cache: dict[Path, LinkTarget | None] = {}
         self._resolved: dict[Path, Path] = {}
 
-    def _resolve(self, path: Path) -> Path:
-        """``path.resolve()``, once per path (links to one article are many)."""
+    def resolved(self, path: Path) -> Path:
+        """``path.resolve()``, once per path (links to one article are many).
+
+        A link's path is the author's: a name too long for the file system, a ``%00``, a
+        symlink loop cannot be resolved, and name no file; they stay as written (absolute).
+        """
         resolved = self._resolved.get(path)
         if resolved is None:
-            resolved = self._resolved[path] = path.resolve()
+            try:
+                resolved = path.resolve()
+            except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop (Python < 3.13)
+                resolved = Path(os.path.abspath(path))
+            self._resolved[path] = resolved
         return resolved
+
+    _resolve = resolved
 
     def contains(self, path: Path) -> bool:
         """Whether ``path`` resolves (through every symlink) inside :attr:`root`."""
-        try:
-            return self._resolve(path).is_relative_to(self.root)
-        except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
-            return False
+        return self.resolved(path).is_relative_to(self.root)
 
     def add(self, article: Article) -> None:
         self._cache[self._resolve(article.path)] = LinkTarget.of(article)
@@ -161,7 +168,11 @@ class Corpus:
     def get(self, path: Path) -> LinkTarget | None:
         key = self._resolve(path)
         if key not in self._cache:
-            self._cache[key] = LinkTarget.of(self._loader(path)) if key.is_file() else None
+            try:
+                exists = key.is_file()
+            except (OSError, ValueError):  # a name too long, a NUL: no such file
+                exists = False
+            self._cache[key] = LinkTarget.of(self._loader(path)) if exists else None
         return self._cache[key]
 
     def resolve_link(self, article: Article | LinkSource, link_path: str) -> Path | None:

@@ -183,7 +183,7 @@ def plan(
                 continue
             if link.path:
                 resolved = corpus.resolve_link(doc.article, link.path)
-                if resolved is None or resolved.resolve() != target:
+                if resolved is None or corpus.resolved(resolved) != target:
                     continue
             elif key != target:
                 continue
