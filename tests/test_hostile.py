@@ -722,6 +722,7 @@ def test_page_names_that_are_not_utf8_are_refused(
             main, ["import", os.fsdecode(b"docs/new\xff.md"), "--from", "orig.txt"]
         ),
         "renumber": CliRunner().invoke(main, ["renumber", "docs/a.md"]),
+        "status": CliRunner().invoke(main, ["status", "--format", "json"]),
     }
     for name, result in runs.items():
         assert result.exception is None or isinstance(result.exception, SystemExit), name
@@ -730,6 +731,7 @@ def test_page_names_that_are_not_utf8_are_refused(
     assert json.loads(runs["check"].stdout)[0]["path"] == "docs/bad\\xff.md"
     assert runs["accept"].exit_code == 1 and runs["import"].exit_code == 2
     assert runs["renumber"].exit_code == 1
+    assert [r["article"] for r in json.loads(runs["status"].stdout)] == ["a.md"]
     assert not (site.root / "duizhao.lock").exists()
 
 

@@ -533,10 +533,17 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
         return
     lock = _read_lock(lock_path)
     articles: dict[str, Article] = {}
+    refused: list[Diagnostic] = []
+    config = find_config()
     for path in iter_markdown([docs_dir]):
         key = article_key(path, docs_dir)
-        if key is not None:
+        problem = refused_input(path, config.parent if config else docs_dir, docs_dir)
+        if problem is not None:  # as in check and the build: named, never read
+            refused.append(problem)
+        elif key is not None:
             articles[key] = read_article(path)
+    for diagnostic in refused:
+        click.echo(diagnostic.format(), err=True)
     reports = corpus_progress(articles, lock)
     if fmt == "json":
         click.echo(json.dumps(to_json(reports), ensure_ascii=False, indent=2))
