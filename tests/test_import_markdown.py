@@ -338,6 +338,30 @@ REAL = [
     ),
     ("mm-post-notice.md", [], None, 0),
     ("k8s-1000-nodes-and-beyond.md", ["--base-url", "https://kubernetes.io/"], None, 0),
+    (
+        "istio-ambient-ebpf-redirection.md",
+        ["--base-url", "https://istio.io/latest/blog/2023/ambient-ebpf-redirection/"],
+        None,
+        0,
+    ),
+    (
+        "fastapi-behind-a-proxy.md",
+        ["--base-url", "https://fastapi.tiangolo.com/advanced/behind-a-proxy/"],
+        [
+            (1, "Behind a Proxy"),
+            (2, "导言"),
+            (2, "Proxy Forwarded Headers"),
+            (3, "Enable Proxy Forwarded Headers"),
+            (3, "Redirects with HTTPS"),
+        ],
+        0,
+    ),
+    (
+        "starlight-getting-started.mdx",
+        ["--base-url", "https://starlight.astro.build/getting-started/"],
+        None,
+        0,
+    ),
 ]
 
 
@@ -383,6 +407,103 @@ def test_k8s_without_base_url_warns_once_and_still_builds(
     add_licence(path)
     site.build(strict=True)
     assert "date: 2016-03-28" in path.read_text(encoding="utf-8")
+
+
+def test_hugo_code_shortcodes_are_code_and_image_shortcodes_figures() -> None:
+    """Istio's {{< text bash >}} is code (its '<x>' and 'http://' untouched), its image
+    shortcode names the picture with link=, over several lines too; {{< idea >}} wraps prose."""
+    original = parse_markdown(
+        (DATA / "istio-ambient-ebpf-redirection.md").read_text(encoding="utf-8"),
+        base_url="https://istio.io/latest/blog/2023/ambient-ebpf-redirection/",
+    )
+    code = [c.text for c in kinds(original.chunks, "verbatim")]
+    assert len(code) == 4 and code[0].startswith("```bash\n$ istioctl install")
+    assert "-c <num_connections> http://<fortio-svc-name>:8080\n```" in code[2]
+    assert code[1] == '```plain\nambient Writing ambient config: {"ztunnelReady":true,' + (
+        '"redirectMode":"eBPF"}\n```'
+    )
+    figures = [c.text for c in kinds(original.chunks, "figure")]
+    assert figures == [
+        "![ambient eBPF architecture](https://istio.io/latest/blog/2023/ambient-ebpf-redirection/"
+        "ambient-ebpf.png)",
+        "![Max QPS with varying number of connections](https://istio.io/latest/blog/2023/"
+        "ambient-ebpf-redirection/MaxQPS.png)",
+        "![Latency (ms) for QPS 8000 with varying number of connections](https://istio.io/latest/"
+        "blog/2023/ambient-ebpf-redirection/P75-Latency-with-8000-qps.png)",
+    ]
+    prose = "\n".join(c.text for c in original.chunks if c.is_numbered)
+    assert "istioctl" not in prose and "fortio load" not in prose and "Ambient mode now" in prose
+    assert [n.message for n in original.notes] == [
+        "template tag '{{< idea >}}'",
+        "template tag '{{< /idea >}}'",
+    ]
+    # the same for other themes' code shortcodes, and an unclosed one stays a reported tag
+    text = '{{< code lang="yaml" >}}\na: <b>\n{{< /code >}}\n\n{{< highlight go >}}\nx\n'
+    chunks = parse_markdown(text).chunks
+    assert [c.text for c in chunks] == ["```yaml\na: <b>\n```", "x"]
+
+
+def test_admonition_containers_are_unwrapped_and_their_titles_kept() -> None:
+    """///, ::: and !!!/???/=== containers: markers dropped (reported), content imported as
+    what it is, the title bold on its own line; code fences are left alone."""
+    text = (
+        "/// note | Technical Details\n\nThe headers:\n\n* one\n\n///\n\n"
+        ":::tip[See it]\nTry it.\n:::\n\n"
+        ":::info We are on [PH](https://e.org) today!\n\nNow.\n\n:::\n\n"
+        '!!! warning "Careful"\n\n    Indented text.\n\n    ```\n    code\n    ```\n\n'
+        '=== "Tab A"\n\n    In tab.\n\nAfter.\n\n'
+        "```\n:::note\n///\n```\n\n:::never closed\n"
+    )
+    original = parse_markdown(text)
+    assert [(c.kind, c.text) for c in original.chunks] == [
+        ("paragraph", "**Technical Details**"),
+        ("paragraph", "The headers:"),
+        ("paragraph", "- one"),
+        ("paragraph", "**See it** Try it."),
+        ("paragraph", "**We are on [PH](https://e.org) today!**"),
+        ("paragraph", "Now."),
+        ("paragraph", "**Careful**"),
+        ("paragraph", "Indented text."),
+        ("verbatim", "```\ncode\n```"),
+        ("paragraph", "**Tab A**"),
+        ("paragraph", "In tab."),
+        ("paragraph", "After."),
+        ("verbatim", "```\n:::note\n///\n```"),
+        ("paragraph", ":::never closed"),
+    ]
+    assert [n.line for n in original.notes] == [1, 9, 13, 19, 27]
+    assert original.notes[0].message == "admonition markers '/// note | Technical Details' … '///'"
+
+
+def test_mdx_pages_import_as_markdown_with_imports_and_includes_dropped(
+    tmp_path: Path, chdir: Callable[[Path], None]
+) -> None:
+    chdir(tmp_path)
+    result = CliRunner().invoke(
+        main, ["import", "docs/a.md", "--from", str(DATA / "starlight-getting-started.mdx")]
+    )
+    assert result.exit_code == 0, result.output
+    article = read_article(Path("docs/a.md"))
+    assert article.title == "Getting Started"  # the front matter, not a paragraph
+    originals = [p.original for p in article.paragraphs]
+    assert originals[0].startswith("Starlight is a full-featured documentation theme")
+    assert not [o for o in originals if "import" in o[:7] or ":::" in o or "```" in o]
+    assert "**See it in action** Try Starlight in your browser:" in originals[3]
+    assert '6: dropped: include or MDX import "import { Tabs, TabItem }' in result.stderr
+    includes = parse_markdown(
+        '{* ../src/a.py hl[6] *}\n\n--8<-- "b.md"\n\n--8<--\nc.md\nd.md\n--8<--\n\n'
+        "{!e.md!}\n\nexport const x = 1;\n\nText {* not alone *}.\n"
+    )
+    assert [c.text for c in includes.chunks] == ["Text \\{\\* not alone \\*\\}."]
+    assert [n.line for n in includes.notes] == [1, 3, 5, 10, 12]
+
+
+def test_heading_attributes_with_spaces_are_dropped() -> None:
+    assert headings("# T { #t }\n\n## A { #a .x }\n\nText.\n\n## B {#b}\n") == [
+        (2, "A"),
+        (2, "B"),
+    ]
+    assert parse_markdown("# T { #t }\n\nText.\n").title == "T"
 
 
 def test_a_new_article_starting_with_code_keeps_its_intro_apart(
@@ -496,6 +617,20 @@ PIECES = st.sampled_from(
         "<code>",
         "{{ site.url }}",
         "{{< note >}}",
+        "{{< text bash >}}\n",
+        "{{< /text >}}\n",
+        '{{< image link="./a.png" >}}',
+        ":::note[",
+        "]\n",
+        ":::\n",
+        "/// tip | ",
+        '!!! note "',
+        '=== "',
+        "{ #id }",
+        "{* a.py *}",
+        '--8<-- "a.md"',
+        "--8<--\n",
+        "import x from 'y';\n",
     ]
 )
 MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script", "amp"} | {
@@ -505,6 +640,10 @@ MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script
     "img",
     "src",
     "div",
+    "text",
+    "bash",
+    "link",
+    "image",
 }
 DOCUMENT = st.lists(st.one_of(WORD, PIECES, WORD.map(lambda w: w + " ")), max_size=40).map("".join)
 

@@ -275,7 +275,13 @@ def _read_lock(path: Path) -> Lock:
 
 
 #: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"})
+#: MDX (Docusaurus, Starlight, Nextra), Markdoc, Quarto and R Markdown pages are Markdown with
+#: a dialect of their own on top: read as plain text, their front matter and code would
+#: become paragraphs to translate.
+MARKDOWN_SUFFIXES = frozenset(
+    {".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mkdown", ".markdn", ".mdtxt"}
+    | {".mdtext", ".mdx", ".mdoc", ".markdoc", ".qmd", ".rmd"}
+)
 
 
 @main.command("import")

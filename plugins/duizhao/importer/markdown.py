@@ -57,11 +57,26 @@ from .model import Chunk, ChunkKind, Note, Original
 SAFE_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "ftps", "tel", "irc", "ircs"})
 
 _IAL_RE = re.compile(r"\{:(?:[^{}\n]|\{[^{}\n]*\})*\}|\{::[^{}\n]*\}|\{:/[^{}\n]*\}")
-_HEADING_ATTRS_RE = re.compile(r"\s*\{[#.:][^{}]*\}\s*$")
+_HEADING_ATTRS_RE = re.compile(r"\s*\{\s*[#.:][^{}]*\}\s*$")
 _UNRESOLVED_REF_RE = re.compile(r"\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
 _TEMPLATE_RE = re.compile(r"\{%-?.*?-?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}", re.DOTALL)
+#: An argument of a shortcode or include whose value is an image file: ``src=``, Istio's
+#: ``link=``, a positional ``"x.png"``; the first such value is the picture.
 _TEMPLATE_IMAGE_RE = re.compile(
-    r"\b(?:src|image_path|image|url)\s*=\s*(?:\"([^\"]+)\"|'([^']+)'|(\S+))", re.IGNORECASE
+    r"(?:\b[\w-]+\s*=\s*|\s)(?:\"([^\"]+\.(?:png|jpe?g|gif|svg|webp|avif))\""
+    r"|'([^']+\.(?:png|jpe?g|gif|svg|webp|avif))'|([^\s\"'>%}]+\.(?:png|jpe?g|gif|svg|webp|avif)))"
+    r"(?=[\s>%}]|$)",
+    re.IGNORECASE,
+)
+#: A paragraph that only includes another file: pymdownx.snippets (``--8<-- "x.md"``, also
+#: as a block of paths between two ``--8<--``), FastAPI's ``{* ../x.py hl[3] *}``,
+#: markdown-include's ``{!x.md!}``, and MDX's ESM ``import``/``export`` lines. The included
+#: text is not in the original: such a paragraph is dropped and reported, never translated.
+_INCLUDE_LINE_RE = re.compile(r";?--8<--\s+\S.*|\{\*.*\*\}|\{!.*!\}")
+_SNIPPET_BLOCK_RE = re.compile(r";?--8<--\s*")
+_ESM_RE = re.compile(
+    r"^(?:import\s+(?:[\w*{}\s,$]+?\s+from\s+)?[\"'][^\"'\n]+[\"'];?"
+    r"|export\s+(?:default\s+|const\s+|let\s+|function\s+|async\s+|\{)[^\n]*)$"
 )
 _TEMPLATE_ATTR_RE = r"\b{name}\s*=\s*(?:\"([^\"]*)\"|'([^']*)')"
 #: Liquid output that is surely Liquid: a filter, or one of Jekyll's variables.
@@ -69,12 +84,30 @@ _LIQUID_OUTPUT_RE = re.compile(
     r"^\{\{-?\s*(?:(?:site|page|include|layout|paginator|jekyll|post)\b|[^}]*\|\s*\w)"
 )
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
-_HIGHLIGHT_OPEN_RE = re.compile(
-    r"^\s*(?:\{%-?\s*highlight\s+([\w+#.-]+)[^%]*-?%\}"
-    r"|\{\{<\s*highlight\s+([\w+#.-]+)[^>]*>\}\})\s*$"
+_HIGHLIGHT_OPEN_RE = re.compile(r"^\s*\{%-?\s*highlight\s+([\w+#.-]+)[^%]*-?%\}\s*$")
+_HIGHLIGHT_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endhighlight\s*-?%\}\s*$")
+#: A paired Hugo shortcode of code: ``{{< highlight go >}}``, Istio's ``{{< text bash >}}``,
+#: ``{{< code lang="yaml" >}}``: a code name (the first word its language), or any name with a
+#: ``lang=``/``language=`` argument. Other paired shortcodes (``{{< idea >}}``) wrap prose.
+_SHORTCODE_OPEN_RE = re.compile(r"^\s*\{\{([<%])\s*([\w-]+)\b([^>%]*)[>%]\}\}\s*$")
+_SHORTCODE_CLOSE_RE = r"^\s*\{{\{{[<%]\s*/{name}\s*[>%]\}}\}}\s*$"
+_CODE_SHORTCODES = frozenset(
+    {"highlight", "text", "code", "codeblock", "code-block", "terminal", "console", "shell"}
 )
-_HIGHLIGHT_CLOSE_RE = re.compile(
-    r"^\s*(?:\{%-?\s*endhighlight\s*-?%\}|\{\{<\s*/highlight\s*>\}\})\s*$"
+_SHORTCODE_LANG_RE = re.compile(r"\blang(?:uage)?\s*=\s*[\"']?([\w+#.-]+)")
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: Container syntaxes whose content is prose: remark directives (Docusaurus, Starlight:
+#: ``:::tip[Title]``, ``:::note Title``) and pymdownx blocks (``/// note | Title``), closed by
+#: a line of the same marker; Python-Markdown's admonitions, details and tabs (``!!! note
+#: "Title"``, ``???+ tip``, ``=== "Tab"``), whose content is indented by four spaces.
+_DIRECTIVE_OPEN_RE = re.compile(
+    r"^\s*(:{3,})\s*([A-Za-z][\w-]*)\s*(?:\[([^\]]*)\])?\s*(?:\{[^{}]*\})?\s*(.*?)\s*$"
+)
+_BLOCKS_OPEN_RE = re.compile(r"^\s*(/{3,})\s*([A-Za-z][\w-]*)\s*(?:\|\s*(.*?))?\s*$")
+_CONTAINER_CLOSE_RE = re.compile(r"^\s*(:{3,}|/{3,})\s*$")
+_INDENTED_OPEN_RE = re.compile(
+    r"^(\s*)(?:!!!|\?\?\?\+?|===\+?)(?:\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)*))?"
+    r"(?:\s+\"([^\"]*)\")?\s*$"
 )
 _LIQUID_URL_PREFIX_RE = re.compile(
     r"^(?:\{\{-?\s*(?:site\.url|site\.baseurl|base_path|site\.base_url|\.Site\.BaseURL)"
@@ -126,9 +159,10 @@ def _parser() -> MarkdownIt:
 # Template dialects and TOML front matter (line-preserving passes before parsing)
 
 
-def _prepare(text: str) -> tuple[str, str | None, int]:
-    """Normalise line ends, cut TOML front matter out (returned apart) and turn Liquid/Hugo
-    highlight tags into fences; every line keeps its number."""
+def _prepare(text: str) -> tuple[str, str | None, int, list[tuple[int, str, str]]]:
+    """Normalise line ends, cut TOML front matter out (returned apart), turn Liquid/Hugo code
+    tags into fences and unwrap admonition containers; every line keeps its number. Returns
+    the text, the TOML, its line and notes ``(line, message, text)`` of what was dropped."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     toml: str | None = None
@@ -140,32 +174,111 @@ def _prepare(text: str) -> tuple[str, str | None, int]:
                 toml_line = 1
                 lines[: i + 1] = [""] * (i + 1)
                 break
-    out: list[str] = []
+    raw: set[int] = set()  # lines inside Liquid's {% raw %}: their tags are text
     in_raw = False
-    opened: int | None = None
-    opened_line = ""
-    for line in lines:
+    for i, line in enumerate(lines):
+        if in_raw:
+            raw.add(i)
         raw_tags = _RAW_TAG_RE.findall(line)
-        if not in_raw:
-            m = _HIGHLIGHT_OPEN_RE.match(line)
-            if m and opened is None:
-                opened, opened_line = len(out), line
-                out.append("```" + (m.group(1) or m.group(2) or ""))
-                continue
-            if _HIGHLIGHT_CLOSE_RE.match(line) and opened is not None:
-                body = "\n".join(out[opened + 1 :])
-                longest = max((len(r) for r in re.findall(r"`{3,}", body)), default=2)
-                fence = "`" * max(3, longest + 1)
-                out[opened] = fence + out[opened][3:]
-                out.append(fence)
-                opened = None
-                continue
         for tag in raw_tags:
             in_raw = not tag.replace(" ", "").strip("{%-}").startswith("end")
-        out.append(_RAW_TAG_RE.sub("", line) if raw_tags else line)
-    if opened is not None:  # never closed: the tag stays text (and is reported as a tag)
-        out[opened] = opened_line
-    return "\n".join(out), toml, toml_line
+        if raw_tags:
+            lines[i] = _RAW_TAG_RE.sub("", line)
+    notes: list[tuple[int, str, str]] = []
+    lines = _unwrap_containers(_code_shortcodes(lines, raw), notes)
+    return "\n".join(lines), toml, toml_line, notes
+
+
+def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
+    """Liquid ``{% highlight x %}`` and paired Hugo code shortcodes (``{{< highlight x >}}``,
+    ``{{< text bash >}}``) → code fences, when closed; an unclosed one stays (as a tag)."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        line = out[i]
+        lang = ""
+        close: re.Pattern[str] | None = None
+        m = None if i in raw else _HIGHLIGHT_OPEN_RE.match(line)
+        if m:
+            lang, close = m.group(1), _HIGHLIGHT_CLOSE_RE
+        else:
+            h = None if i in raw else _SHORTCODE_OPEN_RE.match(line)
+            if h and not h.group(2).startswith("/"):
+                named = _SHORTCODE_LANG_RE.search(h.group(3))
+                if h.group(2).lower() in _CODE_SHORTCODES or named:
+                    first = re.match(r"\s*([\w+#.-]+)(?=\s|$)", h.group(3))
+                    lang = named.group(1) if named else (first.group(1) if first else "")
+                    close = re.compile(_SHORTCODE_CLOSE_RE.format(name=re.escape(h.group(2))))
+        end = None
+        if close is not None:
+            end = next((j for j in range(i + 1, len(out)) if close.match(out[j])), None)
+        if end is None:
+            i += 1
+            continue
+        body = "\n".join(out[i + 1 : end])
+        longest = max((len(r) for r in re.findall(r"`{3,}", body)), default=2)
+        fence = "`" * max(3, longest + 1)
+        out[i], out[end] = fence + lang, fence
+        i = end + 1
+    return out
+
+
+def _unwrap_containers(lines: list[str], notes: list[tuple[int, str, str]]) -> list[str]:
+    """Admonitions, asides, details and tabs hold prose to translate: their marker lines go
+    (reported; a title stays as bold text on its line) and indented content is dedented, so
+    the content is read as the paragraphs, lists and code it is. Code fences are left alone."""
+    out = list(lines)
+    indents: list[int] = []  # content indent of each open indented container
+    opened: list[tuple[int, str, str]] = []  # (line index, marker, opener) of ::: and ///
+    fence: tuple[str, int] | None = None
+    for i, line in enumerate(out):
+        if line.strip():
+            width = len(line) - len(line.lstrip(" "))
+            while indents and width < indents[-1]:
+                indents.pop()
+            if indents:
+                line = line[min(width, indents[-1]) :]
+        elif indents:
+            line = ""
+        out[i] = line
+        f = _FENCE_RE.match(line)
+        if fence is not None:
+            if (
+                f
+                and f.group(1)[0] == fence[0]
+                and len(f.group(1)) >= fence[1]
+                and not line[f.end() :].strip()
+            ):
+                fence = None
+            continue
+        if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
+            fence = (f.group(1)[0], len(f.group(1)))
+            continue
+        ind = _INDENTED_OPEN_RE.match(line)
+        if ind and (ind.group(2) or ind.group(3) is not None):
+            title = ind.group(3) or ""
+            notes.append((i + 1, f"admonition marker {_excerpt(line.strip())!r}", line))
+            out[i] = ind.group(1) + (f"**{title}**" if title.strip() else "")
+            indents.append(len(ind.group(1)) + 4)
+            continue
+        close = _CONTAINER_CLOSE_RE.match(line)
+        if close and opened and opened[-1][1] == close.group(1):
+            start, _marker, opener = opened.pop()
+            marks = f"{_excerpt(opener)!r} … {line.strip()!r}"
+            notes.append((start + 1, f"admonition markers {marks}", opener))
+            out[i] = ""
+            continue
+        d = _DIRECTIVE_OPEN_RE.match(line) or _BLOCKS_OPEN_RE.match(line)
+        if d:
+            opened.append((i, d.group(1), line.strip()))
+            title = (d.group(3) or (d.group(4) if d.lastindex and d.lastindex >= 4 else "")) or ""
+            if d.group(2).lower() == "html":  # pymdownx's '/// html | div': a tag, no title
+                title = ""
+            indent = line[: len(line) - len(line.lstrip())]
+            out[i] = indent + (f"**{title.strip()}**" if title.strip() else "")
+    for start, _marker, _opener in opened:  # never closed: not a container, the line stays
+        out[start] = lines[start]
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,6 +422,18 @@ class _HtmlProse(HTMLParser):
     def close(self) -> None:
         super().close()
         self.flush()
+
+
+def _include_only(lines: Sequence[str]) -> bool:
+    """Whether these source lines only include other files (``_INCLUDE_LINE_RE``, ESM)."""
+    in_block = False
+    for line in lines:
+        text = line.strip()
+        if _SNIPPET_BLOCK_RE.fullmatch(text):
+            in_block = not in_block
+        elif not (in_block or _INCLUDE_LINE_RE.fullmatch(text) or _ESM_RE.fullmatch(text)):
+            return False
+    return bool(lines)
 
 
 def _shortcode_words(tag: str) -> str | None:
@@ -770,6 +895,15 @@ class _Converter:
             if figure is not None:
                 self.add(Chunk("\n".join(figure), kind="figure", line=line))
                 return
+            if node.children:  # the inline token's content is the paragraph's source
+                raw = node.children[0].content.split("\n")
+                if _include_only(raw):
+                    self.drop(
+                        line,
+                        f"include or MDX import {_excerpt(' '.join(x.strip() for x in raw))!r}",
+                        "\n".join(raw),
+                    )
+                    return
             handled, template = self.template_paragraph(node, line)
             if handled:
                 self.add(template)
@@ -840,7 +974,7 @@ class _Converter:
         pictures = []
         for tag in tags:
             m = _TEMPLATE_IMAGE_RE.search(tag)
-            if m and re.search(r"\.(?:png|jpe?g|gif|svg|webp|avif)\b", tag, re.IGNORECASE):
+            if m:
                 alt = ""
                 for name in ("alt", "caption", "title"):
                     am = re.search(_TEMPLATE_ATTR_RE.format(name=name), tag)
@@ -953,13 +1087,15 @@ def parse_markdown(
     against it), ``prefix`` namespaces its footnote labels, ``name`` is its file name (a
     Jekyll post's ``YYYY-MM-DD-`` prefix is its date when the front matter gives none).
     """
-    source, toml, toml_line = _prepare(text)
+    source, toml, toml_line, prepared = _prepare(text)
     md = _parser()
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     tree = SyntaxTreeNode(tokens)
     conv = _Converter(source, base_url, prefix)
     conv.slugs = _collect_slugs(tree)
+    for at, message, dropped in prepared:
+        conv.drop(at, message, dropped)
     front: dict[str, Any] = {}
 
     def meta(content: str, line: int | None) -> None:
@@ -1017,6 +1153,7 @@ def parse_markdown(
             except ValueError:
                 conv.warn(None, f"date {named.group(0)!r} is not a calendar date; ignored")
     chunks = [c for c in conv.chunks if c is not None]
+    conv.notes.sort(key=lambda n: n.line or 0)  # the report reads in the original's order
     return Original(chunks, title=title, paper=paper, meta=extra, notes=conv.notes)
 
 
