@@ -685,3 +685,28 @@ def test_any_markdown_makes_a_well_formed_article_without_author_html(text: str)
     )
     assert "<script" not in html and "<b>" not in html and "<div>" not in html
     assert not re.search(r'<a [^>]*href="javascript', html) and '<img src="/a.png"' not in html
+
+
+#: Lines that made a regex or a search of the dialect passes cost the rest of the line (or of
+#: the file) per character (or per line): an MDX import of spaces (cubic), a container title
+#: of spaces, shortcode arguments `a-a-a-…` and `b=b=b=…`, thousands of unclosed code
+#: shortcodes. Each is read at a size where a quadratic pass would take hours, so a regression
+#: shows as a hung test (speed itself is measured in bench/, not here).
+HOSTILE_DIALECT = {
+    "esm import": "import" + " " * 200_000 + "x",
+    "esm bindings": "import {" + "a, " * 70_000 + "} from",
+    "directive title": ":::note a" + " " * 200_000 + "b\n:::",
+    "blocks title": "/// note | a" + " " * 200_000 + "b\n///",
+    "shortcode words": "{{< figure " + "a-" * 100_000 + " >}}",
+    "shortcode keys": '{{< figure x="' + "b=" * 100_000 + " >}}",
+    "unclosed code shortcodes": "{{< highlight go >}}\n\n" * 20_000,
+    "unclosed liquid highlights": "{% highlight go %}\n\n" * 20_000,
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_DIALECT.values(), ids=HOSTILE_DIALECT.keys())
+def test_dialect_passes_are_linear_on_hostile_lines(text: str) -> None:
+    original = parse_markdown(text)
+    # nothing is lost: what was not dropped as markup is still there
+    kept = "".join(c.text for c in original.chunks) + "".join(n.text for n in original.notes)
+    assert kept.strip()

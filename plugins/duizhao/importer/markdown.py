@@ -31,6 +31,7 @@ Hugo's ``{{< highlight x >}}``) become code fences.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import importlib
 import re
@@ -61,10 +62,14 @@ _HEADING_ATTRS_RE = re.compile(r"\s*\{\s*[#.:][^{}]*\}\s*$")
 _UNRESOLVED_REF_RE = re.compile(r"\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
 _TEMPLATE_RE = re.compile(r"\{%-?.*?-?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}", re.DOTALL)
 #: An argument of a shortcode or include whose value is an image file: ``src=``, Istio's
-#: ``link=``, a positional ``"x.png"``; the first such value is the picture.
+#: ``link=``, a positional ``"x.png"``; the first such value is the picture. A key starts only
+#: where a word starts and every run is bounded, so a tag of any length is read in linear time
+#: (``a-a-a-…`` or ``b=b=b=…`` made each position cost the rest of the tag).
 _TEMPLATE_IMAGE_RE = re.compile(
-    r"(?:\b[\w-]+\s*=\s*|\s)(?:\"([^\"]+\.(?:png|jpe?g|gif|svg|webp|avif))\""
-    r"|'([^']+\.(?:png|jpe?g|gif|svg|webp|avif))'|([^\s\"'>%}]+\.(?:png|jpe?g|gif|svg|webp|avif)))"
+    r"(?:(?<![\w-])[\w-]{1,64}\s{0,8}=\s{0,8}|\s)"
+    r"(?:\"([^\"]{0,1024}\.(?:png|jpe?g|gif|svg|webp|avif))\""
+    r"|'([^']{0,1024}\.(?:png|jpe?g|gif|svg|webp|avif))'"
+    r"|([^\s\"'>%}]{1,1024}\.(?:png|jpe?g|gif|svg|webp|avif)))"
     r"(?=[\s>%}]|$)",
     re.IGNORECASE,
 )
@@ -74,10 +79,12 @@ _TEMPLATE_IMAGE_RE = re.compile(
 #: text is not in the original: such a paragraph is dropped and reported, never translated.
 _INCLUDE_LINE_RE = re.compile(r";?--8<--\s+\S.*|\{\*.*\*\}|\{!.*!\}")
 _SNIPPET_BLOCK_RE = re.compile(r";?--8<--\s*")
-_ESM_RE = re.compile(
-    r"^(?:import\s+(?:[\w*{}\s,$]+?\s+from\s+)?[\"'][^\"'\n]+[\"'];?"
-    r"|export\s+(?:default\s+|const\s+|let\s+|function\s+|async\s+|\{)[^\n]*)$"
-)
+#: An MDX ``export`` line; an ``import`` line is read by :func:`_is_esm_import`.
+_ESM_EXPORT_RE = re.compile(r"export(?:\s+(?:default|const|let|function|async)\b|\s*\{)")
+#: What an ``import`` binds before ``from``: names, ``* as x``, ``{ a, b as c }``.
+_ESM_BINDINGS_RE = re.compile(r"[\w*{}\s,$]+")
+#: The module an ``import`` line ends with: a quoted specifier, an optional ``;``.
+_ESM_SPECIFIER_RE = re.compile(r"\s*(?:\"[^\"\n]+\"|'[^'\n]+');?")
 _TEMPLATE_ATTR_RE = r"\b{name}\s*=\s*(?:\"([^\"]*)\"|'([^']*)')"
 #: Liquid output that is surely Liquid: a filter, or one of Jekyll's variables.
 _LIQUID_OUTPUT_RE = re.compile(
@@ -90,7 +97,7 @@ _HIGHLIGHT_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endhighlight\s*-?%\}\s*$")
 #: ``{{< code lang="yaml" >}}``: a code name (the first word its language), or any name with a
 #: ``lang=``/``language=`` argument. Other paired shortcodes (``{{< idea >}}``) wrap prose.
 _SHORTCODE_OPEN_RE = re.compile(r"^\s*\{\{([<%])\s*([\w-]+)\b([^>%]*)[>%]\}\}\s*$")
-_SHORTCODE_CLOSE_RE = r"^\s*\{{\{{[<%]\s*/{name}\s*[>%]\}}\}}\s*$"
+_SHORTCODE_CLOSE_RE = re.compile(r"^\s*\{\{[<%]\s*/([\w-]+)\s*[>%]\}\}\s*$")
 _CODE_SHORTCODES = frozenset(
     {"highlight", "text", "code", "codeblock", "code-block", "terminal", "console", "shell"}
 )
@@ -101,9 +108,11 @@ _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: a line of the same marker; Python-Markdown's admonitions, details and tabs (``!!! note
 #: "Title"``, ``???+ tip``, ``=== "Tab"``), whose content is indented by four spaces.
 _DIRECTIVE_OPEN_RE = re.compile(
-    r"^\s*(:{3,})\s*([A-Za-z][\w-]*)\s*(?:\[([^\]]*)\])?\s*(?:\{[^{}]*\})?\s*(.*?)\s*$"
+    r"^\s*(:{3,})\s*([A-Za-z][\w-]*)\s*(?:\[([^\]]*)\])?\s*(?:\{[^{}]*\})?\s*(.*)$"
 )
-_BLOCKS_OPEN_RE = re.compile(r"^\s*(/{3,})\s*([A-Za-z][\w-]*)\s*(?:\|\s*(.*?))?\s*$")
+#: (The title groups run to the end of the line, trailing spaces included, and are stripped
+#: where used: a lazy ``(.*?)`` before ``\s*$`` made each space of a long line cost the rest.)
+_BLOCKS_OPEN_RE = re.compile(r"^\s*(/{3,})\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
 _CONTAINER_CLOSE_RE = re.compile(r"^\s*(:{3,}|/{3,})\s*$")
 _INDENTED_OPEN_RE = re.compile(
     r"^(\s*)(?:!!!|\?\?\?\+?|===\+?)(?:\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)*))?"
@@ -193,28 +202,36 @@ def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
     """Liquid ``{% highlight x %}`` and paired Hugo code shortcodes (``{{< highlight x >}}``,
     ``{{< text bash >}}``) → code fences, when closed; an unclosed one stays (as a tag)."""
     out = list(lines)
+    # Where each kind of tag closes, found in one pass: an opener takes the first close after
+    # it (a search forward from each opener would cost the rest of the file per unclosed one).
+    closes: dict[str, list[int]] = {}
+    for j, line in enumerate(lines):
+        if _HIGHLIGHT_CLOSE_RE.match(line):
+            closes.setdefault("{% highlight", []).append(j)
+        elif c := _SHORTCODE_CLOSE_RE.match(line):
+            closes.setdefault(c.group(1), []).append(j)
     i = 0
     while i < len(out):
         line = out[i]
         lang = ""
-        close: re.Pattern[str] | None = None
+        kind: str | None = None
         m = None if i in raw else _HIGHLIGHT_OPEN_RE.match(line)
         if m:
-            lang, close = m.group(1), _HIGHLIGHT_CLOSE_RE
+            lang, kind = m.group(1), "{% highlight"
         else:
             h = None if i in raw else _SHORTCODE_OPEN_RE.match(line)
-            if h and not h.group(2).startswith("/"):
+            if h:
                 named = _SHORTCODE_LANG_RE.search(h.group(3))
                 if h.group(2).lower() in _CODE_SHORTCODES or named:
                     first = re.match(r"\s*([\w+#.-]+)(?=\s|$)", h.group(3))
                     lang = named.group(1) if named else (first.group(1) if first else "")
-                    close = re.compile(_SHORTCODE_CLOSE_RE.format(name=re.escape(h.group(2))))
-        end = None
-        if close is not None:
-            end = next((j for j in range(i + 1, len(out)) if close.match(out[j])), None)
-        if end is None:
+                    kind = h.group(2)
+        at = closes.get(kind, []) if kind is not None else []
+        k = bisect.bisect_right(at, i)
+        if k == len(at):  # not closed (or not code): the tag stays text
             i += 1
             continue
+        end = at[k]
         body = "\n".join(out[i + 1 : end])
         longest = max((len(r) for r in re.findall(r"`{3,}", body)), default=2)
         fence = "`" * max(3, longest + 1)
@@ -424,6 +441,28 @@ class _HtmlProse(HTMLParser):
         self.flush()
 
 
+def _is_esm(text: str) -> bool:
+    """Whether a stripped line is an MDX ``import``/``export`` statement (ESM), read without a
+    backtracking regex: ``import x from "y"``, ``import { a } from 'y';``, ``import "y"``."""
+    if text.startswith("export"):
+        return _ESM_EXPORT_RE.match(text) is not None
+    if not text.startswith("import"):
+        return False
+    quote = min((i for i in (text.find('"', 6), text.find("'", 6)) if i >= 0), default=-1)
+    if quote < 0 or not _ESM_SPECIFIER_RE.fullmatch(text, quote):
+        return False
+    head = text[6:quote]
+    if not head.strip():
+        return True  # a side-effect import: `import "y"`
+    if not head[:1].isspace():
+        return False
+    body = head.rstrip()
+    if not (body.endswith("from") and body[-5:-4] in (" ", "\t", "}", "*")):
+        return False
+    bindings = body[:-4].strip()
+    return bool(bindings) and _ESM_BINDINGS_RE.fullmatch(bindings) is not None
+
+
 def _include_only(lines: Sequence[str]) -> bool:
     """Whether these source lines only include other files (``_INCLUDE_LINE_RE``, ESM)."""
     in_block = False
@@ -431,7 +470,7 @@ def _include_only(lines: Sequence[str]) -> bool:
         text = line.strip()
         if _SNIPPET_BLOCK_RE.fullmatch(text):
             in_block = not in_block
-        elif not (in_block or _INCLUDE_LINE_RE.fullmatch(text) or _ESM_RE.fullmatch(text)):
+        elif not (in_block or _INCLUDE_LINE_RE.fullmatch(text) or _is_esm(text)):
             return False
     return bool(lines)
 
