@@ -322,7 +322,7 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     report = result.stderr.splitlines()
     assert report[0] == (
         f"import report for {pdf}: 7 paragraphs, 7 headings, 3 figure candidates, "
-        "0 code/HTML blocks, 0 footnotes, 2 references; 8 notes to review:"
+        "0 code/HTML blocks, 0 footnotes, 2 references; 9 notes to review:"
     )
     assert f"{pdf}: dropped: page 2, line 19: dropped running head/foot '2'" in report
     article = read_article(site.docs / "papers/layout.md")

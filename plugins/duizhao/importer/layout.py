@@ -118,6 +118,10 @@ class Line:
     def width(self) -> float:
         return self.x1 - self.x0
 
+    @property
+    def mid_x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
 
 @dataclass(frozen=True)
 class Float:
@@ -1058,11 +1062,13 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
     if not upper:
         return "", []
     biggest = max(ln.size for ln in upper)
-    if biggest < an.body * 1.15:
-        return "", []
-    title_lines = [ln for ln in upper if ln.size >= biggest - 0.3]
-    title_lines.sort(key=lambda ln: (ln.y0, ln.x0))
-    if any(_heading_candidate(ln.text) for ln in title_lines):
+    if biggest >= an.body * 1.15:
+        title_lines = [ln for ln in upper if ln.size >= biggest - 0.3]
+        title_lines.sort(key=lambda ln: (ln.y0, ln.x0))
+    else:
+        # Title in body-size type (amsart: bold capitals): the set-apart block at the top.
+        title_lines = _title_block(an, page, upper)
+    if not title_lines or any(_heading_candidate(ln.text) for ln in title_lines):
         return "", []  # the largest type is a section heading: no title page
     title = _strip_marks(" ".join(ln.text for ln in title_lines))
     title_bottom = max(ln.y1 for ln in title_lines)
@@ -1082,17 +1088,75 @@ def front_matter(an: _Analysis) -> tuple[str, list[str]]:
         ln.role = "title"
     for ln in header:
         ln.role = "front"
-    names = [ln for ln in header if ln.y0 >= title_lines[0].y0 and not _affiliation(ln.text)]
+    below = [ln for ln in header if ln.y0 >= title_lines[0].y0]
+    names = [ln for ln in below if not _affiliation(ln.text)]
     authors: list[str] = []
     if names:
         size = max(ln.size for ln in names)
+        # Names, affiliations and e-mail all in one size: a name is the first line of its stack.
+        flat = all(abs(ln.size - size) < 0.3 for ln in below)
+        kept: list[Line] = []
         for ln in sorted(names, key=lambda ln: (ln.y0, ln.x0)):
-            if abs(ln.size - size) < 0.3:
-                for name in re.split(r",\s*|\s+and\s+|\s*;\s*", _strip_marks(ln.text)):
-                    name = name.strip()
-                    if name and name not in authors and name.lower() != "and":
-                        authors.append(name)
+            if abs(ln.size - size) >= 0.3 or (flat and _stacked(ln, below)):
+                continue
+            kept.append(ln)
+            for name in re.split(r",\s*|\s+and\s+|\s*;\s*", _strip_marks(ln.text)):
+                name = _HONORIFIC_RE.sub("", name.strip())
+                if name and name not in authors and name.lower() != "and":
+                    authors.append(name)
+    if below:
+        # The affiliations never reach the article's text: the report keeps all of the block.
+        block = " ".join(ln.text for ln in sorted(below, key=lambda ln: (ln.y0, ln.x0)))
+        first = min(below, key=lambda ln: ln.number)
+        an.notes.append(
+            Note(
+                first.page,
+                first.number,
+                f"dropped author block (names in paper.authors): {block!r}",
+            )
+        )
     return title, authors
+
+
+_HONORIFIC_RE = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?\s+", re.IGNORECASE)
+
+
+def _stacked(ln: Line, lines: Sequence[Line]) -> bool:
+    """Whether ``ln`` sits right under another line of its block (an affiliation's place)."""
+    return any(
+        o is not ln
+        and 0 <= ln.y0 - o.y1 < 0.6 * ln.size
+        and min(o.x1, ln.x1) - max(o.x0, ln.x0) > 0.3 * min(o.width, ln.width)
+        for o in lines
+    )
+
+
+def _title_block(an: _Analysis, page: _Page, lines: Sequence[Line]) -> list[Line]:
+    """The title when it is not the largest type: the first block of page 1, one to four lines
+    set tight, centred, bold or capitals throughout, with a clear gap before what follows."""
+    ordered = sorted(lines, key=lambda ln: (ln.y0, ln.x0))
+    if not ordered:
+        return []
+    block = [ordered[0]]
+    for ln in ordered[1:]:
+        if ln.y0 - block[-1].y1 > 0.8 * an.leading or len(block) > 4:
+            rest = ln
+            break
+        block.append(ln)
+    else:
+        return []
+    left, right = page.extents.get(-1, (0.0, page.content.width))
+    centre = (left + right) / 2
+    if len(block) > 4 or rest.y0 - block[-1].y1 < 1.2 * an.leading:
+        return []
+    for ln in block:
+        if not (ln.bold_share >= 0.9 or ln.smallcaps or _caps(ln.text)):
+            return []
+        if abs(ln.mid_x - centre) > 0.05 * (right - left) or ln.size < 0.85 * an.body:
+            return []
+        if _ABSTRACT_RE.match(ln.text) or _heading_candidate(ln.text) is not None:
+            return []
+    return block
 
 
 _AFFILIATION_WORDS = re.compile(
@@ -1107,7 +1171,9 @@ def _affiliation(text: str) -> bool:
 
 
 def _strip_marks(text: str) -> str:
-    return re.sub(r"[∗*†‡§¶♯#0-9]+(?=,|\s|$)", "", text).strip(" ,")
+    text = re.sub(r"[∗*†‡§¶♯#]+(?=,|\s|$)", "", text)
+    # A footnote number ends a word of letters ("Wood1," or "Turing 2"), not "b5aded7".
+    return re.sub(r"(?<!\S)([^\W\d_]*)[0-9]{1,3}(?=,|\s|$)", r"\1", text).strip(" ,")
 
 
 # ---------------------------------------------------------------------------------------------
