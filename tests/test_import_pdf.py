@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,12 +17,13 @@ from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import PdfImport, import_pdf
 from duizhao.importer.layout import Box, Float, Joiner, caption_match, merge_boxes, normalize_text
-from duizhao.importer.pdf import figure_text
+from duizhao.importer.pdf import figure_text, read_pages
 from pdf_papers import make_ieee_paper
 
 PAPERS = Path(__file__).parent / "data" / "papers"
 ACM = PAPERS / "import-acm-samba.pdf"
 IEEE = PAPERS / "import-ieee-raft-webrtc.pdf"
+AMSART = PAPERS / "import-amsart-yellowpaper.pdf"
 
 
 @pytest.fixture(scope="module")
@@ -261,6 +263,47 @@ def test_ieee_paper(ieee: PdfImport) -> None:
     assert paragraphs(ieee)[0].startswith("We describe a browser-based peer-to-peer")
 
 
+@pytest.fixture(scope="module")
+def amsart() -> PdfImport:
+    """amsart (the Ethereum Yellow Paper, page 1): a title in bold body-size capitals, author
+    block and abstract in 7 pt (body 9 pt), run-in subsections with the number in roman."""
+    return import_pdf(AMSART)
+
+
+def test_amsart_title_in_body_size_capitals(amsart: PdfImport) -> None:
+    assert amsart.title == (
+        "ETHEREUM: A SECURE DECENTRALISED GENERALISED TRANSACTION LEDGER "
+        "BYZANTIUM REVISION (b5aded7 - 2018-01-22)"
+    )
+    # Name, affiliation and e-mail in one size: the name is the first line of the stack.
+    assert authors(amsart) == ["GAVIN WOOD"]
+    assert not any(p.startswith("ETHEREUM") for p in paragraphs(amsart))
+
+
+def test_amsart_abstract_in_small_type_is_kept_and_nothing_is_lost(amsart: PdfImport) -> None:
+    texts = [c.text for c in amsart.chunks]
+    paras = paragraphs(amsart)
+    # The abstract: small type, numbered paragraphs, its lines joined (a short last line of a
+    # block across the gutter does not end the paragraph), nothing before it.
+    assert texts[0] == "Abstract"  # "Abstract." in small capitals, run in
+    assert paras[0].startswith("The blockchain paradigm when coupled with cryptographically")
+    assert paras[0].endswith("a transactional singleton machine with shared-state.")
+    assert paras[1].startswith("Ethereum implements this paradigm in a generalised manner.")
+    assert paras[1].endswith("the future hurdles we envisage.")
+    assert texts[3] == "1. Introduction"
+    # Nothing of the page is lost: every letter and digit drawn on it (but the page number)
+    # is in the title, the paragraphs and headings, or the report's author block.
+    pages, _fonts = read_pages(AMSART)
+    drawn = Counter(
+        ch.text for ch in pages[0].chars if ch.text.isalnum() and ch.y0 < 0.9 * pages[0].height
+    )
+    kept = [amsart.title or "", *texts]
+    kept += [n.message for n in amsart.notes if "author block" in n.message]
+    found = Counter(ch for t in kept for ch in t if ch.isalnum())
+    assert drawn - found == Counter()
+    assert not any("small text" in n.message for n in amsart.notes)
+
+
 # ---------------------------------------------------------------------------------------------
 # The pieces
 
@@ -414,6 +457,9 @@ def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> Non
     assert 165 < tables["Table 1"].box[3] < 175
     assert not any("Frequency Comments" in p or "1 in 1,000" in p for p in paragraphs(result))
     assert [r.split("\\]")[0] for r in references(result)] == [f"\\[{n}" for n in range(1, 9)]
+    # Small type at a column's foot stays dropped: the permission block, the footnotes.
+    assert not any("Permission to make digital" in p for p in paragraphs(result))
+    assert not any("is a footnote" in p for p in paragraphs(result))
 
 
 def test_cli_places_figures_the_spec_declares(

@@ -1430,6 +1430,8 @@ def _flow(an: _Analysis) -> list[Unit]:
     in_refs = False
     ref_left: dict[tuple[int, int], float] = {}
     heading_state = _Sections()
+    #: the last heading's name: "" before the first one
+    section = ""
     last_text: Line | None = None
     interrupted = False
 
@@ -1439,7 +1441,9 @@ def _flow(an: _Analysis) -> list[Unit]:
             kind = "reference" if in_refs else "paragraph"
             joiner.where = (para[0].page, para[0].number)
             text = joiner.join([ln.text for ln in para])
-            small = all(ln.size < 0.88 * an.body for ln in para)
+            small = all(ln.size < 0.88 * an.body for ln in para) and not _front_text(
+                an, para, section
+            )
             if in_refs and re.match(r"^Received \d", text):
                 # ACM's "Received …; revised …; accepted …" line ends the references.
                 an.notes.append(Note(para[0].page, para[0].number, f"dropped {_clip(text)!r}"))
@@ -1488,6 +1492,7 @@ def _flow(an: _Analysis) -> list[Unit]:
             level, text, rest = heading
             end()
             units.append(Unit("heading", text, level, ln.page, ln.number))
+            section = text
             in_refs = text.lower().strip(":. ") in _REFERENCE_NAMES or (in_refs and level > 2)
             last_text = ln
             interrupted = False
@@ -1523,6 +1528,29 @@ def _flow(an: _Analysis) -> list[Unit]:
         message = f"hyphen removed, no other spelling in the paper to check: {word!r}"
         an.notes.append(Note(page_no, line_no, message))
     return units
+
+
+#: Sections of the front matter that some styles set in small type.
+_FRONT_SECTIONS = {"abstract", "keywords", "index terms", "ccs concepts", "key words"}
+
+
+def _front_text(an: _Analysis, para: Sequence[Line], section: str) -> bool:
+    """Small type that is the paper's text, not a footnote: the abstract (amsart, LNCS set it
+    small), or a block on page 1 before the first section that body text follows in its column
+    (a footnote or the ACM copyright block sits at a column's foot, under the body text)."""
+    if section.lower().strip(":. ") in _FRONT_SECTIONS:
+        return True
+    first = an.pages[0]
+    if section or para[0].page != first.content.number:
+        return False
+    last = para[-1]
+    return any(
+        ln.role == "text"
+        and ln.y0 > last.y1
+        and _is_body_size(ln, an.body)
+        and (ln.column == last.column or -1 in (ln.column, last.column))
+        for ln in first.lines
+    )
 
 
 def _continues_heading(an: _Analysis, page: _Page, head: Line, ln: Line) -> bool:
@@ -1587,7 +1615,9 @@ def _as_heading(
         and (
             ln.bold
             or ln.italic
-            or (lead is not None and (lead.bold or lead.italic))  # LNCS: "Abstract." in bold
+            or ln.smallcaps
+            # LNCS: "Abstract." in bold; amsart: in small capitals
+            or (lead is not None and (lead.bold or lead.italic or lead.smallcaps))
             or _caps(text[: m.end()].strip(" —–:.-"))
         )
     ):
@@ -1698,16 +1728,24 @@ def _breaks(
         return False
     if ln.text.startswith(_BULLETS) or re.match(r"^\(?[0-9a-z]{1,2}\)\s", ln.text):
         return True
-    ended = prev.text.endswith((".", "!", "?", ":")) and not an.full_width(prev, prev_page)
+    same_column = prev.page == ln.page and prev.column == ln.column
+    if prev.page == ln.page and page.gutter is not None and -1 in (prev.column, ln.column):
+        # A block across both columns, set narrower than the page (an abstract): its own edges
+        # tell indents and full lines (a short last line may not cross the gutter).
+        left, right = min(prev.x0, ln.x0), max(prev.x1, ln.x1)
+        prev_full = prev.x1 >= right - 1.2 * an.body
+        indented = 0.5 * an.body < ln.x0 - left < 4.0 * an.body
+        same_column = True
+    else:
+        prev_full = an.full_width(prev, prev_page)
+        indented = an.indented(ln, page)
+    ended = prev.text.endswith((".", "!", "?", ":")) and not prev_full
     if ended:
         return True
     # An indent opens a paragraph after a finished sentence or a short line; after a full line
     # that runs on it is the hanging indent of a list item or a description.
-    if an.indented(ln, page) and (
-        prev.text.endswith((".", "!", "?", ":")) or not an.full_width(prev, prev_page)
-    ):
+    if indented and (prev.text.endswith((".", "!", "?", ":")) or not prev_full):
         return True
-    same_column = prev.page == ln.page and prev.column == ln.column
     if abs(ln.size - prev.size) > 0.2 * an.body:
         return True
     if same_column and not interrupted:
@@ -1715,7 +1753,7 @@ def _breaks(
         pitch = ln.y1 - prev.y1
         return pitch > 1.6 * an.leading and gap > 0.6 * an.body
     # Across a float, a column or a page: the paragraph goes on after a full line.
-    return not an.full_width(prev, prev_page)
+    return not prev_full
 
 
 _REF_RE_CACHE: dict[tuple[str, int], re.Pattern[str]] = {}
