@@ -304,6 +304,22 @@ def test_amsart_abstract_in_small_type_is_kept_and_nothing_is_lost(amsart: PdfIm
     assert not any("small text" in n.message for n in amsart.notes)
 
 
+def test_amsart_run_in_subsections_with_the_number_in_roman(amsart: PdfImport) -> None:
+    assert [(c.text, c.level) for c in amsart.chunks if c.is_heading] == [
+        ("Abstract", 2),
+        ("1. Introduction", 2),
+        ("1.1. Driving Factors", 3),  # "1.1." in roman, "Driving Factors." in bold
+        ("1.2. Previous Work", 3),
+    ]
+    texts = [c.text for c in amsart.chunks]
+    # The rest of the heading's line opens the paragraph that follows it.
+    after = texts[texts.index("1.1. Driving Factors") + 1]
+    assert after.startswith("There are many goals of this project; one key goal is")
+    after = texts[texts.index("1.2. Previous Work") + 1]
+    assert after.startswith("Buterin \\[2013a\\] first proposed the kernel of this work")
+    assert not any(p.startswith(("1.1.", "1.2.")) for p in paragraphs(amsart))
+
+
 # ---------------------------------------------------------------------------------------------
 # The pieces
 

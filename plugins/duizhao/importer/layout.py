@@ -1665,7 +1665,7 @@ def _as_heading(
             return level, text, ""
     # Run-in heading: a bold (or italic) numbered prefix ending with a full stop.
     prefix = _styled_prefix(ln, an.fonts)
-    if prefix and prefix.endswith(".") and len(prefix) < 100:
+    if prefix and prefix.endswith((".", "?", "!")) and len(prefix) < 100:
         found = _heading_candidate(prefix.rstrip("."))
         if found is not None and found[0] in ("numeric", "letter", "roman", "appendix"):
             depth = found[1]
@@ -1686,14 +1686,30 @@ class _Sections:
         return bool(self.letter) and ord(number) == ord(self.letter) + 1
 
 
+_SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.?\s+(?=\S)")
+
+
 def _styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
+    """The bold (or italic) run that opens ``ln``: "2.2.1. WebRTC APIs." in LNCS, IEEE.
+
+    amsart sets a run-in subsection's number in the roman body font and only its words in
+    bold ("1.1. **Driving Factors.**"): a subsection number (two levels or more, so that a
+    list item "1. **Setup.**" is not taken) may come before the run.
+    """
     if not ln.chars:
         return ""
-    first = fonts[ln.chars[0].font]
+    start = 0
+    m = _SUBSECTION_NUMBER_RE.match(ln.text)
+    if m and not (fonts[ln.chars[0].font].bold or fonts[ln.chars[0].font].italic):
+        # The number's glyphs (the text's spaces have no glyph).
+        start = sum(not ch.isspace() for ch in m.group())
+        if start >= len(ln.chars):
+            return ""
+    first = fonts[ln.chars[start].font]
     if not (first.bold or first.italic):
         return ""
-    n = 0
-    for ch in ln.chars:
+    n = start
+    for ch in ln.chars[start:]:
         style = fonts[ch.font]
         if style.bold != first.bold or style.italic != first.italic:
             break
