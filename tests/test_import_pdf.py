@@ -16,7 +16,18 @@ from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import PdfImport, import_pdf
-from duizhao.importer.layout import Box, Float, Joiner, caption_match, merge_boxes, normalize_text
+from duizhao.importer.layout import (
+    Box,
+    Char,
+    Float,
+    FontStyle,
+    Joiner,
+    _make_line,
+    _small_type,
+    caption_match,
+    merge_boxes,
+    normalize_text,
+)
 from duizhao.importer.pdf import figure_text, read_pages
 from pdf_papers import make_ieee_paper
 
@@ -24,6 +35,7 @@ PAPERS = Path(__file__).parent / "data" / "papers"
 ACM = PAPERS / "import-acm-samba.pdf"
 IEEE = PAPERS / "import-ieee-raft-webrtc.pdf"
 AMSART = PAPERS / "import-amsart-yellowpaper.pdf"
+AMSART_MATH = PAPERS / "import-amsart-yellowpaper-p21.pdf"
 
 
 @pytest.fixture(scope="module")
@@ -320,8 +332,86 @@ def test_amsart_run_in_subsections_with_the_number_in_roman(amsart: PdfImport) -
     assert not any(p.startswith(("1.1.", "1.2.")) for p in paragraphs(amsart))
 
 
+def test_amsart_formulas_keep_their_scripts_and_displays_are_one_unit() -> None:
+    """Yellow Paper page 21: subscripts drawn off their line (``log`` + ``P`` + a 5 pt ``1``)
+    and displayed equations of mixed sizes, numbered "(243)" at the left margin. The file
+    has an empty page 1, so that page 21 is not read as a first page (where small type
+    before the first section is kept whatever it is)."""
+    result = import_pdf(AMSART_MATH)
+    texts = [c.text for c in result.chunks]
+    # Nothing of the page is lost: every letter and digit drawn on it (but the running head,
+    # with the page number, in 6 pt at the top) is in a chunk.
+    pages, _fonts = read_pages(AMSART_MATH)
+    page = pages[1]
+    drawn = Counter(
+        c
+        for ch in page.chars
+        if ch.y0 > 0.1 * page.height
+        for c in normalize_text(ch.text)
+        if c.isalnum()
+    )
+    found = Counter(c for t in texts for c in t if c.isalnum())
+    assert drawn - found == Counter()
+    # Alone, the running head cannot be told from small type by its repeating on every page.
+    small = [n.message for n in result.notes if "small text" in n.message]
+    assert small == [
+        "page 2, line 1: dropped small text (footnote or figure text?) "
+        "'ETHEREUM: A SECURE DECENTRALISED GENERALISED TRANSACTION LE…'"
+    ]
+    # A script drawn off the baseline is back in its line, in reading order, and the
+    # paragraph it sat in is one paragraph.
+    para = next(p for p in paragraphs(result) if p.startswith("We define P1 to be a point"))
+    assert "we define logP1 (P) to be the smallest natural number" in para
+    assert para.endswith("logP1 (P) is at most q - 1.")
+    para = next(p for p in paragraphs(result) if p.startswith("We define G2 to be"))
+    assert para.endswith("With this definition, logP2 (P) is at most q - 1.")
+    # Each display, from its first numbered line to its last, is one unnumbered unit.
+    displays = [c.text for c in result.chunks if c.kind == "verbatim"]
+    assert [d.split("\n")[1].split(")")[0] for d in displays] == [
+        "(242",
+        "(243",
+        "(247",
+        "(248",
+        "(249",
+        "(250",
+        "(251",
+        "(255",
+    ]
+    group = displays[1]
+    for piece in ("(244)", "(245)", "(246)", "λ ≡", "X2 - X1", "(0, 0) otherwise"):
+        assert piece in group
+    # Verbatim: the text as drawn, not escaped for Markdown
+    assert displays[-1].endswith("(259) x1 ≡ δp(x[64..95])\n(260) y1 ≡ δp(x[96..127])\n```")
+    assert not any(p.startswith("(24") or p.startswith("(25") for p in paragraphs(result))
+    # The words between displays stay numbered paragraphs.
+    assert "We define a binary operation + on C1 with" in paragraphs(result)
+
+
 # ---------------------------------------------------------------------------------------------
 # The pieces
+
+
+def test_a_line_with_body_size_letters_is_not_small_type() -> None:
+    """Yellow Paper page 8, (65): "G" + "txcreate" + " if T" + "t" + " = ∅": most of its
+    glyphs are 6 pt scripts, but the line is a formula of the body text, not a footnote."""
+    fonts = [FontStyle("CMR9")]
+
+    def glyphs(spec: list[tuple[str, float]]) -> list[Char]:
+        out, x = [], 100.0
+        for text, size in spec:
+            for t in text:
+                out.append(Char(t, x, 100.0, x + 0.5 * size, 100.0 + size, size))
+                x += 0.5 * size
+            x += 2.0
+        return out
+
+    formula = _make_line(
+        1, glyphs([("G", 9.0), ("txcreate", 6.0), ("ifT", 9.0), ("t", 6.0)]), fonts
+    )
+    footnote = _make_line(1, glyphs([("1", 5.0), ("Notably", 6.0)]), fonts)
+    assert formula.size == 6.0 and footnote.size == 6.0  # the most common size, by glyphs
+    assert not _small_type(formula, 9.0)
+    assert _small_type(footnote, 9.0)
 
 
 def test_hyphenation_is_joined_with_a_dictionary_check() -> None:

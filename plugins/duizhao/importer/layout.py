@@ -140,7 +140,7 @@ class Float:
 class Unit:
     """A heading (level ≥ 1), a paragraph, a reference or a float placement, in order."""
 
-    kind: str  # "heading" | "paragraph" | "reference" | "code" | "float"
+    kind: str  # "heading" | "paragraph" | "reference" | "code" | "equation" | "float"
     text: str
     level: int = 0
     page: int = 0
@@ -1370,11 +1370,69 @@ def analyse(
         found.sort(key=lambda f: (f.page, f.caption_box[1], f.caption_box[0]))
     title, authors = front_matter(an)
     mark_running(an)
+    attach_scripts(an)
     _drop_notes(an)
     units = _flow(an)
     anchors = [_anchor(an, f) for f in found]
     units = _place_floats(units, found, anchors)
     return Layout(units, title, authors, found, an.notes)
+
+
+def _small_type(ln: Line, body: float) -> bool:
+    """Set in small type throughout: a line with a body-size letter or digit is not
+    ("G" + "txcreate", "2" + "256": its scripts may outnumber the body-size glyphs)."""
+    return ln.size < 0.88 * body and not any(
+        ch.size >= 0.92 * body and ch.text.isalnum() for ch in ln.chars
+    )
+
+
+def _covers(ch: Char, script: Char) -> bool:
+    """``ch`` stands over or under ``script`` (loose boxes of neighbours overlap a little)."""
+    overlap = min(ch.x1, script.x1) - max(ch.x0, script.x0)
+    return overlap > 0.3 * min(ch.x1 - ch.x0, script.x1 - script.x0)
+
+
+def attach_scripts(an: _Analysis) -> None:
+    """Sub- and superscripts drawn off their line's baseline (``log`` + ``P`` + a 5 pt ``1``)
+    become fragments of their own; each small one that overlaps a body-size line of text by a
+    third of its height, within that line's width, is put back into it in x order. A footnote
+    or figure text overlaps no line of running text."""
+    for page in an.pages:
+        text = [ln for ln in page.lines if ln.role == "text"]
+        hosts = [ln for ln in text if _is_body_size(ln, an.body)]
+        taken: dict[int, list[Line]] = {}
+        for ln in text:
+            if ln.size >= 0.88 * an.body or len(ln.chars) > 24:
+                continue
+            best, most = None, 0.0
+            for host in hosts:
+                overlap = min(ln.y1, host.y1) - max(ln.y0, host.y0)
+                if (
+                    overlap > most
+                    and host.x0 - 0.3 * an.body <= ln.x0
+                    and ln.x1 <= host.x1 + 0.6 * an.body
+                    # a limit under or over a large operator is no script of the line
+                    and not any(_covers(ch, sc) for sc in ln.chars for ch in host.chars)
+                ):
+                    best, most = host, overlap
+            if best is not None and most >= (ln.y1 - ln.y0) / 3:
+                taken.setdefault(id(best), [best]).append(ln)
+        if not taken:
+            continue
+        gone = {id(s) for group in taken.values() for s in group[1:]}
+        lines: list[Line] = []
+        for ln in page.lines:
+            if id(ln) in gone:
+                continue
+            group = taken.get(id(ln))
+            if group is not None:
+                chars = sorted((ch for g in group for ch in g.chars), key=_X0)
+                merged = _make_line(ln.page, chars, an.fonts, gaps=ln.gaps)
+                merged.size, merged.column, merged.number = ln.size, ln.column, ln.number
+                merged.parts = ln.parts
+                ln = merged
+            lines.append(ln)
+        page.lines = lines
 
 
 def _inside(ln: Line, box: Box, slack: float = 2.0) -> bool:
@@ -1441,7 +1499,7 @@ def _flow(an: _Analysis) -> list[Unit]:
             kind = "reference" if in_refs else "paragraph"
             joiner.where = (para[0].page, para[0].number)
             text = joiner.join([ln.text for ln in para])
-            small = all(ln.size < 0.88 * an.body for ln in para) and not _front_text(
+            small = all(_small_type(ln, an.body) for ln in para) and not _front_text(
                 an, para, section
             )
             if in_refs and re.match(r"^Received \d", text):
@@ -1468,6 +1526,19 @@ def _flow(an: _Analysis) -> list[Unit]:
             )
             code.clear()
 
+    display: list[Line] = []
+
+    def end_display() -> None:
+        nonlocal para
+        if display and all(_small_type(d, an.body) for d in display):
+            # Nothing in it is of body size: figure text or a footnote, dropped and reported.
+            para = display[:]
+            end()
+        elif display:
+            text = "\n".join(d.text for d in display)
+            units.append(Unit("equation", text, 0, display[0].page, display[0].number))
+        display.clear()
+
     open_heading: Line | None = None  # a heading line that may wrap onto the next line
     for ln in lines:
         page = pages[ln.page]
@@ -1476,6 +1547,19 @@ def _flow(an: _Analysis) -> list[Unit]:
             continue
         if ln.role != "text":
             continue
+        if not in_refs and display and _continues_display(an, page, display[-1], ln):
+            display.append(ln)
+            last_text = ln
+            continue
+        if not in_refs and _numbered_equation(ln):
+            end()
+            end_code()
+            end_display()
+            display.append(ln)
+            last_text = ln
+            open_heading = None
+            continue
+        end_display()
         if open_heading is not None and _continues_heading(an, page, open_heading, ln):
             head = units[-1]
             units[-1] = Unit("heading", f"{head.text} {ln.text}", head.level, head.page, head.line)
@@ -1512,6 +1596,19 @@ def _flow(an: _Analysis) -> list[Unit]:
                 )
                 para = [rest_line]
             continue
+        # A display opens at a line set in with mathematics (a display's numbered line has
+        # opened it above); not in the front matter, where blocks are set narrower.
+        if (
+            not in_refs
+            and not ln.code
+            and section.lower().strip(":. ") not in _FRONT_SECTIONS | {""}
+            and _displayed(an, page, ln, para[-1] if para else None, short=False)
+        ):
+            end()
+            display.append(ln)
+            last_text = ln
+            interrupted = False
+            continue
         if para and _breaks(
             an, page, pages[para[-1].page], para[-1], ln, interrupted, in_refs, ref_left
         ):
@@ -1524,10 +1621,72 @@ def _flow(an: _Analysis) -> list[Unit]:
         interrupted = False
     end()
     end_code()
+    end_display()
     for page_no, line_no, word in joiner.uncertain:
         message = f"hyphen removed, no other spelling in the paper to check: {word!r}"
         an.notes.append(Note(page_no, line_no, message))
     return units
+
+
+_EQUATION_NUMBER_RE = re.compile(r"\([0-9]{1,4}[a-z]?\)")
+
+
+def _numbered_equation(ln: Line) -> bool:
+    """A line of a displayed equation with its number, "(12)", set apart at a margin."""
+    if _EQUATION_NUMBER_RE.fullmatch(ln.text):
+        return True
+    return len(ln.parts) > 1 and any(
+        _EQUATION_NUMBER_RE.fullmatch(part) for part in (ln.parts[0], ln.parts[-1])
+    )
+
+
+def _mathlike(ch: str) -> bool:
+    if not ch.strip():
+        return False
+    category = unicodedata.category(ch)
+    # Math operators, Greek letters, and the private-use pieces of large braces (TeX's fonts)
+    return category in ("Sm", "Co") or "\u0370" <= ch <= "\u03ff"
+
+
+def _displayed(an: _Analysis, page: _Page, ln: Line, prev: Line | None, short: bool) -> bool:
+    """A line of a displayed equation: set in from the column's left edge by more than an
+    indent, holding mathematics (operators, Greek, scripts) or, inside a display (``short``),
+    short. Not the run-on line of a hanging indent, which starts under a word of ``prev``."""
+    left, right = page.extents.get(ln.column, page.extents.get(-1, (ln.x0, ln.x1)))
+    if ln.x0 - left <= 3.0 * an.body:
+        return False
+    if prev is not None and prev.page == ln.page and _hangs_under(prev, ln):
+        return False
+    return (
+        (short and ln.width < 0.6 * (right - left))
+        # a limit or script above the line it belongs to (a display of small type alone is
+        # figure text: dropped)
+        or _small_type(ln, an.body)
+        or len({round(ch.size) for ch in ln.chars}) > 1
+        or any(_mathlike(ch) for ch in ln.text)
+    )
+
+
+def _hangs_under(prev: Line, ln: Line) -> bool:
+    """``ln`` starts where a word of ``prev`` starts: the hanging indent of a list item."""
+    last: Char | None = None
+    for ch in prev.chars:
+        starts = last is None or ch.x0 - last.x1 > 0.11 * ch.size or ch.space_before
+        if starts and abs(ch.x0 - ln.x0) < 1.0:
+            return True
+        last = ch
+    return False
+
+
+def _continues_display(an: _Analysis, page: _Page, last: Line, ln: Line) -> bool:
+    """The next line of an open display: set tight below it, numbered, set in or small."""
+    if ln.page != last.page or ln.column != last.column or ln.y0 - last.y1 > 0.8 * an.leading:
+        return False
+    return (
+        _numbered_equation(ln)
+        or _small_type(ln, an.body)
+        or _displayed(an, page, ln, None, short=True)
+    )
 
 
 #: Sections of the front matter that some styles set in small type.

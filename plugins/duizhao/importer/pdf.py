@@ -267,7 +267,7 @@ def import_pdf(
         elif unit.kind == "reference":
             kind: ChunkKind = "paragraph" if number_references else "reference"
             chunks.append(Chunk(protect_line_start(md_text(unit.text)), kind=kind))
-        elif unit.kind == "code":
+        elif unit.kind in ("code", "equation"):
             chunks.append(Chunk("\n".join(md_fence(unit.text, "text")), kind="verbatim"))
         elif unit.figure is not None:
             chunks.append(Chunk(figure_text(unit.figure, declared), kind="figure"))
