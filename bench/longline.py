@@ -8,7 +8,11 @@ paragraph block and the 导言 of an article, then times
 
 - ``check``: :func:`duizhao.article.parse` + every check of ``duizhao check`` (in process);
 - ``build`` (with ``--build``): ``mkdocs build`` of a one-article site (in process, so the
-  start-up cost of MkDocs is not counted; Python-Markdown's own inline parser runs here too).
+  start-up cost of MkDocs is not counted; Python-Markdown's own inline parser runs here too);
+- ``import`` (with ``--import``): :func:`duizhao.importer.parse_markdown` of the line as an
+  original, for the kinds above and for the import-only kinds of :data:`IMPORT_LINES` (the
+  dialect passes: MDX ``import`` lines, container titles, shortcode arguments, unclosed code
+  shortcodes).
 
 It prints the time per size and the ratio to the previous size: a linear scanner doubles its
 time when the line doubles (ratio ≈ 2); a quadratic one quadruples it (ratios of timings under
@@ -25,6 +29,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: Fragments that each defeated a regex of the scanner before issue 12 (see article.py).
@@ -35,6 +40,16 @@ FRAGMENTS: dict[str, str] = {
     "emphasis": "*a_**b__",
     "refs": "[P0]: #P0 [",
     "html": "<a href='",
+}
+
+
+#: Lines of the import's dialect passes that each grew quadratically or worse before they were
+#: made linear (importer/markdown.py): what a line of ``size`` characters is made of.
+IMPORT_LINES: dict[str, Callable[[int], str]] = {
+    "esm": lambda n: "import" + " " * n + "x",
+    "directive": lambda n: ":::note a" + " " * n + "b\n:::",
+    "shortcode": lambda n: '{{< figure x="' + "b=" * (n // 2) + " >}}",
+    "unclosed": lambda n: "{{< highlight go >}}\n\n" * (n // 22),
 }
 
 
@@ -51,6 +66,8 @@ def backtick_line(size: int) -> str:
 
 
 def line_of(kind: str, size: int) -> str:
+    if kind in IMPORT_LINES:
+        return IMPORT_LINES[kind](size)
     if kind == "backticks":
         return backtick_line(size)
     fragment = FRAGMENTS[kind]
@@ -75,6 +92,14 @@ def time_check(text: str, root: Path) -> float:
     start = time.perf_counter()
     parsed = parse(text, docs / "long.md")
     check_corpus([parsed], Corpus(docs, figures=Catalog(root)))
+    return time.perf_counter() - start
+
+
+def time_import(line: str) -> float:
+    from duizhao.importer import parse_markdown
+
+    start = time.perf_counter()
+    parse_markdown(line)
     return time.perf_counter() - start
 
 
@@ -108,10 +133,18 @@ def main(argv: list[str] | None = None) -> int:
         "--kinds", default="all", help="comma-separated: " + ", ".join(["backticks", *FRAGMENTS])
     )
     parser.add_argument("--build", action="store_true", help="also time mkdocs build")
+    parser.add_argument(
+        "--import",
+        dest="import_",
+        action="store_true",
+        help="also time reading the line as an original (duizhao import), with its own kinds",
+    )
     parser.add_argument("--enforce", action="store_true")
     args = parser.parse_args(argv)
     sizes = [int(s) * 1024 for s in args.sizes.split(",")]
     kinds = ["backticks", *FRAGMENTS] if args.kinds == "all" else args.kinds.split(",")
+    if args.import_ and args.kinds == "all":
+        kinds += list(IMPORT_LINES)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     logging.disable(logging.WARNING)  # the hostile article has warnings by design
     failed = False
@@ -121,22 +154,29 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{'kind':<10} {'KB':>5} {'check s':>9} {'x prev':>7}"
             + (f" {'build s':>9} {'x prev':>7}" if args.build else "")
+            + (f" {'import s':>9} {'x prev':>7}" if args.import_ else "")
         )
         for kind in kinds:
-            prev: tuple[float, float] | None = None
+            prev: tuple[float, float, float] | None = None
             for size in sizes:
-                text = article(line_of(kind, size))
+                line = line_of(kind, size)
+                text = article(line)
                 check = time_check(text, tmp)
                 build = time_build(text, tmp) if args.build else 0.0
+                imported = time_import(line) if args.import_ else 0.0
                 row = f"{kind:<10} {size // 1024:>5} {check:>9.3f}"
                 row += f" {check / prev[0]:>7.2f}" if prev and prev[0] > 0.002 else f" {'':>7}"
                 if args.build:
                     row += f" {build:>9.3f}"
                     row += f" {build / prev[1]:>7.2f}" if prev and prev[1] > 0.05 else f" {'':>7}"
+                if args.import_:
+                    row += f" {imported:>9.3f}"
+                    ratio = f"{imported / prev[2]:>7.2f}" if prev and prev[2] > 0.002 else ""
+                    row += f" {ratio:>7}"
                 print(row, flush=True)
-                if size >= 160 * 1024 and check >= 1.0:
+                if size >= 160 * 1024 and check >= 1.0:  # (the import: linear, see ratios)
                     failed = True
-                prev = (check, build)
+                prev = (check, build, imported)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failed:

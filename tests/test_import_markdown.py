@@ -17,7 +17,7 @@ from conftest import Site
 from duizhao.article import parse, read_article
 from duizhao.cli import main
 from duizhao.importer import Chunk, import_chunks, new_article, parse_markdown
-from duizhao.importer.markdown import footnote_prefix
+from duizhao.importer.markdown import AUTOLINK_MAX_PARAGRAPH, footnote_prefix
 
 DATA = Path(__file__).parent / "data" / "markdown"
 SITE_EXTENSIONS = [
@@ -701,6 +701,11 @@ HOSTILE_DIALECT = {
     "shortcode keys": '{{< figure x="' + "b=" * 100_000 + " >}}",
     "unclosed code shortcodes": "{{< highlight go >}}\n\n" * 20_000,
     "unclosed liquid highlights": "{% highlight go %}\n\n" * 20_000,
+    # each footnote was looked up by a search of the whole source (twice)
+    "footnotes": "".join(f"a[^n{i}]\n\n" for i in range(10_000))
+    + "".join(f"[^n{i}]: note {i}\n\n" for i in range(10_000)),
+    # mdit-py-plugins' gfm_autolink searches the pending text at every ':'
+    "autolink in a huge paragraph": "[P0]: #P0 [" * 20_000,
 }
 
 
@@ -710,3 +715,22 @@ def test_dialect_passes_are_linear_on_hostile_lines(text: str) -> None:
     # nothing is lost: what was not dropped as markup is still there
     kept = "".join(c.text for c in original.chunks) + "".join(n.text for n in original.notes)
     assert kept.strip()
+
+
+def test_bare_urls_are_linked_except_in_a_paragraph_no_post_has() -> None:
+    """Bare URLs become links (GFM autolinks); in an original with a paragraph longer than
+    AUTOLINK_MAX_PARAGRAPH they stay text, and the report says so."""
+    normal = parse_markdown("See https://example.org/x for more.\n")
+    assert [c.text for c in normal.chunks] == [
+        "See [https://example.org/x](https://example.org/x) for more."
+    ]
+    assert normal.notes == []
+    huge = "word " * (AUTOLINK_MAX_PARAGRAPH // 5 + 1)
+    text = f"See https://example.org/x for more.\n\n{huge}\n"
+    original = parse_markdown(text)
+    assert original.chunks[0].text == "See https://example.org/x for more."
+    assert original.chunks[1].text == huge.strip()
+    assert [n.message for n in original.notes] == [
+        "a paragraph of 16 KB: bare URLs (not written as links) are left as text in the "
+        "whole original"
+    ]
