@@ -628,3 +628,33 @@ def test_real_paper_imports_into_an_article_that_builds_strictly(
     page = site.html("samba.md")
     assert page.count('class="dz-paragraph') >= 70 or page.count('id="P0') >= 70
     assert "type SambaMessage struct {" in page
+
+
+USENIX = PAPERS / "import-usenix-fluidcloud.pdf"
+
+
+@pytest.fixture(scope="module")
+def usenix() -> PdfImport:
+    return import_pdf(USENIX)
+
+
+def test_usenix_list_item_runs_on_under_its_hanging_indent(usenix: PdfImport) -> None:
+    """A sentence that ends at a line's end inside a list item does not end the item: the next
+    line, set in as far as the one before it, is no paragraph indent."""
+    text = paragraphs(usenix)
+    item = next(p for p in text if p.startswith("• Broker"))
+    assert item.endswith("Also orchestrates the deployment of the Migrators.")
+    assert not any(
+        p.startswith(("Also orchestrates", "Multiple Migrators", "The motivation")) for p in text
+    )
+
+
+def test_usenix_footnote_at_a_column_foot_leaves_the_paragraph_whole(usenix: PdfImport) -> None:
+    """A footnote under a paragraph that runs on into the next page is dropped, and the
+    paragraph (broken mid-word above it) is one unit: "The Mi-" + "grators"."""
+    text = paragraphs(usenix)
+    assert any("make up the Viaduct. The Migrators take care of" in p for p in text)
+    assert any("realise interoperability but they do not necessarily" in p for p in text)
+    assert not any("www.smartos.org" in p or "The migrators were executed" in p for p in text)
+    dropped = [n.message for n in usenix.notes if "dropped small text" in n.message]
+    assert any("1http://www.smartos.org" in d for d in dropped)

@@ -1539,6 +1539,23 @@ def _flow(an: _Analysis) -> list[Unit]:
             units.append(Unit("equation", text, 0, display[0].page, display[0].number))
         display.clear()
 
+    # Where each column's body-size text ends: small type below it is a footnote, which must
+    # leave the flow without ending the paragraph it interrupts (a paragraph runs on under it
+    # into the next column or page, often mid-word: "The Mi-" | footnote | "grators").
+    body_foot: dict[tuple[int, int], float] = {}
+    for ln in lines:
+        if ln.role == "text" and _is_body_size(ln, an.body):
+            key = (ln.page, ln.column)
+            body_foot[key] = max(body_foot.get(key, ln.y1), ln.y1)
+    footnote: list[Line] = []
+
+    def end_footnote() -> None:
+        if footnote:
+            text = " ".join(f.text for f in footnote)
+            message = f"dropped small text (footnote or figure text?) {_clip(text)!r}"
+            an.notes.append(Note(footnote[0].page, footnote[0].number, message))
+            footnote.clear()
+
     open_heading: Line | None = None  # a heading line that may wrap onto the next line
     for ln in lines:
         page = pages[ln.page]
@@ -1547,6 +1564,19 @@ def _flow(an: _Analysis) -> list[Unit]:
             continue
         if ln.role != "text":
             continue
+        foot = body_foot.get((ln.page, ln.column))
+        if (
+            not in_refs
+            and foot is not None
+            and ln.y0 > foot
+            and _small_type(ln, an.body)
+            and section.lower().strip(":. ") not in _FRONT_SECTIONS
+            # a footnote opens with its mark (a small-type heading, "REFERENCES", does not)
+            and (footnote or _footnote_mark(ln))
+        ):
+            footnote.append(ln)
+            continue
+        end_footnote()
         if not in_refs and display and _continues_display(an, page, display[-1], ln):
             display.append(ln)
             last_text = ln
@@ -1622,6 +1652,7 @@ def _flow(an: _Analysis) -> list[Unit]:
     end()
     end_code()
     end_display()
+    end_footnote()
     for page_no, line_no, word in joiner.uncertain:
         message = f"hyphen removed, no other spelling in the paper to check: {word!r}"
         an.notes.append(Note(page_no, line_no, message))
@@ -1629,6 +1660,14 @@ def _flow(an: _Analysis) -> list[Unit]:
 
 
 _EQUATION_NUMBER_RE = re.compile(r"\([0-9]{1,4}[a-z]?\)")
+
+
+def _footnote_mark(ln: Line) -> bool:
+    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol."""
+    if not ln.chars:
+        return False
+    first = ln.chars[0]
+    return first.text in "*†‡§¶‖#" or first.text.isdigit() or first.size < 0.8 * ln.size
 
 
 def _numbered_equation(ln: Line) -> bool:
@@ -1918,8 +1957,11 @@ def _breaks(
     if ended:
         return True
     # An indent opens a paragraph after a finished sentence or a short line; after a full line
-    # that runs on it is the hanging indent of a list item or a description.
-    if indented and (prev.text.endswith((".", "!", "?", ":")) or not prev_full):
+    # that runs on it is the hanging indent of a list item or a description. A line set in as
+    # far as the one before it is no indent: the item runs on under its hanging indent, even
+    # after a sentence ends at the end of a line.
+    hanging = same_column and prev.x0 - 1.0 <= ln.x0 <= prev.x0 + 1.0
+    if indented and not hanging and (prev.text.endswith((".", "!", "?", ":")) or not prev_full):
         return True
     if abs(ln.size - prev.size) > 0.2 * an.body:
         return True
