@@ -25,6 +25,7 @@ from duizhao.importer.layout import (
     _make_line,
     _small_type,
     caption_match,
+    line_text,
     merge_boxes,
     normalize_text,
 )
@@ -412,6 +413,48 @@ def test_a_line_with_body_size_letters_is_not_small_type() -> None:
     assert formula.size == 6.0 and footnote.size == 6.0  # the most common size, by glyphs
     assert not _small_type(formula, 9.0)
     assert _small_type(footnote, 9.0)
+
+
+def test_a_word_gap_narrowed_by_an_italic_overhang_is_still_a_space() -> None:
+    """USENIX page 2: "process of moving" in italics; the loose box of the italic f reaches
+    into the word gaps (0.06 em left between boxes, under the 0.11 em threshold). PDFium's
+    generated space marks the gap; a letter-spaced listing, whose letters all stand 0.1 em
+    apart with generated spaces between them, gets no space inside its words."""
+    fonts = [FontStyle("NimbusRomNo9L-ReguItal", italic=True)]
+
+    def glyphs(spec: list[tuple[str, float, bool]], sizes: str = "") -> list[Char]:
+        out, x = [], 100.0
+        for i, (ch, gap, generated) in enumerate(spec):
+            size = 7.0 if i < len(sizes) and sizes[i] == "s" else 10.0
+            x += gap * size
+            out.append(Char(ch, x, 100.0, x + 0.5 * size, 100.0 + size, size, 0, False, generated))
+            x += 0.5 * size
+        return out
+
+    prose = glyphs(
+        [
+            ("o", 0.0, False),
+            ("f", -0.15, False),
+            ("m", 0.06, True),
+            ("o", 0.0, False),
+            ("r", 0.0, False),
+            ("e", 0.01, False),
+            ("x", 0.06, False),
+        ]
+    )
+    assert line_text(prose, fonts) == "of morex"  # a gap without PDFium's space stays shut
+    listing = glyphs([(ch, 0.105, i in (2, 4)) for i, ch in enumerate("ReEncrypt")])
+    assert line_text(listing, fonts) == "ReEncrypt"
+    script = glyphs([("t", 0.0, False), ("l", 0.0, False), ("a", 0.06, True)], "bss")
+    assert line_text(script, fonts) == "tla"  # a math script's italic correction
+
+
+def test_usenix_tight_italic_line_keeps_its_word_spaces(usenix: PdfImport) -> None:
+    text = paragraphs(usenix)
+    assert any(
+        "the overall orchestration and process of moving a cloud service from the source" in p
+        for p in text
+    )
 
 
 def test_hyphenation_is_joined_with_a_dictionary_check() -> None:

@@ -71,6 +71,9 @@ class Char:
     font: int = 0
     #: the PDF has a real space character before this glyph
     space_before: bool = False
+    #: PDFium put a generated space before this glyph (it saw a word gap, measured with the
+    #: font's advance widths, where the loose boxes of italic overhangs may touch)
+    space_generated: bool = False
 
 
 @dataclass
@@ -273,10 +276,18 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
 
     Inter-word gaps of justified text are ≥ 0.15 em and kerning stays under 0.1 em (measured on
     real ACM and IEEE papers); monospaced glyphs sit edge to edge, so only a wider gap counts.
+    A loose box includes the overhang of an italic glyph ("of" + "moving": the italic f reaches
+    0.15 em into the gap), so a tightly set line can show a word gap of 0.06 em between boxes:
+    where PDFium saw a word gap (it measures with the font's advance widths and generates a
+    space), a gap between letters clearly above the line's own letter gaps is one too.
     """
     out: list[str] = []
     prev: Char | None = None
     accents = _place_accents(chars) if any(ch.text in _ACCENTS for ch in chars) else {}
+    letter_gap = text_size = 0.0
+    if any(ch.space_generated for ch in chars):
+        letter_gap = _letter_gap(chars)
+        text_size = 0.9 * max(map(_SIZE, chars))
     for i, ch in enumerate(chars):
         if ch.text in _ACCENTS and i not in accents:
             continue
@@ -287,9 +298,19 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
                 # Listings set each character in a fixed cell: a space is a whole empty cell.
                 if gap > 0.35 * size:
                     out.append(" ")
-            elif (gap > 0.11 * size or (ch.space_before and gap > 0.02 * size)) and (
-                gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono)
-            ):
+            elif (
+                gap > 0.11 * size
+                or (ch.space_before and gap > 0.02 * size)
+                or (
+                    ch.space_generated
+                    and gap > (letter_gap + 0.03) * size
+                    and prev.text.isalpha()
+                    and ch.text.isalpha()
+                    # not between the letters of a math script ("t" + "last"): TeX spaces
+                    # those with italic corrections
+                    and size > text_size
+                )
+            ) and (gap > 0.3 * size or not (fonts[ch.font].mono and fonts[prev.font].mono)):
                 out.append(" ")
         out.append(unicodedata.normalize("NFC", ch.text + accents[i]) if i in accents else ch.text)
         prev = ch
@@ -302,6 +323,17 @@ def line_text(chars: Sequence[Char], fonts: Sequence[FontStyle], code: bool = Fa
 
 _X0, _Y0, _X1, _Y1 = (operator.attrgetter(a) for a in ("x0", "y0", "x1", "y1"))
 _SIZE, _FONT = operator.attrgetter("size"), operator.attrgetter("font")
+
+
+def _letter_gap(chars: Sequence[Char]) -> float:
+    """The line's usual gap between glyphs, in em: its letter spacing (most gaps are inside
+    words), 0.1 em in a letter-spaced listing, about 0 in prose."""
+    if len(chars) < 2:
+        return 0.0
+    return statistics.median(
+        (b.x0 - a.x1) / (a.size if a.size < b.size else b.size)
+        for a, b in itertools.pairwise(chars)
+    )
 
 
 def _make_line(page: int, chars: list[Char], fonts: Sequence[FontStyle], gaps: int = 0) -> Line:
@@ -1710,7 +1742,12 @@ def _hangs_under(prev: Line, ln: Line) -> bool:
     """``ln`` starts where a word of ``prev`` starts: the hanging indent of a list item."""
     last: Char | None = None
     for ch in prev.chars:
-        starts = last is None or ch.x0 - last.x1 > 0.11 * ch.size or ch.space_before
+        starts = (
+            last is None
+            or ch.x0 - last.x1 > 0.11 * ch.size
+            or ch.space_before
+            or ch.space_generated
+        )
         if starts and abs(ch.x0 - ln.x0) < 1.0:
             return True
         last = ch

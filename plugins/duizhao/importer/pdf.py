@@ -88,14 +88,17 @@ def _page_chars(
     unseen: tuple[int, float] | None = (-1, 0.0)  # a sentinel: not looked up yet
     chars: list[Char] = []
     append = chars.append
-    space = False
+    space = generated = False
     for i in range(count):
         code = get_unicode(handle, i)
         if code == 32:
-            space = space or not is_generated(handle, i)
+            if is_generated(handle, i):
+                generated = True
+            else:
+                space = True
             continue
         if code in (10, 13):
-            space = False
+            space = generated = False
             continue
         key = get_object(handle, i)
         info = objects.get(key, unseen)
@@ -119,7 +122,7 @@ def _page_chars(
         get_box(handle, i, rect_ref)
         if info is None:
             rotated.append((rect.left, height - rect.top, rect.right, height - rect.bottom))
-            space = False
+            space = generated = False
             continue
         if 0xDC00 <= code < 0xE000:
             # PDFium gives a glyph beyond the BMP (math letters 𝑠𝑘) as two UTF-16 halves.
@@ -139,9 +142,10 @@ def _page_chars(
                 info[1],
                 info[0],
                 space,
+                generated,
             )
         )
-        space = False
+        space = generated = False
     for ch in chars:  # a high half without its low half
         if 0xD800 <= ord(ch.text[0]) < 0xDC00:
             ch.text = "\ufffd"
