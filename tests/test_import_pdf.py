@@ -470,6 +470,30 @@ def test_hyphenation_is_joined_with_a_dictionary_check() -> None:
     assert joiner.uncertain == [(0, 0, "hyphen-ation")]
 
 
+def test_a_compound_broken_at_its_hyphen_keeps_it() -> None:
+    """USENIX: "goal-" + "oriented" (the paper prints "network-oriented", never
+    "goaloriented") and "end-" + "users" (it prints "end-user") keep their hyphens; a
+    syllable that is no word of the paper ("Mi-", "cus-", "trans-") is joined."""
+    whole = {"the", "migrators", "formation", "tomer", "process"}
+    compounds = {"network-oriented", "end-user"}
+    joiner = Joiner(whole, compounds)
+    assert joiner.join(["and goal-", "oriented relocation"]) == "and goal-oriented relocation"
+    assert joiner.join(["the end-", "users services"]) == "the end-users services"
+    assert joiner.join(["The Mi-", "grators take"]) == "The Migrators take"
+    assert joiner.join(["a cus-", "tomer"]) == "a customer"
+    assert joiner.join(["trans-", "formation"]) == "transformation"
+    assert joiner.join(["pro-", "cess"]) == "process"
+    assert joiner.kept == [(0, 0, "goal-oriented")]
+
+
+def test_usenix_compounds_broken_at_a_line_end_keep_their_hyphen(usenix: PdfImport) -> None:
+    text = " ".join(paragraphs(usenix))
+    assert "goal-oriented service instance relocation" in text
+    assert "aware of the end-users service instances" in text
+    assert "goaloriented" not in text and "endusers" not in text
+    assert "The Migrators take care of" in text
+
+
 def test_unicode_is_normalised_where_safe() -> None:
     assert normalize_text("\ufb01nd e\ufb03cient \uff21\uff22 a\u00a0b") == "find efficient AB a b"
     # Meaning-bearing characters stay: superscripts, ℝ, ½, ∗, math italic letters.

@@ -1304,8 +1304,32 @@ class Joiner:
     compounds: set[str]
     #: (page, line, "commu-nication") of the joins the paper's own words could not confirm
     uncertain: list[tuple[int, int, str]] = field(default_factory=list)
+    #: (page, line, "goal-oriented") of the hyphens kept between two words of the paper
+    kept: list[tuple[int, int, str]] = field(default_factory=list)
     #: page and line of the paragraph being joined
     where: tuple[int, int] = (0, 0)
+    #: the words that stand after a hyphen in a compound ("network-oriented": "oriented")
+    tails: set[str] = field(init=False)
+    #: every word of a compound ("network", "oriented")
+    parts: set[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tails = {t for c in self.compounds for t in c.split("-")[1:]}
+        self.parts = self.tails | {c.split("-", 1)[0] for c in self.compounds}
+
+    def _word(self, w: str) -> bool:
+        """``w`` is a word of the paper: written whole or in a compound, also with or
+        without a plural s ("users": "end-user")."""
+        forms = {w, w[:-1]} if w.endswith("s") and len(w) > 3 else {w}
+        return any(f in self.whole or f in self.parts for f in forms)
+
+    def _compound(self, compound: str) -> bool:
+        """The paper prints ``compound`` with its hyphen (also in the singular or plural)."""
+        return (
+            compound in self.compounds
+            or (compound.endswith("s") and compound[:-1] in self.compounds)
+            or compound + "s" in self.compounds
+        )
 
     def join(self, parts: Sequence[str]) -> str:
         """Join lines; ``commu-`` + ``nication`` → ``communication``, ``32-`` + ``bit`` kept."""
@@ -1343,10 +1367,21 @@ class Joiner:
             return out + part
         if joined in self.whole:  # the paper writes "communication", "RTCPeerConnection"
             return out[:-1] + part
-        if compound in self.compounds or part[:1].isupper():  # well-known, GPU-NPU
+        if self._compound(compound) or part[:1].isupper():  # well-known, GPU-NPU, end-users
             return out + part
-        if len(stem) > 2 and stem.lower() in self.whole and head.lower() in self.whole:
-            self.uncertain.append((*self.where, f"{stem}-{head}"))  # two words: a compound
+        # Two words of the paper ("goal" + "oriented", where it prints "network-oriented")
+        # make a compound: a syllable ("cus-", "dom-", "trans-") is no word of it, and a
+        # hyphen wrongly kept is visible to the translator, a compound wrongly joined is not.
+        lower, low_head = stem.lower(), head.lower()
+        if (
+            len(stem) > 2
+            and len(head) > 2
+            and (
+                (self._word(lower) and self._word(low_head))
+                or (low_head in self.tails and any(v in lower for v in "aeiouy"))
+            )
+        ):
+            self.kept.append((*self.where, f"{stem}-{head}"))
             return out + part
         if head.lower() not in self.whole or len(head) < 3:
             self.uncertain.append((*self.where, f"{stem}-{head}"))
@@ -1687,6 +1722,9 @@ def _flow(an: _Analysis) -> list[Unit]:
     end_footnote()
     for page_no, line_no, word in joiner.uncertain:
         message = f"hyphen removed, no other spelling in the paper to check: {word!r}"
+        an.notes.append(Note(page_no, line_no, message))
+    for page_no, line_no, word in joiner.kept:
+        message = f"hyphen kept at a line end, both halves are words of the paper: {word!r}"
         an.notes.append(Note(page_no, line_no, message))
     return units
 
