@@ -156,17 +156,15 @@ class Corpus:
             self._resolved[path] = resolved
         return resolved
 
-    _resolve = resolved
-
     def contains(self, path: Path) -> bool:
         """Whether ``path`` resolves (through every symlink) inside :attr:`root`."""
         return self.resolved(path).is_relative_to(self.root)
 
     def add(self, article: Article) -> None:
-        self._cache[self._resolve(article.path)] = LinkTarget.of(article)
+        self._cache[self.resolved(article.path)] = LinkTarget.of(article)
 
     def get(self, path: Path) -> LinkTarget | None:
-        key = self._resolve(path)
+        key = self.resolved(path)
         if key not in self._cache:
             try:
                 exists = key.is_file()
