@@ -45,6 +45,13 @@ def find_project() -> Project | None:
         raise click.UsageError(str(exc)) from exc
 
 
+def project_root() -> Path:
+    """The folder of ./mkdocs.yml (no file the commands read or write may lead out of it),
+    else the current directory."""
+    config = find_config()
+    return config.parent if config else Path.cwd()
+
+
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
@@ -323,10 +330,8 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {original}: {exc}") from None
     _docs_dir, lock_path = _project_or_here()
-    config = find_config()
-    root = config.parent if config else Path.cwd()
     if (article.exists() or article.is_symlink()) and (
-        problem := refused_input(article, root)
+        problem := refused_input(article, project_root())
     ) is not None:
         _fail([problem], f"cannot import into {display_path(article)}")
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
@@ -487,7 +492,6 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     from . import renumber as renumbering
 
     lock = _read_lock(lock_path)
-    config = find_config()
     plan = renumbering.plan(
         article,
         docs_dir,
@@ -495,7 +499,7 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
         lock,
         lock_path,
         key,
-        root=config.parent if config else docs_dir,
+        root=project_root(),
     )
     if plan.refusals:
         _fail(plan.refusals, f"cannot renumber {article}")
@@ -540,10 +544,10 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     lock = _read_lock(lock_path)
     articles: dict[str, Article] = {}
     refused: list[Diagnostic] = []
-    config = find_config()
+    root = project_root()
     for path in iter_markdown([docs_dir]):
         key = article_key(path, docs_dir)
-        problem = refused_input(path, config.parent if config else docs_dir, docs_dir)
+        problem = refused_input(path, root, docs_dir)
         if problem is not None:  # as in check and the build: named, never read
             refused.append(problem)
         elif key is not None:
@@ -575,8 +579,7 @@ def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
             err=True,
         )
         lock = Lock()
-    config = find_config()
-    root = config.parent if config else docs_dir
+    root = project_root()
     for target in targets:
         name, _, pid = target.partition("#")
         path = Path(name)

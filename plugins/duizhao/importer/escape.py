@@ -75,11 +75,16 @@ def md_code_span(code: str) -> str:
     return f"{fence}{code}{fence}"
 
 
+def fence_for(code: str) -> str:
+    """A backtick fence longer than any run of backticks in ``code`` (at least three)."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    return "`" * max(3, longest + 1)
+
+
 def md_fence(code: str, language: str = "") -> list[str]:
     """A fenced code block holding ``code`` verbatim (the fence is longer than any inside)."""
     lines = code.rstrip("\n").split("\n") if code.strip("\n") else []
-    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_for(code)
     language = re.sub(r"[^A-Za-z0-9_+#.-]", "", language)[:30]
     return [fence + language, *(line.rstrip() for line in lines), fence]
 

@@ -1445,10 +1445,14 @@ def analyse(
     return Layout(units, title, authors, found, an.notes)
 
 
+#: Below this share of the body size a line is set in small type (footnotes, scripts).
+SMALL_TYPE = 0.88
+
+
 def _small_type(ln: Line, body: float) -> bool:
     """Set in small type throughout: a line with a body-size letter or digit is not
     ("G" + "txcreate", "2" + "256": its scripts may outnumber the body-size glyphs)."""
-    return ln.size < 0.88 * body and not any(
+    return ln.size < SMALL_TYPE * body and not any(
         ch.size >= 0.92 * body and ch.text.isalnum() for ch in ln.chars
     )
 
@@ -1469,7 +1473,7 @@ def attach_scripts(an: _Analysis) -> None:
         hosts = [ln for ln in text if _is_body_size(ln, an.body)]
         taken: dict[int, list[Line]] = {}
         for ln in text:
-            if ln.size >= 0.88 * an.body or len(ln.chars) > 24:
+            if ln.size >= SMALL_TYPE * an.body or len(ln.chars) > 24:
                 continue
             best, most = None, 0.0
             for host in hosts:

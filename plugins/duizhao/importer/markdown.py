@@ -52,7 +52,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.gfm_autolink import gfm_autolink_plugin
 
 from ..yamlsafe import InputError, load_yaml
-from .escape import md_code_span, md_fence, md_text, md_title, md_url, protect_line_start
+from .escape import fence_for, md_code_span, md_fence, md_text, md_title, md_url, protect_line_start
 from .model import Chunk, ChunkKind, Note, Original
 
 #: Link schemes kept as links; anything else (javascript:, data:, vbscript:, file:) is text.
@@ -245,9 +245,7 @@ def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
             i += 1
             continue
         end = at[k]
-        body = "\n".join(out[i + 1 : end])
-        longest = max((len(r) for r in re.findall(r"`{3,}", body)), default=2)
-        fence = "`" * max(3, longest + 1)
+        fence = fence_for("\n".join(out[i + 1 : end]))
         out[i], out[end] = fence + lang, fence
         i = end + 1
     return out
