@@ -383,10 +383,12 @@ def _real_section(key: str) -> str:
     return "\n".join(lines[start:end]).rstrip() + "\n"
 
 
-def config_text(n_articles: int, duizhao: bool) -> str:
+def config_text(n_articles: int, duizhao: bool, search: str = "material") -> str:
     # The real site's mermaid fence and math need the npm assets of this checkout.
     vendor = REAL_CONFIG.parent / "node_modules"
     plugin = f"  - duizhao:\n      vendor_dir: {json.dumps(str(vendor))}\n"
+    if search != "material":
+        plugin += f"      search: {search}\n"
     plugins = "  - search:\n      lang: zh\n" + (plugin if duizhao else "")
     return (
         f"site_name: duizhao bench ({n_articles} articles, "
@@ -424,6 +426,7 @@ def generate(
     figures: int = 0,
     seed: int = 0,
     duizhao: bool = True,
+    search: str = "material",
 ) -> Path:
     """Write a complete MkDocs project of ``n_articles`` articles into ``out_dir``; return it.
 
@@ -444,7 +447,7 @@ def generate(
         f"n_articles={n_articles} paragraphs={paragraphs} figures={figures} seed={seed}\n",
         encoding="utf-8",
     )
-    _write_text(out_dir / "mkdocs.yml", config_text(n_articles, duizhao))
+    _write_text(out_dir / "mkdocs.yml", config_text(n_articles, duizhao, search))
     docs = out_dir / "docs"
     index = ["# 基准语料", "", f"共 {n_articles} 篇文章。", ""]
     for i in range(1, n_articles + 1):
@@ -475,9 +478,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--figures", type=int, default=0, help="figures per article")
     parser.add_argument("--seed", type=int, default=0, help="seed of the pseudo-random text")
     parser.add_argument("--plain", action="store_true", help="plain Material, no duizhao plugin")
+    parser.add_argument(
+        "--search", choices=("material", "pagefind"), default="material", help="duizhao's search"
+    )
     args = parser.parse_args(argv)
     root = generate(
-        args.out, args.articles, args.paragraphs, args.figures, args.seed, duizhao=not args.plain
+        args.out,
+        args.articles,
+        args.paragraphs,
+        args.figures,
+        args.seed,
+        duizhao=not args.plain,
+        search=args.search,
     )
     print(root)
 

@@ -55,7 +55,15 @@ class DuizhaoConfig(Config):
     mkdocs.yml. Only the files the pages need are copied into the site."""
 
     paragraph_search = c.Type(bool, default=True)
-    """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`."""
+    """Add one search entry per numbered paragraph, so searching `P042` links to `#P042`
+    (Material's search; Pagefind's results are by paragraph anyway)."""
+
+    search = c.Choice(("material", "pagefind"), default="material")
+    """The search behind Material's search box. `material`: Material's own (lunr; the whole
+    index is fetched at page load). `pagefind`: a Pagefind index written after the build
+    (`pip install 'pagefind[extended]'`); the browser loads only what a query needs, once the
+    reader opens the search box, and results lead to paragraphs (#P042), figures and headings.
+    Needs Material's `search` plugin for the box itself."""
 
     lock_file = Text(default=LOCK_NAME)
     """The lock of accepted originals (`duizhao status --accept`), relative to mkdocs.yml."""

@@ -30,6 +30,7 @@ from .project import Project
 from .reader.feature import ReaderFeature
 from .render import RenderFeature
 from .search.feature import SearchFeature
+from .search.pagefind_feature import PagefindFeature
 from .site.feature import SiteFeature
 from .watch import WatchFeature
 
@@ -61,9 +62,15 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             SiteFeature(options.site),
             figures,
             ProgressFeature(project.lock_path, options.progress_page),
-            RenderFeature(figures.render, options.paragraph_search),
+            RenderFeature(
+                figures.render, options.paragraph_search and options.search == "material"
+            ),
             ReaderFeature(options.assets, vendor, options.math, options.mermaid),
-            SearchFeature(options.paragraph_search),
+            (
+                PagefindFeature(background=self.command == "serve")
+                if options.search == "pagefind"
+                else SearchFeature(options.paragraph_search)
+            ),
         ]
         if self.command == "serve":
             features.append(TemplatesFeature())

@@ -19,14 +19,14 @@ from typing import Any
 
 import jieba
 from mkdocs.plugins import get_plugin_logger
-from mkdocs.structure.files import Files, InclusionLevel
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from ..build import Build
 from ..escape import Markup
 from ..features import Feature
 from ..source import write_atomically
-from .index import IndexText, dump_entry, fresh_entries, page_of, split_index
+from .index import IndexText, dump_entry, fresh_entries, page_of, page_urls, split_index
 from .paragraphs import SearchPages, paragraph_texts, search_entries
 
 log = get_plugin_logger(__name__)
@@ -77,7 +77,7 @@ class SearchFeature(Feature):
         return html
 
     def on_env(self, build: Build, env: Any, files: Files) -> None:
-        self.urls = [f.url for f in files.documentation_pages(inclusion=InclusionLevel.all)]
+        self.urls = page_urls(files)
         pages = set(self.urls)
         self.paragraphs = {k: v for k, v in self.paragraphs.items() if k in pages}
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mkdocs.structure.files import Files, InclusionLevel
+
 ENTRY_START = '{"location":"'
 DOCS_START = '"docs":['
 DOCS_END = "]}"
@@ -37,6 +39,15 @@ class IndexText:
             parts.pop()
         parts.append(self.tail)
         return "".join(parts)
+
+
+def page_urls(files: Files) -> list[str]:
+    """The URLs of the site's pages as ``Page.url`` writes them (the home page's is "", its
+    file's "./")."""
+    return [
+        "" if f.url in (".", "./") else f.url
+        for f in files.documentation_pages(inclusion=InclusionLevel.all)
+    ]
 
 
 def page_of(location: str) -> str:

@@ -1,0 +1,254 @@
+/* duizhao search worker: Material's search protocol over a Pagefind index.
+
+   Material's search box (query field, result list, keyboard, instant navigation) talks to a
+   web worker whose URL is the `search` entry of its `__config`; duizhao's template points it
+   here (plugins/duizhao/search/theme). The protocol: SETUP (the index Material fetched: with
+   Pagefind it holds no documents) → READY; QUERY (the text) → RESULT ({items: [[doc, …]]},
+   each doc {location, title, text, score, terms} as Material's own worker returns them; title
+   and text are HTML, so every piece of page text is escaped here).
+
+   Pagefind (search/pagefind/ in the site) is loaded when the reader opens the search box (the
+   page says so on a BroadcastChannel) or at the first query, never at page load. A page's hits
+   are cut at the anchors Pagefind recorded: a numbered paragraph (#P042), a figure (#fig-3), a
+   heading; `dz-end` closes a paragraph or figure. A long page is indexed in parts, each with
+   the page's URL and title and the heading it starts under as metadata; the hits of a page's
+   parts make one result, as Material groups a page's sections. */
+"use strict"
+
+var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
+var MAX_QUERY = 80      // characters searched of a query (a pasted sentence still fits)
+var MAX_PARTS = 16      // parts of pages (Pagefind's results) whose hits are shown
+var FIRST_PARTS = 3     // parts loaded before the first results are posted
+var REST_DELAY = 100    // ms between the first results and fetching the rest
+var MAX_HITS = 12       // hits shown per page
+var EXCERPT = 32        // words around the densest hits
+var ROOT = new URL("../../", self.location.href).href  // the site (this file: assets/duizhao/)
+var BASE = new URL("search/pagefind/", ROOT).href
+
+var pagefind = null
+var latest = 0
+
+function load() {
+  if (pagefind === null) {
+    pagefind = import(BASE + "pagefind.js").then(function (pf) {
+      return pf.options({ basePath: BASE, excerptLength: EXCERPT })
+        .then(function () { return pf.init() })
+        .then(function () { return pf })
+    })
+    pagefind.catch(function (err) {
+      console.warn("duizhao search: cannot load the index", err)
+      pagefind = null
+    })
+  }
+  return pagefind
+}
+
+if (typeof BroadcastChannel !== "undefined") {
+  new BroadcastChannel("duizhao-search").onmessage = function () { load() }
+}
+
+function escapeHTML(text) {
+  return String(text).replace(/[&<>"']/g, function (c) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]
+  })
+}
+
+/* What an anchor starts: a paragraph, a figure or table, a heading, an end of block. */
+function kindOf(anchor) {
+  var id = anchor.id || ""
+  if (id === "dz-end") return "end"
+  if (/^P\d+$/.test(id)) return "paragraph"
+  if (/^(fig|table)-\w+$/.test(id) && anchor.element === "figure") return "figure"
+  if (/^h[1-6]$/i.test(anchor.element) && id) return "heading"
+  return null
+}
+
+function label(anchor, kind) {
+  if (kind === "paragraph") return anchor.id
+  var m = /^(fig|table)-(\w+)$/.exec(anchor.id)
+  return m ? (m[1] === "table" ? "表 " : "图 ") + m[2] : anchor.id
+}
+
+/* The page cut into segments: [{start, end, location, title, kind}] in word positions. */
+function segments(data) {
+  var anchors = (data.anchors || []).slice().sort(function (a, b) { return a.location - b.location })
+  var meta = data.meta || {}
+  var page = { start: 0, location: "", title: meta.title || "", kind: "page" }
+  if (meta.section_id)  // a later part of a page: it starts under this heading
+    page = { start: 0, location: "#" + meta.section_id, title: meta.section || "", kind: "heading" }
+  var out = [page]
+  var section = page
+  for (var i = 0; i < anchors.length; i++) {
+    var anchor = anchors[i], kind = kindOf(anchor)
+    if (kind === null) continue
+    var text = (anchor.text || "").trim()
+    var next
+    if (kind === "heading") {
+      if (anchor.element.toLowerCase() === "h1") continue  // the page itself
+      next = { location: "#" + anchor.id, title: text || anchor.id, kind: kind }
+      section = next
+    } else if (kind === "end") {
+      next = { location: section.location, title: section.title, kind: section.kind }
+    } else {
+      var heading = section.kind === "page" ? "" : " · " + section.title
+      next = { location: "#" + anchor.id, title: label(anchor, kind) + heading, kind: kind }
+    }
+    next.start = anchor.location
+    out.push(next)
+  }
+  for (var j = 0; j < out.length; j++)
+    out[j].end = j + 1 < out.length ? out[j + 1].start : Infinity
+  return out
+}
+
+/* The escaped excerpt of words [start, end) around the densest hits, hits in <mark>.
+   `hits` are sorted by location and lie in [start, end); linear in their number. */
+function excerpt(words, start, end, hits) {
+  end = Math.min(end, words.length)
+  var from = start
+  if (end - start > EXCERPT && hits.length) {
+    var best = -1, right = 0, left = 0, sum = 0
+    for (var i = 0; i < hits.length; i++) {
+      var lo = Math.max(start, Math.min(hits[i].location - (EXCERPT >> 2), end - EXCERPT))
+      while (right < hits.length && hits[right].location < lo + EXCERPT)
+        sum += hits[right++].balanced_score || 1
+      while (left < right && hits[left].location < lo)
+        sum -= hits[left++].balanced_score || 1
+      if (sum > best) { best = sum; from = lo }
+    }
+  }
+  var to = Math.min(end, from + EXCERPT)
+  var marked = {}
+  for (var h = 0; h < hits.length; h++) marked[hits[h].location] = true
+  var parts = [], terms = {}
+  for (var w = from; w < to; w++) {
+    var word = words[w] || ""
+    if (marked[w] && word.trim()) {
+      parts.push("<mark>" + escapeHTML(word) + "</mark>")
+      terms[word.trim().toLowerCase()] = true
+    } else {
+      parts.push(escapeHTML(word))
+    }
+  }
+  var text = parts.join("").trim()
+  if (from > start) text = "…" + text
+  if (to < end) text += "…"
+  return { text: text, terms: terms }
+}
+
+/* The documents of one part's hits, by segment: [{location, title, text, score}]. */
+function hitsOf(data, score, terms) {
+  var words = (data.raw_content || data.content || "").split("\u200B")
+  var segs = segments(data)
+  var hits = (data.weighted_locations || []).slice().sort(function (a, b) { return a.location - b.location })
+  var groups = new Map()
+  var s = 0
+  for (var i = 0; i < hits.length; i++) {
+    while (s + 1 < segs.length && segs[s + 1].start <= hits[i].location) s++
+    var seg = segs[s]
+    if (!groups.has(seg.location)) groups.set(seg.location, { seg: seg, hits: [], score: 0, parts: [] })
+    var group = groups.get(seg.location)
+    if (group.parts[group.parts.length - 1] !== seg) group.parts.push(seg)
+    group.hits.push(hits[i])
+    group.score += hits[i].balanced_score || 1
+  }
+  var top = 0
+  groups.forEach(function (g) { top = Math.max(top, g.score) })
+  var url = pageURL(data)
+  var docs = []
+  groups.forEach(function (g) {
+    var seg = g.parts[0], inside = []
+    for (var p = 0; p < g.parts.length; p++) {
+      var part = g.parts[p]
+      var own = g.hits.filter(function (h) { return h.location >= part.start && h.location < part.end })
+      if (own.length > inside.length) { seg = part; inside = own }
+    }
+    var cut = excerpt(words, seg.start, seg.end, inside)
+    for (var t in cut.terms) terms[t] = true
+    docs.push({
+      location: url + g.seg.location,
+      title: escapeHTML(g.seg.title),
+      text: cut.text ? "<p>" + cut.text + "</p>" : "",
+      score: score * (top ? g.score / top : 1)
+    })
+  })
+  return docs
+}
+
+function pageURL(data) {
+  var url = data.meta && data.meta.url || String(data.url || "").replace(/^\//, "")
+  return new URL(url, ROOT).href
+}
+
+/* Material's items: one per page, in the order of its best part; a page's hits best first,
+   the page itself (location without "#") among them, last with score 0 if it has no hit. */
+function items(datas, scores) {
+  var pages = new Map()
+  for (var i = 0; i < datas.length; i++) {
+    var url = pageURL(datas[i])
+    if (!pages.has(url)) pages.set(url, { title: datas[i].meta && datas[i].meta.title || "", docs: [], terms: {} })
+    var page = pages.get(url)
+    page.docs = page.docs.concat(hitsOf(datas[i], scores[i], page.terms))
+  }
+  var out = []
+  pages.forEach(function (page, url) {
+    var docs = page.docs.sort(function (a, b) { return b.score - a.score })
+    var parent = null
+    docs = docs.filter(function (d) {
+      if (d.location !== url) return true
+      if (parent === null) parent = d
+      return false
+    }).slice(0, MAX_HITS)
+    if (parent === null) parent = { location: url, title: escapeHTML(page.title), text: "", score: 0 }
+    var all = parent.score > 0 ? [parent].concat(docs) : docs.concat([parent])
+    all.sort(function (a, b) { return b.score - a.score })
+    for (var d = 0; d < all.length; d++) all[d].terms = page.terms
+    out.push(all)
+  })
+  return out
+}
+
+function post(id, items) {
+  if (id === latest) postMessage({ type: RESULT, data: { items: items } })
+}
+
+function search(id, query) {
+  return load().then(function (pf) {
+    if (id !== latest) return null
+    return pf.search(query)
+  }).then(function (found) {
+    if (found === null || id !== latest) return
+    var results = found.results.slice(0, MAX_PARTS)
+    var scores = results.map(function (r) { return r.score })
+    var first = results.slice(0, FIRST_PARTS)
+    return Promise.all(first.map(function (r) { return r.data() })).then(function (datas) {
+      post(id, items(datas, scores))
+      var rest = results.slice(FIRST_PARTS)
+      if (!rest.length || id !== latest) return
+      // The first results are painted before the rest is fetched (on a slow link the rest
+      // would compete with them).
+      return new Promise(function (done) { setTimeout(done, REST_DELAY) }).then(function () {
+        if (id !== latest) return []
+        return Promise.all(rest.map(function (r) { return r.data() }))
+      }).then(function (more) {
+        if (!more.length) return
+        post(id, items(datas.concat(more), scores))
+      })
+    })
+  }).catch(function (err) {
+    console.warn("duizhao search:", err)
+    post(id, [])
+  })
+}
+
+addEventListener("message", function (ev) {
+  var message = ev.data || {}
+  if (message.type === SETUP) {
+    postMessage({ type: READY })
+  } else if (message.type === QUERY) {
+    var id = ++latest
+    var query = String(message.data || "").slice(0, MAX_QUERY).trim()
+    if (!query) post(id, [])
+    else search(id, query)
+  }
+})

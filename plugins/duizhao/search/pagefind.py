@@ -1,0 +1,306 @@
+"""The Pagefind back end: what each page gives the index, and the run of Pagefind over them.
+
+Pagefind (``pagefind[extended]``, a Rust binary shipped on PyPI; the extended build segments
+Chinese) writes a static index cut into small files: the browser loads the entry, the words'
+chunks a query needs and the fragments (text) of the pages it shows, never the whole site.
+
+Each page is given to Pagefind as a small HTML document made here from the page's rendered
+content (:func:`index_document`): its title, and its content with an end marker after every
+numbered paragraph and figure. Pagefind records every element with an ``id`` as an anchor with
+its word position; duizhao's search worker (``assets/search-worker.js``) cuts a page's hits
+at those anchors, so a hit inside ``<div id="P042">`` becomes a result for ``#P042``, a hit in a
+figure one for ``#fig-3``, a hit under a heading one for that heading, and the marker ends a
+block (the notes after a paragraph belong to their section again).
+
+A long page is given as several documents (:func:`page_documents`), cut between top-level
+elements every :data:`PART_BYTES` or so: the browser then fetches the text of the parts that
+hold a query's hits, not of the whole article. Each part carries the page's URL and title and
+the heading it starts under as Pagefind metadata (``url``, ``title``, ``section``,
+``section_id``); the worker shows one result per page, whatever parts it came from.
+
+Pages whose content repeats other pages (the 进度 page, 图表索引, the generated 导言 lists) are
+given their title only (:func:`index_document` with ``title_only``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..escape import html_attr, html_text
+
+#: The element that ends a numbered paragraph or a figure in the indexed document.
+BLOCK_END = '<i id="dz-end"></i>'
+#: Where the index lands in the site (beside Material's search/search_index.json).
+OUTPUT = "search/pagefind"
+#: What is not indexed: permalinks' ¶, the source box, the gallery of captions that repeats
+#: the figures, diagrams' source, and what a page marks as Material's search does.
+EXCLUDE_SELECTORS = (
+    ".headerlink",
+    ".dz-source",
+    ".dz-gallery",
+    ".mermaid",
+    "[data-search-exclude]",
+    "[data-pagefind-ignore]",
+)
+#: Pagefind's files that duizhao's worker loads; the bundled UIs are removed from the site.
+KEEP = ("pagefind.js", "pagefind-entry.json", "index", "fragment", "filter")
+_KEEP_SUFFIXES = (".pf_meta", ".pagefind")
+#: Block openings in duizhao's rendered HTML (markdown.py writes them exactly so).
+_BLOCKS = (('<div class="dz-para"', "div"), ('<figure class="dz-figure"', "figure"))
+
+
+def mark_block_ends(html: str) -> str:
+    """``html`` with :data:`BLOCK_END` after each paragraph block and figure (linear time)."""
+    ends: list[int] = []
+    for opening, tag in _BLOCKS:
+        at = html.find(opening)
+        while at >= 0:
+            end = _close(html, at + len(opening), tag)
+            if end < 0:
+                break
+            ends.append(end)
+            at = html.find(opening, end)
+    if not ends:
+        return html
+    parts: list[str] = []
+    last = 0
+    for end in sorted(ends):
+        parts += (html[last:end], BLOCK_END)
+        last = end
+    parts.append(html[last:])
+    return "".join(parts)
+
+
+def _close(html: str, at: int, tag: str) -> int:
+    """The index after the ``</tag>`` that closes the element opened before ``at``; -1 if none.
+
+    Author text inside is escaped, so ``<tag`` and ``</tag>`` in the HTML are elements.
+    """
+    depth, open_tag, close_tag = 1, f"<{tag}", f"</{tag}>"
+    while True:
+        close = html.find(close_tag, at)
+        if close < 0:
+            return -1
+        opened = html.find(open_tag, at, close)
+        while opened >= 0:
+            after = html[opened + len(open_tag) : opened + len(open_tag) + 1]
+            if after in (">", " ", "\n", "\t"):
+                depth += 1
+            opened = html.find(open_tag, opened + len(open_tag), close)
+        depth -= 1
+        at = close + len(close_tag)
+        if depth == 0:
+            return at
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a page's content, and the heading it starts under ("" at the top)."""
+
+    html: str
+    section: str = ""
+    section_id: str = ""
+
+
+def index_document(title: str, content: str, lang: str, *, title_only: bool = False) -> str:
+    """The HTML that Pagefind indexes for a whole page (``title``: plain text; ``content``:
+    the page's rendered content, HTML)."""
+    return _document("", title, Part("" if title_only else content), lang, first=True)
+
+
+def page_documents(
+    url: str, title: str, content: str, lang: str, *, title_only: bool = False
+) -> dict[str, str]:
+    """The documents of the page at ``url``, by their path in the indexed folder."""
+    if title_only:
+        return {document_path(url): index_document(title, "", lang, title_only=True)}
+    stem = document_path(url)
+    stem = stem[: -len(".html")] if stem.endswith(".html") else stem
+    return {
+        (document_path(url) if i == 0 else f"{stem}.part-{i}.html"): _document(
+            url, title, part, lang, first=i == 0
+        )
+        for i, part in enumerate(split_content(content))
+    }
+
+
+def _document(url: str, title: str, part: Part, lang: str, *, first: bool) -> str:
+    body = mark_block_ends(part.html)
+    # The title is a word of the page (ranked as a heading) on the first part, unless the
+    # content has its own h1.
+    heading = (
+        f'<h1 data-pagefind-weight="7">{html_text(title)}</h1>'
+        if first and "<h1" not in body
+        else ""
+    )
+    meta = {"title": title, "url": url, "section": part.section, "section_id": part.section_id}
+    tags = "".join(
+        f'<meta data-pagefind-meta="{key}[content]" content="{html_attr(value)}">'
+        for key, value in meta.items()
+        if value or key == "title"
+    )
+    return (
+        f'<!doctype html><html lang="{html_attr(lang)}"><head><meta charset="utf-8">{tags}'
+        f"<title>{html_text(title)}</title></head><body>"
+        f"<div data-pagefind-body>{heading}{body}</div></body></html>"
+    )
+
+
+#: About how much HTML of a page's content one part holds (a dozen numbered paragraphs).
+PART_BYTES = 24_000
+_SECTION_TAGS = frozenset(["h2", "h3"])
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
+)
+#: A tag or a comment (text is escaped: "<" starts markup). Alternatives start with different
+#: characters, so the scan is linear.
+_TAG_RE = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>", re.S)
+_ID_RE = re.compile(r"""\bid=(?:"([^"]*)"|'([^']*)')""")
+
+
+def _top_level(html: str) -> Iterable[tuple[int, str | None, str]]:
+    """The ends of the top-level elements of ``html``, with the text and id of headings."""
+    depth = 0
+    heading: tuple[int, str] | None = None  # where an h2/h3 starts, its id
+    for m in _TAG_RE.finditer(html):
+        closing, tag = m.group(1), (m.group(2) or "").lower()
+        if not tag:
+            continue  # a comment
+        if tag in _VOID or m.group(3).endswith("/"):
+            if depth == 0:
+                yield m.end(), None, ""
+            continue
+        if not closing:
+            if depth == 0 and tag in _SECTION_TAGS:
+                ident = _ID_RE.search(m.group(3))
+                heading = (m.end(), (ident.group(1) or ident.group(2) or "") if ident else "")
+            depth += 1
+            continue
+        depth = max(depth - 1, 0)
+        if depth == 0:
+            if heading is not None:
+                text = Markup(html[heading[0] : m.start()]).striptags().rstrip("¶").strip()
+                yield m.end(), text, heading[1]
+                heading = None
+            else:
+                yield m.end(), None, ""
+
+
+def split_content(html: str, budget: int = PART_BYTES) -> list[Part]:
+    """``html`` cut between top-level elements into parts of about ``budget`` bytes; a part
+    starts before a heading where one is near. Every byte is in exactly one part."""
+    if len(html) <= budget:
+        return [Part(html)]
+    ends = list(_top_level(html))
+    parts: list[Part] = []
+    start, section, section_id = 0, "", ""
+    current = ("", "")  # the heading the text at the scan's position is under
+    for index, (end, heading, hid) in enumerate(ends):
+        if heading is not None:
+            current = (heading, hid)
+        size = end - start
+        before_heading = index + 1 < len(ends) and ends[index + 1][1] is not None
+        if size >= budget or (before_heading and size >= budget // 2):
+            parts.append(Part(html[start:end], section, section_id))
+            start = end
+            section, section_id = current
+    if start < len(html):
+        parts.append(Part(html[start:], section, section_id))
+    return parts
+
+
+def pagefind_language(language: object) -> str:
+    """Pagefind's language code for the site's ``theme.language`` (``zh-Hans`` → ``zh``)."""
+    text = str(language or "en").replace("_", "-").split("-")[0].lower()
+    return text if text.isalpha() and 2 <= len(text) <= 3 else "en"
+
+
+def available() -> bool:
+    """Whether the Pagefind package and its binary are installed."""
+    try:
+        from pagefind.service import get_executable
+    except ImportError:
+        return False
+    return get_executable() is not None
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    pages: int
+    documents: int
+
+
+def write_index(
+    documents: Mapping[str, str], site_dir: Path, lang: str, extra: Iterable[str] = ()
+) -> IndexStats:
+    """Index ``documents`` (path → document, :func:`page_documents`) into
+    ``site_dir/search/pagefind``.
+
+    The new index is written beside the old one and swapped in, so a browser never sees half
+    an index and files of an older index do not linger. ``extra`` selectors are not indexed.
+    """
+    target = site_dir / OUTPUT
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
+    try:
+        staging.chmod(0o755)  # served as the site's other folders are
+        stats = asyncio.run(_index(documents, staging, lang, [*EXCLUDE_SELECTORS, *extra]))
+        _prune(staging)
+        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        if target.exists():
+            os.replace(target, old)
+        os.replace(staging, target)
+        shutil.rmtree(old, ignore_errors=True)
+        return stats
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+async def _index(
+    documents: Mapping[str, str], output: Path, lang: str, exclude: list[str]
+) -> IndexStats:
+    from pagefind.index import IndexConfig, PagefindIndex
+
+    config = IndexConfig(
+        force_language=lang,
+        exclude_selectors=exclude,
+        write_playground=False,
+        output_path=os.fspath(output),  # written when the context closes without an error
+    )
+    # Pagefind reads a folder of files in parallel (documents sent one by one are parsed one
+    # after the other): the documents go to a folder laid out as the site is.
+    with tempfile.TemporaryDirectory(prefix=".pagefind-src-", dir=output.parent) as source:
+        for rel, document in documents.items():
+            path = Path(source, rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(document, encoding="utf-8")
+        async with PagefindIndex(config) as index:
+            result = await index.add_directory(source)
+    return IndexStats(int(result.get("page_count") or 0), len(documents))
+
+
+def document_path(url: str) -> str:
+    """Where the page of ``url`` lies in the site (``a/`` → ``a/index.html``): Pagefind
+    gives each file the URL of its path."""
+    return url if url.endswith(".html") else f"{url}index.html"
+
+
+def _prune(output: Path) -> None:
+    """Remove Pagefind's bundled UIs, its own worker and the playground: duizhao's worker
+    runs Pagefind inside Material's search box."""
+    for path in output.iterdir():
+        if path.name in KEEP or path.name.endswith(_KEEP_SUFFIXES):
+            continue
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()

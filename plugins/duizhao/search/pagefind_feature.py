@@ -1,0 +1,158 @@
+"""The Pagefind back end as a feature (``search: pagefind``): index after the build, worker, box.
+
+Per page (``on_page_content``) it keeps the document Pagefind will index
+(:func:`~duizhao.search.pagefind.index_document`) and tells Material's search plugin to leave
+the page out of its own index (``search: exclude`` in the page's meta), so the site's
+``search/search_index.json`` holds no documents and page load fetches none. After the build it
+writes the Pagefind index into ``search/pagefind/``; under ``mkdocs serve`` the documents of
+the pages a ``--dirty`` rebuild did not render are those of the last build, and the index is
+written in the background (the page reloads at once; the index follows).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from .. import head
+from ..build import Build
+from ..features import Feature
+from ..site import indexes
+from . import theme
+from .index import page_urls
+from .pagefind import available, page_documents, pagefind_language, write_index
+
+log = get_plugin_logger(__name__)
+
+
+class PagefindFeature(Feature):
+    def __init__(self, background: bool = False) -> None:
+        #: the indexed documents of each page (by path), by URL, kept across --dirty rebuilds
+        self.documents: dict[str, dict[str, str]] = {}
+        self.active = False
+        self.lang = "en"
+        self.background = _Background() if background else None
+        self._warned: set[str] = set()
+
+    def on_config(self, build: Build) -> None:
+        if not build.dirty:
+            self.documents = {}
+        self.active = available()
+        if not self.active:
+            self._warn_once(
+                "search: pagefind needs the Python package pagefind[extended] "
+                "(pip install 'pagefind[extended]'); the site keeps Material's search"
+            )
+            return
+        config = build.config
+        self.lang = pagefind_language(config.theme.get("language"))
+        theme.add_templates(config)
+        main = theme.overridden_main(config)
+        if main is not None:
+            self._warn_once(
+                f"search: pagefind: {main} extends Material's base.html, so the search box "
+                'keeps Material\'s index; extend "duizhao/base.html" instead'
+            )
+
+    def on_files(self, build: Build, files: Files) -> None:
+        if self.active:
+            head.publish(files, build.config, theme.WORKER, head.ASSETS / theme.WORKER)
+
+    def on_page_content(self, build: Build, html: str, page: Page) -> str:
+        if not self.active:
+            return html
+        search = page.meta.get("search")
+        options = dict(search) if isinstance(search, dict) else {}
+        if options.get("exclude"):
+            self.documents.pop(page.url, None)
+            return html
+        uri = page.file.src_uri
+        article = build.articles.get(uri)
+        repeats = build.pages.owns(uri) or (
+            article is not None and indexes.has_marker(article.text)
+        )
+        # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
+        title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
+        self.documents[page.url] = page_documents(
+            page.url, title, html, self.lang, title_only=repeats
+        )
+        # Material's search plugin indexes nothing: its index would only be downloaded.
+        page.meta["search"] = {**options, "exclude": True}
+        return html
+
+    def on_env(self, build: Build, env: Any, files: Files) -> None:
+        if not self.active:
+            return
+        env.globals["duizhao_search_config"] = theme.search_config
+        urls = set(page_urls(files))
+        self.documents = {url: doc for url, doc in self.documents.items() if url in urls}
+
+    def on_post_build(self, build: Build) -> None:
+        if not self.active:
+            return
+        documents = {path: doc for docs in self.documents.values() for path, doc in docs.items()}
+        site_dir, lang = Path(build.config.site_dir), self.lang
+
+        def job() -> None:
+            start = time.perf_counter()
+            try:
+                stats = write_index(documents, site_dir, lang)
+            except Exception as error:
+                log.warning(f"search: pagefind could not write the index: {error}")
+                return
+            log.info(
+                f"search: pagefind indexed {stats.pages} pages "
+                f"in {time.perf_counter() - start:.2f} s"
+            )
+
+        if self.background is not None:
+            self.background.submit(job)
+        else:
+            job()
+
+    def _warn_once(self, message: str) -> None:
+        if message not in self._warned:
+            self._warned.add(message)
+            log.warning(message)
+
+
+class _Background:
+    """Runs the latest job submitted, one at a time, off the build's thread (mkdocs serve)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pending: Callable[[], None] | None = None
+        self.thread: threading.Thread | None = None
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self.lock:
+            self.pending = job
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self.lock:
+                job, self.pending = self.pending, None
+                if job is None:
+                    self.thread = None
+                    return
+            job()
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Until no job is pending or running (tests)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.thread is None:
+                    return
+            time.sleep(0.02)

@@ -1,0 +1,64 @@
+"""Material's search box over duizhao's Pagefind worker, through a template override.
+
+The folder ``theme/`` beside this module is put in the theme's template folders (after the
+site's own ``custom_dir``, before Material's): its ``main.html`` extends ``duizhao/base.html``,
+which overrides Material's documented ``config`` block: Material's own block, with the URL of
+the search worker replaced by duizhao's. Everything else (the search box, the result list,
+keyboard, instant navigation, palettes) stays Material's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from markupsafe import Markup
+from mkdocs.config.defaults import MkDocsConfig
+
+TEMPLATES = Path(__file__).parent / "theme"
+WORKER = "search-worker.js"
+_OPEN = '<script id="__config" type="application/json">'
+
+
+def add_templates(config: MkDocsConfig) -> None:
+    """Put :data:`TEMPLATES` after the site's ``custom_dir`` in the theme's folders (once)."""
+    dirs = config.theme.dirs
+    folder = str(TEMPLATES)
+    if folder in dirs:
+        return
+    custom = config.theme.custom_dir
+    at = 1 if custom and dirs and Path(dirs[0]) == Path(custom) else 0
+    dirs.insert(at, folder)
+
+
+def overridden_main(config: MkDocsConfig) -> Path | None:
+    """The site's own ``main.html`` that does not extend duizhao's (it then keeps the lunr
+    worker), or None."""
+    custom = config.theme.custom_dir
+    if not custom:
+        return None
+    main = Path(custom) / "main.html"
+    try:
+        text = main.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return None if "duizhao/base.html" in text else main
+
+
+def search_config(block: str, worker: str) -> Markup:
+    """Material's config block (``super()``) with its search worker replaced by ``worker``."""
+    start = block.find(_OPEN)
+    end = block.find("</script>", start)
+    if start < 0 or end < 0:
+        return Markup(block)
+    head = start + len(_OPEN)
+    try:
+        data = json.loads(block[head:end])
+    except ValueError:
+        return Markup(block)
+    data["search"] = worker
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    # As Jinja's tojson writes it inside <script>: no "<", ">", "&" or "'" as such.
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
+        text = text.replace(char, code)
+    return Markup(block[:head] + text + block[end:])

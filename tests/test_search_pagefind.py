@@ -1,0 +1,261 @@
+"""The Pagefind back end (`search: pagefind`): the indexed documents, the index in the site,
+Material's search box pointed at duizhao's worker, and what a site that does not opt in keeps."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from duizhao.search import pagefind
+from duizhao.search.pagefind import (
+    BLOCK_END,
+    index_document,
+    mark_block_ends,
+    page_documents,
+    pagefind_language,
+    split_content,
+)
+from duizhao.search.theme import search_config
+from reader_site import FILES, reader_config
+
+PAGEFIND = {"duizhao": {"search": "pagefind"}}
+
+
+def para(pid: str, en: str, zh: str) -> str:
+    return (
+        f'<div class="dz-para" data-dz-id="{pid}" id="{pid}"><a class="dz-pid">{pid}</a>'
+        f'<div class="dz-en"><p>{en}</p></div><div class="dz-zh"><p>{zh}</p></div></div>'
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The documents
+
+
+def test_block_ends_follow_paragraphs_and_figures_not_their_inner_divs() -> None:
+    html = (
+        para("P001", "a", "甲")
+        + "<p>note</p>"
+        + '<figure class="dz-figure" id="fig-1"><figure><img></figure>'
+        + "<figcaption>图 1</figcaption></figure><p>tail</p>"
+    )
+    marked = mark_block_ends(html)
+    assert marked == (
+        para("P001", "a", "甲")
+        + BLOCK_END
+        + "<p>note</p>"
+        + '<figure class="dz-figure" id="fig-1"><figure><img></figure>'
+        + "<figcaption>图 1</figcaption></figure>"
+        + BLOCK_END
+        + "<p>tail</p>"
+    )
+
+
+def test_an_unclosed_block_gets_no_marker_and_text_is_not_taken_for_tags() -> None:
+    assert mark_block_ends('<div class="dz-para" id="P001"><p>x') == (
+        '<div class="dz-para" id="P001"><p>x'
+    )
+    html = para("P001", "&lt;/div&gt; &lt;div&gt;", "&lt;/div&gt;")
+    assert mark_block_ends(html) == html + BLOCK_END
+
+
+def test_marking_many_blocks_is_linear() -> None:
+    html = "".join(para(f"P{n:03d}", "x " * 50, "字" * 50) for n in range(1, 2001))
+    start = time.perf_counter()
+    marked = mark_block_ends(html)
+    assert time.perf_counter() - start < 1.0
+    assert marked.count(BLOCK_END) == 2000
+
+
+def test_documents_escape_the_title_and_carry_the_page_url() -> None:
+    doc = index_document('<script>alert("x")</script> & 标题', "<p>text</p>", "zh")
+    assert "<script>" not in doc
+    assert '<html lang="zh">' in doc
+    assert 'content="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; 标题"' in doc
+    assert "<p>text</p>" in doc
+    title_only = index_document("进度", "<p>每篇文章的进度</p>", "zh", title_only=True)
+    assert "每篇文章" not in title_only and "<h1" in title_only
+
+
+def test_a_long_page_is_cut_between_top_level_elements_with_its_headings() -> None:
+    body = "".join(
+        f'<h2 id="s{s}">第 {s} 节<a class="headerlink" href="#s{s}">¶</a></h2>'
+        + "".join(para(f"P{s * 60 + n:03d}", "word " * 80, "字" * 120) for n in range(60))
+        for s in range(1, 6)
+    )
+    parts = split_content(body)
+    assert len(parts) > 3
+    assert "".join(p.html for p in parts) == body
+    assert parts[0].section == ""
+    for part in parts:
+        assert part.html.startswith(("<h2", '<div class="dz-para"'))
+        assert len(part.html) < 3 * pagefind.PART_BYTES
+    later = [p for p in parts[1:] if not p.html.startswith("<h2")]
+    assert later and all(re.fullmatch(r"第 \d 节", p.section) for p in later)
+    assert all(p.section_id == f"s{p.section.split()[1]}" for p in later)
+    docs = page_documents("a/", "Article", body, "zh")
+    assert next(iter(docs)) == "a/index.html"
+    assert all(re.fullmatch(r"a/index(\.part-\d+)?\.html", path) for path in docs)
+    assert all('data-pagefind-meta="url[content]" content="a/"' in d for d in docs.values())
+
+
+@given(st.lists(st.sampled_from(["<p>x</p>", "<h2 id='h'>t</h2>", para("P001", "e", "z"), "y"])))
+def test_parts_always_join_back_to_the_content(pieces: list[str]) -> None:
+    html = "".join(pieces)
+    assert "".join(p.html for p in split_content(html, budget=30)) == html
+
+
+@pytest.mark.parametrize(
+    ("language", "code"),
+    [("zh", "zh"), ("zh-Hans", "zh"), ("zh_CN", "zh"), (None, "en"), ("x!", "en")],
+)
+def test_pagefind_language(language: str | None, code: str) -> None:
+    assert pagefind_language(language) == code
+
+
+def test_the_config_block_gets_the_worker_and_stays_json() -> None:
+    block = (
+        '<script id="__config" type="application/json">'
+        '{"base":"..","search":"../assets/javascripts/workers/search.x.min.js","t":"a<b"}'
+        "</script>"
+    )
+    out = search_config(block, "../assets/duizhao/search-worker.js")
+    data = json.loads(out[out.index(">") + 1 : out.rindex("</script>")])
+    assert data == {"base": "..", "search": "../assets/duizhao/search-worker.js", "t": "a<b"}
+    assert "a<b" not in out  # as Jinja's tojson writes it inside <script>
+    assert search_config("<p>not Material's</p>", "w.js") == "<p>not Material's</p>"
+
+
+# ---------------------------------------------------------------------------------------------
+# A site
+
+
+def fragments(site_dir: Path) -> list[dict[str, Any]]:
+    out = []
+    for path in sorted((site_dir / "search" / "pagefind" / "fragment").iterdir()):
+        data = gzip.decompress(path.read_bytes())
+        assert data.startswith(b"pagefind_dcd")
+        out.append(json.loads(data[len(b"pagefind_dcd") :]))
+    return out
+
+
+def pagefind_site(make_site: Any, **extra: Any) -> Any:
+    config = reader_config(**extra)
+    config["plugins"] = [
+        p if "duizhao" not in p else {"duizhao": {**p["duizhao"], "search": "pagefind"}}
+        for p in config["plugins"]
+    ]
+    return make_site(FILES, **config)
+
+
+def test_a_pagefind_site_has_the_index_the_worker_and_no_lunr_documents(make_site: Any) -> None:
+    site = pagefind_site(make_site)
+    site.build(strict=True)
+    out = site.site_dir
+    folder = out / "search" / "pagefind"
+    assert (folder / "pagefind.js").is_file() and (folder / "pagefind-entry.json").is_file()
+    assert list(folder.glob("*.pf_meta")) and list(folder.glob("wasm.*.pagefind"))
+    assert not list(folder.glob("pagefind-*ui*")) and not (folder / "pagefind-worker.js").exists()
+    assert json.loads((out / "search" / "search_index.json").read_text("utf-8"))["docs"] == []
+    assert (out / "assets" / "duizhao" / "search-worker.js").is_file()
+    html = site.html("a.md")
+    config = json.loads(
+        re.search(r'id="__config" type="application/json">(.*?)</script>', html, re.S)[1]
+    )  # type: ignore[index]
+    assert config["search"] == "../assets/duizhao/search-worker.js"
+    assert 'class="md-search"' in html and 'BroadcastChannel("duizhao-search")' in html
+    assert "data-search-exclude" not in html
+    by_url = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(out)}
+    article = by_url["a/"]
+    assert article["meta"]["title"] == "显存与 XCCL"
+    ids = [a["id"] for a in article["anchors"]]
+    assert ids[:4] == ["_1", "1", "P001", "dz-end"] or "P001" in ids
+    assert "dz-end" in ids and "P012" in ids
+    assert "显存" in article["content"] and "Activation" in article["content"]
+    assert "¶" not in article["content"]
+
+
+def test_generated_and_digest_pages_are_indexed_by_title_only(make_site: Any) -> None:
+    site = pagefind_site(make_site, nav=None)
+    site.config["plugins"][1]["duizhao"]["progress_page"] = "progress.md"
+    import yaml
+
+    (site.root / "mkdocs.yml").write_text(yaml.safe_dump(site.config, allow_unicode=True), "utf-8")
+    from reader_site import fix_tags
+
+    fix_tags(site.root / "mkdocs.yml")
+    site.build()
+    pages = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(site.site_dir)}
+    assert pages["progress/"]["content"].replace("\u200b", "").strip(" .") == "翻译进度"
+    assert set(pages) == {"", "a/", "b/", "progress/"}, set(pages)
+    assert "显存" in pages["a/"]["content"]
+
+
+def test_missing_pagefind_keeps_materials_search_and_says_so(
+    make_site: Any, logs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duizhao.search import pagefind_feature
+
+    monkeypatch.setattr(pagefind_feature, "available", lambda: False)
+    site = pagefind_site(make_site)
+    site.build()
+    logs.take(r"search: pagefind needs the Python package pagefind\[extended\]", 1)
+    assert not (site.site_dir / "search" / "pagefind").exists()
+    assert "workers/search" in site.html("a.md")
+    assert json.loads((site.site_dir / "search" / "search_index.json").read_text("utf-8"))["docs"]
+
+
+def test_a_custom_main_html_that_extends_base_is_named(make_site: Any, logs: Any) -> None:
+    site = pagefind_site(make_site)
+    overrides = site.root / "overrides"
+    overrides.mkdir()
+    (overrides / "main.html").write_text('{% extends "base.html" %}\n', "utf-8")
+    site.config["theme"]["custom_dir"] = "overrides"
+    import yaml
+
+    from reader_site import fix_tags
+
+    (site.root / "mkdocs.yml").write_text(yaml.safe_dump(site.config, allow_unicode=True), "utf-8")
+    fix_tags(site.root / "mkdocs.yml")
+    site.build()
+    logs.take(r'main.html extends Material\'s base.html.*extend "duizhao/base.html"', 1)
+    (overrides / "main.html").write_text('{% extends "duizhao/base.html" %}\n', "utf-8")
+    site.build()
+    assert "assets/duizhao/search-worker.js" in site.html("a.md")
+
+
+def test_serve_dirty_rebuilds_index_the_edited_page_in_the_background(
+    make_site: Any, logs: Any
+) -> None:
+    site = pagefind_site(make_site)
+    site.build(serve=True)
+    _wait_for(site.site_dir, "显存")
+    text = (site.docs / "b.md").read_text("utf-8")
+    (site.docs / "b.md").write_text(text + "\n新加的一段：流水线并行。\n", "utf-8")
+    time.sleep(0.01)
+    site.build(dirty=True)
+    logs.take("A 'dirty' build is being performed", 1)
+    found = _wait_for(site.site_dir, "新加的一段")
+    urls = {f["meta"].get("url") or f["url"].lstrip("/") for f in found}
+    assert {"a/", "b/", ""} <= urls  # the pages this rebuild did not render are kept
+
+
+def _wait_for(site_dir: Path, text: str, timeout: float = 60) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            found = fragments(site_dir)
+        except (OSError, ValueError):
+            found = []
+        if any(text in f["content"].replace("\u200b", "") for f in found):
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never indexed")
