@@ -13,7 +13,7 @@ export NO_MKDOCS_2_WARNING := 1
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test,pagefind]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -24,6 +24,12 @@ var MAX_HITS = 12       // hits shown per page
 var EXCERPT = 32        // words around the densest hits
 var ROOT = new URL("../../", self.location.href).href  // the site (this file: assets/duizhao/)
 var BASE = new URL("search/pagefind/", ROOT).href
+// A Chinese site's index comes with its words in this many shards (?words=N on this file).
+var SHARDS = parseInt(new URLSearchParams(self.location.search).get("words") || "0", 10) || 0
+var MAX_WORD = 12       // characters of the longest word the query segmentation tries
+var HAN = /[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}]+/gu
+var CJK = /[\u00b7\u2018-\u201f\u2026\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u{20000}-\u{3134f}]/u
+var CJK_PUNCT = /[\u00b7\u2018-\u201f\u2026\u3000-\u303f\uff00-\uffef]/
 
 var pagefind = null
 var latest = 0
@@ -45,6 +51,76 @@ function load() {
 
 if (typeof BroadcastChannel !== "undefined") {
   new BroadcastChannel("duizhao-search").onmessage = function () { load() }
+}
+
+/* The query with its Chinese cut into the index's words (longest first), as the build cut
+   the pages' text with jieba: the words come from the shards of the query's characters. */
+var shards = new Map()
+
+function shard(n) {
+  if (!shards.has(n)) {
+    shards.set(n, fetch(BASE + "words/" + n + ".json").then(function (r) {
+      return r.ok ? r.json() : []
+    }).catch(function () { return [] }))
+  }
+  return shards.get(n)
+}
+
+function segmentQuery(query) {
+  var runs = query.match(HAN)
+  if (!SHARDS || !runs) return Promise.resolve(query)
+  var needed = new Set()
+  runs.forEach(function (run) {
+    for (var c of run) needed.add(c.codePointAt(0) % SHARDS)
+  })
+  return Promise.all(Array.from(needed, shard)).then(function (lists) {
+    var words = new Set()
+    lists.forEach(function (list) { list.forEach(function (w) { words.add(w) }) })
+    return query.replace(HAN, function (run) {
+      var chars = Array.from(run), out = []
+      for (var i = 0; i < chars.length;) {
+        var n = Math.min(MAX_WORD, chars.length - i)
+        while (n > 1 && !words.has(chars.slice(i, i + n).join(""))) n--
+        out.push(chars.slice(i, i + n).join(""))
+        i += n
+      }
+      return " " + out.join(" ") + " "
+    }).replace(/\s+/g, " ").trim()
+  })
+}
+
+/* The words of a fragment's text and what separates them: Pagefind's word positions count
+   the words of its text split at white space (or at U+200B, where Pagefind segmented it). */
+function tokens(data) {
+  var raw = data.raw_content || data.content || ""
+  if (raw.indexOf("\u200B") >= 0) {
+    var parts = raw.split("\u200B")
+    return { words: parts, seps: parts.map(function () { return "" }) }
+  }
+  var split = raw.split(/(\s+)/), words = [], seps = []
+  for (var i = 0; i < split.length; i += 2) {
+    words.push(split[i])
+    seps.push(i + 1 < split.length ? split[i + 1] : "")
+  }
+  return { words: words, seps: seps }
+}
+
+/* What separates two words as the author wrote it: the build put spaces around runs of
+   Chinese, and Pagefind keeps one space for any. So no space between two Chinese words or
+   next to Chinese punctuation; a space between Chinese and Latin is kept (authors write one). */
+function separator(sep, before, after) {
+  if (!/^\s+$/.test(sep)) return sep
+  var a = before.slice(-1), b = after.charAt(0)
+  if ((CJK.test(a) && CJK.test(b)) || CJK_PUNCT.test(a) || CJK_PUNCT.test(b)) return ""
+  return " "
+}
+
+/* A heading's text as written (see separator). */
+function unsegment(text) {
+  var parts = text.split(/(\s+)/), out = parts[0] || ""
+  for (var i = 1; i + 1 < parts.length; i += 2)
+    out += separator(parts[i], parts[i - 1], parts[i + 1]) + parts[i + 1]
+  return out
 }
 
 function escapeHTML(text) {
@@ -81,7 +157,7 @@ function segments(data) {
   for (var i = 0; i < anchors.length; i++) {
     var anchor = anchors[i], kind = kindOf(anchor)
     if (kind === null) continue
-    var text = (anchor.text || "").trim()
+    var text = unsegment((anchor.text || "").trim())
     var next
     if (kind === "heading") {
       if (anchor.element.toLowerCase() === "h1") continue  // the page itself
@@ -103,7 +179,8 @@ function segments(data) {
 
 /* The escaped excerpt of words [start, end) around the densest hits, hits in <mark>.
    `hits` are sorted by location and lie in [start, end); linear in their number. */
-function excerpt(words, start, end, hits) {
+function excerpt(text, start, end, hits) {
+  var words = text.words
   end = Math.min(end, words.length)
   var from = start
   if (end - start > EXCERPT && hits.length) {
@@ -129,16 +206,17 @@ function excerpt(words, start, end, hits) {
     } else {
       parts.push(escapeHTML(word))
     }
+    if (w + 1 < to) parts.push(separator(text.seps[w] || "", word, words[w + 1] || ""))
   }
-  var text = parts.join("").trim()
-  if (from > start) text = "…" + text
-  if (to < end) text += "…"
-  return { text: text, terms: terms }
+  var out = parts.join("").trim()
+  if (from > start) out = "…" + out
+  if (to < end) out += "…"
+  return { text: out, terms: terms }
 }
 
 /* The documents of one part's hits, by segment: [{location, title, text, score}]. */
 function hitsOf(data, score, terms) {
-  var words = (data.raw_content || data.content || "").split("\u200B")
+  var words = tokens(data)
   var segs = segments(data)
   var hits = (data.weighted_locations || []).slice().sort(function (a, b) { return a.location - b.location })
   var groups = new Map()
@@ -152,6 +230,11 @@ function hitsOf(data, score, terms) {
     group.hits.push(hits[i])
     group.score += hits[i].balanced_score || 1
   }
+  // A segment holding more of the query's words comes first (Pagefind's AND is by page).
+  groups.forEach(function (g) {
+    var distinct = new Set(g.hits.map(function (h) { return (words.words[h.location] || "").toLowerCase() }))
+    g.score *= distinct.size * distinct.size
+  })
   var top = 0
   groups.forEach(function (g) { top = Math.max(top, g.score) })
   var url = pageURL(data)
@@ -215,7 +298,9 @@ function post(id, items) {
 function search(id, query) {
   return load().then(function (pf) {
     if (id !== latest) return null
-    return pf.search(query)
+    return segmentQuery(query).then(function (words) {
+      return id === latest ? pf.search(words) : null
+    })
   }).then(function (found) {
     if (found === null || id !== latest) return
     var results = found.results.slice(0, MAX_PARTS)

@@ -11,13 +11,10 @@ search plugin wrote it.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-import jieba
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
@@ -28,6 +25,7 @@ from ..features import Feature
 from ..source import write_atomically
 from .index import IndexText, dump_entry, fresh_entries, page_of, page_urls, split_index
 from .paragraphs import SearchPages, paragraph_texts, search_entries
+from .segment import Dictionaries, cut
 
 log = get_plugin_logger(__name__)
 
@@ -45,8 +43,8 @@ class SearchFeature(Feature):
         self.urls: list[str] = []
         self.rendered: list[str] = []
         self.first_location: str | None = None
-        #: the jieba dictionaries' stamps when paragraphs were last segmented
-        self.dictionaries: object = None
+        #: the jieba dictionaries when paragraphs were last segmented
+        self.dictionaries = Dictionaries()
 
     def on_config(self, build: Build) -> None:
         if not build.dirty:
@@ -55,10 +53,7 @@ class SearchFeature(Feature):
         self.urls = []
         self.rendered = []
         self.first_location = None
-        dictionaries = _dictionaries(build)
-        if dictionaries != self.dictionaries:  # jieba's words changed: segment anew
-            _cut.cache_clear()
-            self.dictionaries = dictionaries
+        self.dictionaries.check(build)
 
     def on_page_content(self, build: Build, html: str, page: Page) -> str:
         """Read the page's rendered paragraph blocks into search entries."""
@@ -72,7 +67,7 @@ class SearchFeature(Feature):
             return html
         # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
         title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
-        entries = search_entries(page.url, title, paragraph_texts(html), _cut)
+        entries = search_entries(page.url, title, paragraph_texts(html), cut)
         self.paragraphs[page.url] = [dump_entry(entry) for entry in entries]
         return html
 
@@ -109,27 +104,3 @@ def _parsed(text: str) -> IndexText | None:
     head = json.dumps({**data, "docs": []}, separators=(",", ":"), default=str)
     at = head.index('"docs":[') + len('"docs":[')
     return IndexText(head[:at], entries, head[at:])
-
-
-def _dictionaries(build: Build) -> object:
-    """Path, size and time of the jieba dictionaries that the search config names."""
-    search = build.config.plugins.get("material/search") or build.config.plugins.get("search")
-    stamps = []
-    for name in ("jieba_dict", "jieba_dict_user"):
-        path = search.config.get(name) if search is not None else None
-        try:
-            st = os.stat(path) if path else None
-        except OSError:
-            st = None
-        stamps.append((path, st.st_mtime_ns, st.st_size) if st else (path, None, None))
-    return tuple(stamps)
-
-
-@functools.lru_cache(maxsize=1 << 15)
-def _cut(text: str) -> tuple[str, ...]:
-    """jieba with the user dictionary the search plugin loaded (`search.jieba_dict_user`).
-
-    Memoized: a rebuild under `mkdocs serve` segments an edited article again, and most of its
-    runs of Han characters did not change.
-    """
-    return tuple(jieba.cut(text))

@@ -18,6 +18,16 @@ hold a query's hits, not of the whole article. Each part carries the page's URL 
 the heading it starts under as Pagefind metadata (``url``, ``title``, ``section``,
 ``section_id``); the worker shows one result per page, whatever parts it came from.
 
+Chinese is segmented here, with jieba and the site's dictionaries (:mod:`.segment`: the
+project's jieba_userdict.txt, and the glossary's terms through ``add_terms``), not by
+Pagefind: the words of a Chinese site's documents are separated by spaces and the index is
+made for English (stemmed English words; Chinese words as they are). Pagefind's own Chinese
+segmentation (jieba-rs without those dictionaries) and the browser's (``Intl.Segmenter``) cut
+differently, so 超节点 found nothing. The index's Chinese words are written beside it, shared
+out by their first character (:func:`word_shards`); the worker segments a query's Chinese with
+the shards of its characters, longest words first, as Material's search segments a query
+with its index's words.
+
 Pages whose content repeats other pages (the 进度 page, 图表索引, the generated 导言 lists) are
 given their title only (:func:`index_document` with ``title_only``).
 """
@@ -25,17 +35,21 @@ given their title only (:func:`index_document` with ``title_only``).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
 from ..escape import html_attr, html_text
+from .segment import HAN_RE
 
 #: The element that ends a numbered paragraph or a figure in the indexed document.
 BLOCK_END = '<i id="dz-end"></i>'
@@ -52,7 +66,7 @@ EXCLUDE_SELECTORS = (
     "[data-pagefind-ignore]",
 )
 #: Pagefind's files that duizhao's worker loads; the bundled UIs are removed from the site.
-KEEP = ("pagefind.js", "pagefind-entry.json", "index", "fragment", "filter")
+KEEP = ("pagefind.js", "pagefind-entry.json", "index", "fragment", "filter", "words")
 _KEEP_SUFFIXES = (".pf_meta", ".pagefind")
 #: Block openings in duizhao's rendered HTML (markdown.py writes them exactly so).
 _BLOCKS = (('<div class="dz-para"', "div"), ('<figure class="dz-figure"', "figure"))
@@ -111,37 +125,74 @@ class Part:
     section_id: str = ""
 
 
-def index_document(title: str, content: str, lang: str, *, title_only: bool = False) -> str:
+#: Splits a text's Chinese into words separated by spaces (see :class:`Words`); None: as is.
+Segment = Callable[[str], str] | None
+
+
+#: Han with the CJK punctuation and full-width forms around it: Pagefind's English words end
+#: at white space only, so "XCCL、FlowServe" would be one word.
+_CJK_RUN_RE = re.compile(HAN_RE.pattern[:-2] + "\u3000-\u303f\uff00-\uffef]+")
+
+
+class Words:
+    """Segments Chinese with ``cut`` into words separated by spaces, and keeps the words of
+    two or more characters it saw (the index's vocabulary for the worker)."""
+
+    def __init__(self, cut: Callable[[str], Iterable[str]]) -> None:
+        self.cut = cut
+        self.seen: set[str] = set()
+
+    def __call__(self, text: str) -> str:
+        return _CJK_RUN_RE.sub(self._replace, text)
+
+    def _replace(self, match: re.Match[str]) -> str:
+        words = self.cut(match.group(0))
+        self.seen.update(w for w in words if len(w) > 1)
+        return " " + " ".join(words) + " "
+
+
+def index_document(
+    title: str, content: str, lang: str, *, title_only: bool = False, segment: Segment = None
+) -> str:
     """The HTML that Pagefind indexes for a whole page (``title``: plain text; ``content``:
     the page's rendered content, HTML)."""
-    return _document("", title, Part("" if title_only else content), lang, first=True)
+    part = Part("" if title_only else content)
+    return _document("", title, part, lang, first=True, segment=segment)
 
 
 def page_documents(
-    url: str, title: str, content: str, lang: str, *, title_only: bool = False
+    url: str,
+    title: str,
+    content: str,
+    lang: str,
+    *,
+    title_only: bool = False,
+    segment: Segment = None,
 ) -> dict[str, str]:
     """The documents of the page at ``url``, by their path in the indexed folder."""
     if title_only:
-        return {document_path(url): index_document(title, "", lang, title_only=True)}
+        return {
+            document_path(url): index_document(title, "", lang, title_only=True, segment=segment)
+        }
     stem = document_path(url)
     stem = stem[: -len(".html")] if stem.endswith(".html") else stem
     return {
         (document_path(url) if i == 0 else f"{stem}.part-{i}.html"): _document(
-            url, title, part, lang, first=i == 0
+            url, title, part, lang, first=i == 0, segment=segment
         )
         for i, part in enumerate(split_content(content))
     }
 
 
-def _document(url: str, title: str, part: Part, lang: str, *, first: bool) -> str:
+def _document(url: str, title: str, part: Part, lang: str, *, first: bool, segment: Segment) -> str:
     body = mark_block_ends(part.html)
+    if segment is not None:
+        body = segment_text(body, segment)
+    shown = html_text(title)
+    words = html_text(segment(shown)) if segment is not None else shown
     # The title is a word of the page (ranked as a heading) on the first part, unless the
     # content has its own h1.
-    heading = (
-        f'<h1 data-pagefind-weight="7">{html_text(title)}</h1>'
-        if first and "<h1" not in body
-        else ""
-    )
+    heading = f'<h1 data-pagefind-weight="7">{words}</h1>' if first and "<h1" not in body else ""
     meta = {"title": title, "url": url, "section": part.section, "section_id": part.section_id}
     tags = "".join(
         f'<meta data-pagefind-meta="{key}[content]" content="{html_attr(value)}">'
@@ -165,6 +216,18 @@ _VOID = frozenset(
 #: characters, so the scan is linear.
 _TAG_RE = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>", re.S)
 _ID_RE = re.compile(r"""\bid=(?:"([^"]*)"|'([^']*)')""")
+
+
+def segment_text(html: str, segment: Callable[[str], str]) -> str:
+    """``html`` with ``segment`` applied to its text, never to a tag (ids stay as they are)."""
+    parts, last = [], 0
+    for m in _TAG_RE.finditer(html):
+        if m.start() > last:
+            parts.append(segment(html[last : m.start()]))
+        parts.append(m.group(0))
+        last = m.end()
+    parts.append(segment(html[last:]))
+    return "".join(parts)
 
 
 def _top_level(html: str) -> Iterable[tuple[int, str | None, str]]:
@@ -224,6 +287,25 @@ def pagefind_language(language: object) -> str:
     return text if text.isalpha() and 2 <= len(text) <= 3 else "en"
 
 
+def index_language(language: str) -> str:
+    """The language the index is made for: a Chinese site's documents come segmented, and
+    their Latin words are English ones (stemmed); other sites keep Pagefind's own handling."""
+    return "en" if language == "zh" else language
+
+
+#: Shards of the index's Chinese words (by their first character; a query touches a few).
+WORD_SHARDS = 64
+WORDS_DIR = "words"
+
+
+def word_shards(words: Iterable[str], shards: int = WORD_SHARDS) -> dict[str, list[str]]:
+    """File name → sorted words, for every shard that has words (``ord(first) % shards``)."""
+    out: dict[str, list[str]] = {}
+    for word in sorted(set(words)):
+        out.setdefault(f"{ord(word[0]) % shards}.json", []).append(word)
+    return out
+
+
 def available() -> bool:
     """Whether the Pagefind package and its binary are installed."""
     try:
@@ -240,7 +322,11 @@ class IndexStats:
 
 
 def write_index(
-    documents: Mapping[str, str], site_dir: Path, lang: str, extra: Iterable[str] = ()
+    documents: Mapping[str, str],
+    site_dir: Path,
+    lang: str,
+    words: Iterable[str] = (),
+    extra: Iterable[str] = (),
 ) -> IndexStats:
     """Index ``documents`` (path → document, :func:`page_documents`) into
     ``site_dir/search/pagefind``.
@@ -253,8 +339,15 @@ def write_index(
     staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
     try:
         staging.chmod(0o755)  # served as the site's other folders are
-        stats = asyncio.run(_index(documents, staging, lang, [*EXCLUDE_SELECTORS, *extra]))
+        stats = _run(_index(documents, staging, lang, [*EXCLUDE_SELECTORS, *extra]))
         _prune(staging)
+        shards = word_shards(words)
+        if shards:
+            folder = staging / WORDS_DIR
+            folder.mkdir()
+            for name, listed in shards.items():
+                text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
+                (folder / name).write_text(text, encoding="utf-8")
         old = target.with_name(f".{target.name}-old-{os.getpid()}")
         if target.exists():
             os.replace(target, old)
@@ -263,6 +356,17 @@ def write_index(
         return stats
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _run(coroutine: Coroutine[Any, Any, IndexStats]) -> IndexStats:
+    """Run ``coroutine`` to its end, also where the calling thread runs an event loop (a build
+    called from async code, or from Playwright's sync API): then in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def _index(

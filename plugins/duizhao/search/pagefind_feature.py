@@ -11,6 +11,7 @@ written in the background (the page reloads at once; the index follows).
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +29,16 @@ from ..features import Feature
 from ..site import indexes
 from . import theme
 from .index import page_urls
-from .pagefind import available, page_documents, pagefind_language, write_index
+from .pagefind import (
+    WORD_SHARDS,
+    Words,
+    available,
+    index_language,
+    page_documents,
+    pagefind_language,
+    write_index,
+)
+from .segment import Dictionaries, cut
 
 log = get_plugin_logger(__name__)
 
@@ -37,6 +47,9 @@ class PagefindFeature(Feature):
     def __init__(self, background: bool = False) -> None:
         #: the indexed documents of each page (by path), by URL, kept across --dirty rebuilds
         self.documents: dict[str, dict[str, str]] = {}
+        #: the Chinese words of each page's documents, by URL
+        self.words: dict[str, set[str]] = {}
+        self.dictionaries = Dictionaries()
         self.active = False
         self.lang = "en"
         self.background = _Background() if background else None
@@ -44,16 +57,17 @@ class PagefindFeature(Feature):
 
     def on_config(self, build: Build) -> None:
         if not build.dirty:
-            self.documents = {}
+            self.documents, self.words = {}, {}
         self.active = available()
         if not self.active:
             self._warn_once(
                 "search: pagefind needs the Python package pagefind[extended] "
-                "(pip install 'pagefind[extended]'); the site keeps Material's search"
+                "(pip install 'duizhao[pagefind]'); the site keeps Material's search"
             )
             return
         config = build.config
         self.lang = pagefind_language(config.theme.get("language"))
+        self.dictionaries.check(build)
         theme.add_templates(config)
         main = theme.overridden_main(config)
         if main is not None:
@@ -81,9 +95,11 @@ class PagefindFeature(Feature):
         )
         # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
         title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
+        words = Words(cut) if self.lang == "zh" else None
         self.documents[page.url] = page_documents(
-            page.url, title, html, self.lang, title_only=repeats
+            page.url, title, html, self.lang, title_only=repeats, segment=words
         )
+        self.words[page.url] = words.seen if words is not None else set()
         # Material's search plugin indexes nothing: its index would only be downloaded.
         page.meta["search"] = {**options, "exclude": True}
         return html
@@ -91,20 +107,23 @@ class PagefindFeature(Feature):
     def on_env(self, build: Build, env: Any, files: Files) -> None:
         if not self.active:
             return
-        env.globals["duizhao_search_config"] = theme.search_config
+        shards = WORD_SHARDS if self.lang == "zh" else 0
+        env.globals["duizhao_search_config"] = functools.partial(theme.search_config, words=shards)
         urls = set(page_urls(files))
         self.documents = {url: doc for url, doc in self.documents.items() if url in urls}
+        self.words = {url: words for url, words in self.words.items() if url in urls}
 
     def on_post_build(self, build: Build) -> None:
         if not self.active:
             return
         documents = {path: doc for docs in self.documents.values() for path, doc in docs.items()}
-        site_dir, lang = Path(build.config.site_dir), self.lang
+        words = {word for seen in self.words.values() for word in seen}
+        site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
 
         def job() -> None:
             start = time.perf_counter()
             try:
-                stats = write_index(documents, site_dir, lang)
+                stats = write_index(documents, site_dir, lang, words)
             except Exception as error:
                 log.warning(f"search: pagefind could not write the index: {error}")
                 return

@@ -18,11 +18,8 @@ from html.parser import HTMLParser
 from typing import Any, Generic, TypeVar
 
 from ..escape import search_text
+from .segment import HAN_RE
 
-_HAN_RE = re.compile(
-    "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+"
-)
 _SPACE_RE = re.compile(r"\s+")
 _SIDES = {"dz-en": "original", "dz-zh": "translation"}
 
@@ -106,13 +103,16 @@ def paragraph_texts(html: str) -> list[ParagraphText]:
     return collector.result()
 
 
-def segment_chinese(text: str, cut: Callable[[str], Iterable[str]]) -> str:
-    """Join the words of each Han run with U+200B, as Material's search plugin does."""
+def segment_chinese(
+    text: str, cut: Callable[[str], Iterable[str]], separator: str = "\u200b"
+) -> str:
+    """Join the words of each Han run with ``separator`` (U+200B, as Material's search plugin
+    does)."""
 
     def replace(match: re.Match[str]) -> str:
-        return "\u200b" + "\u200b".join(cut(match.group(0))) + "\u200b"
+        return separator + separator.join(cut(match.group(0))) + separator
 
-    return _HAN_RE.sub(replace, text).strip("\u200b")
+    return HAN_RE.sub(replace, text).strip(separator)
 
 
 def search_entries(

@@ -45,8 +45,9 @@ def overridden_main(config: MkDocsConfig) -> Path | None:
     return None if "duizhao/base.html" in text else main
 
 
-def search_config(block: str, worker: str) -> Markup:
-    """Material's config block (``super()``) with its search worker replaced by ``worker``."""
+def search_config(block: str, worker: str, words: int = 0) -> Markup:
+    """Material's config block (``super()``) with its search worker replaced by ``worker``
+    (told with ``?words=N`` that the index's Chinese words are in N shards)."""
     start = block.find(_OPEN)
     end = block.find("</script>", start)
     if start < 0 or end < 0:
@@ -56,7 +57,7 @@ def search_config(block: str, worker: str) -> Markup:
         data = json.loads(block[head:end])
     except ValueError:
         return Markup(block)
-    data["search"] = worker
+    data["search"] = f"{worker}?words={words}" if words else worker
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     # As Jinja's tojson writes it inside <script>: no "<", ">", "&" or "'" as such.
     for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):

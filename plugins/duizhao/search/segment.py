@@ -1,0 +1,72 @@
+"""Chinese word segmentation for both search back ends: jieba, with the site's dictionaries.
+
+Material's search plugin loads ``search.jieba_dict`` / ``jieba_dict_user`` (the project's
+``jieba_userdict.txt``: 超节点, 通信契约, 显存, …) into jieba when its ``on_config`` runs; every
+segmentation here then uses them. :func:`add_terms` adds words of duizhao's own (the hook for
+the glossary's Chinese terms: a term added here is never cut in two, in either back end).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import jieba
+
+if TYPE_CHECKING:
+    from ..build import Build
+
+#: Runs of Han characters (the script jieba segments).
+HAN_RE = re.compile(
+    "[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+"
+)
+
+_added: set[str] = set()
+
+
+def add_terms(terms: Iterable[str]) -> None:
+    """Keep each of ``terms`` whole when segmenting (e.g. the glossary's Chinese terms)."""
+    new = [t.strip() for t in terms if t.strip() and t.strip() not in _added]
+    for term in new:
+        jieba.add_word(term)
+        _added.add(term)
+    if new:
+        cut.cache_clear()
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def cut(text: str) -> tuple[str, ...]:
+    """jieba's words of ``text``, with the dictionaries loaded (memoized: a rebuild under
+    `mkdocs serve` segments an edited article again, and most of its runs did not change)."""
+    return tuple(jieba.cut(text))
+
+
+class Dictionaries:
+    """Forgets the memoized words when the search plugin's jieba dictionaries change."""
+
+    def __init__(self) -> None:
+        self.stamps: object = None
+
+    def check(self, build: Build) -> None:
+        stamps = _stamps(build)
+        if stamps != self.stamps:  # jieba's words changed: segment anew
+            cut.cache_clear()
+            self.stamps = stamps
+
+
+def _stamps(build: Build) -> object:
+    """Path, size and time of the jieba dictionaries that the search config names."""
+    search = build.config.plugins.get("material/search") or build.config.plugins.get("search")
+    stamps = []
+    for name in ("jieba_dict", "jieba_dict_user"):
+        path = search.config.get(name) if search is not None else None
+        try:
+            st = os.stat(path) if path else None
+        except OSError:
+            st = None
+        stamps.append((path, st.st_mtime_ns, st.st_size) if st else (path, None, None))
+    return tuple(stamps)
