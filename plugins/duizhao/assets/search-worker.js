@@ -18,7 +18,7 @@
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 var MAX_QUERY = 80      // characters searched of a query (a pasted sentence still fits)
 var MAX_PARTS = 16      // parts of pages (Pagefind's results) whose hits are shown
-var FIRST_PARTS = 3     // parts loaded before the first results are posted
+var FIRST_PARTS = 2     // parts loaded before the first results are posted
 var REST_DELAY = 100    // ms between the first results and fetching the rest
 var MAX_HITS = 12       // hits shown per page
 var EXCERPT = 32        // words around the densest hits

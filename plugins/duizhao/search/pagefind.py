@@ -21,7 +21,7 @@ the heading it starts under as Pagefind metadata (``url``, ``title``, ``section`
 Chinese is segmented here, with jieba and the site's dictionaries (:mod:`.segment`: the
 project's jieba_userdict.txt, and the glossary's terms through ``add_terms``), not by
 Pagefind: the words of a Chinese site's documents are separated by spaces and the index is
-made for English (stemmed English words; Chinese words as they are). Pagefind's own Chinese
+made for no particular language (Pagefind neither stems nor segments it). Pagefind's own Chinese
 segmentation (jieba-rs without those dictionaries) and the browser's (``Intl.Segmenter``) cut
 differently, so 超节点 found nothing. The index's Chinese words are written beside it, shared
 out by their first character (:func:`word_shards`); the worker segments a query's Chinese with
@@ -129,9 +129,13 @@ class Part:
 Segment = Callable[[str], str] | None
 
 
-#: Han with the CJK punctuation and full-width forms around it: Pagefind's English words end
-#: at white space only, so "XCCL、FlowServe" would be one word.
-_CJK_RUN_RE = re.compile(HAN_RE.pattern[:-2] + "\u3000-\u303f\uff00-\uffef]+")
+#: CJK punctuation and full-width forms: Pagefind's English words end at white space only, so
+#: "XCCL、FlowServe" would be one word.
+_CJK_PUNCT_RE = re.compile("[\u3000-\u303f\uff00-\uffef]+")
+
+
+def _spaced(match: re.Match[str]) -> str:
+    return f" {match.group(0)} "
 
 
 class Words:
@@ -143,7 +147,10 @@ class Words:
         self.seen: set[str] = set()
 
     def __call__(self, text: str) -> str:
-        return _CJK_RUN_RE.sub(self._replace, text)
+        # Runs of Han alone, as Material's search plugin cuts them (they repeat more, and
+        # ``cut`` remembers them).
+        text = HAN_RE.sub(self._replace, text)
+        return _CJK_PUNCT_RE.sub(_spaced, text)
 
     def _replace(self, match: re.Match[str]) -> str:
         words = self.cut(match.group(0))
@@ -288,9 +295,11 @@ def pagefind_language(language: object) -> str:
 
 
 def index_language(language: str) -> str:
-    """The language the index is made for: a Chinese site's documents come segmented, and
-    their Latin words are English ones (stemmed); other sites keep Pagefind's own handling."""
-    return "en" if language == "zh" else language
+    """The language the index is made for. A Chinese site's documents come segmented: their
+    index is for no language in particular ("und": no stemming, as Material's Chinese index
+    has none; Pagefind's stemmer would add 4 KB to a first query); other sites keep Pagefind's
+    own handling of their language."""
+    return "und" if language == "zh" else language
 
 
 #: Shards of the index's Chinese words (by their first character; a query touches a few).
