@@ -41,6 +41,7 @@ INK_THRESHOLD = 250  # a pixel darker than this (0-255 gray) is ink
 MEASURE_DPI = 300  # dpi of the render that ink is measured on
 RING_PT = 1.5  # width of the ring just outside a box that must be free of ink
 CACHE = Path("/tmp/floattool-cache")
+ZWSP = "\u200b"  # stands for the second half of a UTF-16 surrogate pair (keeps indexes aligned)
 
 CAPTION_LABEL = re.compile(
     r"(?P<label>(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*(?P<num>[0-9]+|[IVXLC]+)"
@@ -164,6 +165,14 @@ def page_text(path: str, page: int) -> tuple[str, list[tuple[float, float, float
             continue
         lft, b, r, t = tp.get_charbox(i)
         boxes.append((lft - left, top - t, r - left, top - b))
+    for i in range(
+        len(chars) - 1
+    ):  # UTF-16 surrogate pairs: the character, then a zero-width space
+        hi, lo = ord(chars[i]), ord(chars[i + 1])
+        if 0xD800 <= hi < 0xDC00 and 0xDC00 <= lo < 0xE000:
+            chars[i] = chr(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+            chars[i + 1] = ZWSP
+    chars = ["\ufffd" if 0xD800 <= ord(c) < 0xE000 else c for c in chars]
     return "".join(chars), boxes
 
 
@@ -194,7 +203,7 @@ def text_lines(path: str, page: int) -> list[dict]:
                     "x1": round(max(b[2] for b, _ in bs), 1),
                     "bottom": round(max(b[3] for b, _ in bs), 1),
                     "size": round(size, 1),
-                    "text": text[start:i].strip(),
+                    "text": text[start:i].replace(ZWSP, "").strip(),
                 }
             )
         start = i + 1
@@ -388,10 +397,12 @@ def caption_sentence(path: str, page: int, printed: str) -> str | None:
     """
     lines = text_lines(path, page)
     label = re.compile(re.sub(r"\\?\s+", r"\\s*", re.escape(printed)) + r"(?![0-9])")
-    for i, ln in enumerate(lines):
-        m = label.match(ln["text"])
-        if not m:
-            continue
+    starts = [(i, label.match(ln["text"])) for i, ln in enumerate(lines)]
+    starts = [(i, m) for i, m in starts if m]
+    # a label followed by ":" or "." (or ending its line, as "TABLE II") before a mention in text
+    starts.sort(key=lambda im: not re.match(r"\s*([:.|]|$)", lines[im[0]]["text"][im[1].end() :]))
+    for i, m in starts:
+        ln = lines[i]
         parts = [ln["text"][m.end() :]]
         prev = ln
         for nxt in lines[i + 1 :]:
