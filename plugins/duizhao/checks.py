@@ -379,7 +379,10 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
             article,
             article.intro_line or article.body_line,
             "DZ009",
-            f"the '## {INTRO_HEADING}' section is empty; write the introduction under it",
+            f"the '## {INTRO_HEADING}' section holds only the import's to-do marker "
+            f"{TODO_MARKER}; write the introduction in its place"
+            if article.intro_source
+            else f"the '## {INTRO_HEADING}' section is empty; write the introduction under it",
         )
 
 
