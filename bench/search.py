@@ -17,7 +17,7 @@ the first result. Reported per back end, query and condition:
 Conditions: unthrottled, and "slow phone": Chromium's 4× CPU throttling
 (``Emulation.setCPUThrottlingRate``) and a 1.5 Mbit/s link with 150 ms latency. The link is
 emulated by the server for every request (a shared 1.5 Mbit/s budget and 150 ms before each
-response), since DevTools' network emulation of a page does not reach its workers' requests;
+response), so that the search worker's requests are slowed as surely as the page's;
 ``--devtools-network`` uses ``Network.emulateNetworkConditions`` instead, for comparison.
 
     python -m bench.search [--articles 100] [--real] [--queries 显存 memory] [--repeat 3]
