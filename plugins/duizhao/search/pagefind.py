@@ -49,6 +49,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..escape import html_attr, html_text
+from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
 
 #: The element that ends a numbered paragraph or a figure in the indexed document.
@@ -216,9 +217,6 @@ def _document(url: str, title: str, part: Part, lang: str, *, first: bool, segme
 #: About how much HTML of a page's content one part holds (a dozen numbered paragraphs).
 PART_BYTES = 24_000
 _SECTION_TAGS = frozenset(["h2", "h3"])
-_VOID = frozenset(
-    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
-)
 #: A tag or a comment (text is escaped: "<" starts markup). Alternatives start with different
 #: characters, so the scan is linear.
 _TAG_RE = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>", re.S)
@@ -245,7 +243,7 @@ def _top_level(html: str) -> Iterable[tuple[int, str | None, str]]:
         closing, tag = m.group(1), (m.group(2) or "").lower()
         if not tag:
             continue  # a comment
-        if tag in _VOID or m.group(3).endswith("/"):
+        if tag in VOID_ELEMENTS or m.group(3).endswith("/"):
             if depth == 0:
                 yield m.end(), None, ""
             continue

@@ -41,7 +41,8 @@ class _Open:
     skip: bool = False
 
 
-_VOID = frozenset(
+#: HTML elements without an end tag.
+VOID_ELEMENTS = frozenset(
     ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
 )
 
@@ -54,7 +55,7 @@ class _Collector(HTMLParser):
         self.parts: dict[tuple[int, str], list[str]] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _VOID:
+        if tag in VOID_ELEMENTS:
             return
         values = dict(attrs)
         classes = (values.get("class") or "").split()
