@@ -307,9 +307,9 @@ def real_sites(work: Path, backends: list[str]) -> dict[str, Path]:
             continue  # the study site without duizhao does not build its own pages
         project = work / f"real-{backend}"
         project.mkdir(parents=True, exist_ok=True)
-        config = text.replace("  - duizhao:\n", "  - duizhao:\n      search: material\n")
-        if backend == "pagefind":
-            config = text.replace("  - duizhao:\n", "  - duizhao:\n      search: pagefind\n")
+        own = "\n".join(line for line in text.splitlines() if not line.startswith("      search: "))
+        choice = "pagefind" if backend == "pagefind" else "material"
+        config = own.replace("  - duizhao:\n", f"  - duizhao:\n      search: {choice}\n")
         root = REAL_CONFIG.parent
         (project / "mkdocs.yml").write_text(
             config.replace("docs_dir: docs", f"docs_dir: {root / 'docs'}").replace(
