@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -18,11 +17,11 @@ from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input, utf8_name
 from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
-from .escape import Math, markdown_source
+from .escape import Math
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .project import ConfigError, Project, find_config, read_mkdocs_yml
-from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
+from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
@@ -281,16 +280,6 @@ def _read_lock(path: Path) -> Lock:
         _fail([exc.diagnostic], "the lock file must be fixed first")
 
 
-#: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
-#: MDX (Docusaurus, Starlight, Nextra), Markdoc, Quarto and R Markdown pages are Markdown with
-#: a dialect of their own on top: read as plain text, their front matter and code would
-#: become paragraphs to translate.
-MARKDOWN_SUFFIXES = frozenset(
-    {".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mkdown", ".markdn", ".mdtxt"}
-    | {".mdtext", ".mdx", ".mdoc", ".markdoc", ".qmd", ".rmd"}
-)
-
-
 @main.command("import")
 @click.argument("article", type=ArticlePath(dir_okay=False))
 @click.option(
@@ -324,75 +313,29 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     """
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
-    suffix = original.suffix.lower()
-    try:  # a regular file only, bounded: a FIFO or /dev/zero is refused, never read
-        raw = read_bytes(original, MAX_BINARY_BYTES if suffix == ".pdf" else MAX_TEXT_BYTES)
-    except (InputError, OSError) as exc:
-        raise click.UsageError(f"cannot read {original}: {exc}") from None
     _docs_dir, lock_path = _project_or_here()
     if (article.exists() or article.is_symlink()) and (
         problem := refused_input(article, project_root())
     ) is not None:
         _fail([problem], f"cannot import into {display_path(article)}")
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
-        _import(article, original, base_url, number_references, suffix, raw)
+        _import(article, original, base_url, number_references)
 
 
-def _import(
-    article: Path,
-    original: Path,
-    base_url: str | None,
-    number_references: bool,
-    suffix: str,
-    raw: bytes,
-) -> None:
-    from .importer import (
-        Chunk,
-        ImportRefused,
-        Original,
-        chunks_from_text,
-        import_chunks,
-        import_pdf,
-        new_article,
-        parse_markdown,
-    )
-    from .importer.markdown import footnote_prefix
+def _import(article: Path, original: Path, base_url: str | None, number_references: bool) -> None:
+    from .importer import Chunk, ImportRefused, import_chunks, new_article
 
     try:
         existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {article}: {exc}") from None
-    if suffix == ".pdf":
-        try:
-            from .figures.cli import detect_cache_dir
-            from .figures.detect import detect_cached
-
-            # the detection of `duizhao figures detect` (and its cache, by the PDF's digest):
-            # floats leave the text flow and come back as figure placements where they are
-            # first referenced
-            cache = detect_cache_dir(article.resolve().parent)
-            source: Original = import_pdf(
-                original,
-                number_references=number_references,
-                declared_figures=_declared_figures(article),
-                detect=lambda pdf: detect_cached(pdf, cache).figures,
-            )
-        except (OSError, ValueError) as exc:
-            raise click.UsageError(f"cannot read {original}: {exc}") from exc
-    else:
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-        if suffix in MARKDOWN_SUFFIXES:
-            prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
-            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
-        else:
-            # plain text: its Markdown stays, raw HTML and non-web links show as text
-            math = _site_math()
-            source = Original(
-                [replace(c, text=markdown_source(c.text, math)) for c in chunks_from_text(text)]
-            )
+    source = _read_original(
+        original,
+        article,
+        existing.decode("utf-8", "replace") if existing else "",
+        base_url=base_url,
+        number_references=number_references,
+    )
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
     chunks = source.chunks
     if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
@@ -453,6 +396,43 @@ def _import_report(original: Path, source: Original) -> None:
     )
     for note in source.notes:
         click.echo(note.format(str(original)), err=True)
+
+
+def _read_original(
+    original: Path,
+    article: Path,
+    existing: str,
+    *,
+    base_url: str | None = None,
+    number_references: bool = False,
+) -> Original:
+    """``original`` read as ``duizhao import`` reads it, for ``article`` (whose current text is
+    ``existing``): one reader for import and update (:func:`duizhao.importer.read_original`)."""
+    from .importer.markdown import footnote_prefix
+    from .importer.read import OriginalError, ReadOptions, is_pdf, read_original
+
+    detect = None
+    if is_pdf(original):
+        from .figures.cli import detect_cache_dir
+        from .figures.detect import detect_cached
+
+        # the detection of `duizhao figures detect` (and its cache, by the PDF's digest):
+        # floats leave the text flow and come back as figure placements where they are first
+        # referenced
+        cache = detect_cache_dir(article.resolve().parent)
+        detect = lambda pdf: detect_cached(pdf, cache).figures  # noqa: E731
+    options = ReadOptions(
+        base_url=base_url,
+        footnote_prefix=footnote_prefix(existing),
+        math=_site_math(),
+        number_references=number_references,
+        declared_figures=_declared_figures(article) if detect is not None else (),
+        detect=detect,
+    )
+    try:
+        return read_original(original, options)
+    except OriginalError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def _declared_figures(article: Path) -> list[str]:

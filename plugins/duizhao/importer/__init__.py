@@ -6,7 +6,8 @@
 - :mod:`.escape`: author text → Markdown that renders it literally;
 - :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
 - :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
-- :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
+- :mod:`.apply`: chunks → blocks appended to an article, its range extended in place;
+- :mod:`.read`: the one entry point that reads an original of any kind (import and update).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .apply import block_lines, import_chunks, new_article
 from .markdown import parse_markdown
 from .model import Chunk, ImportRefused, ImportResult, Note, Original
 from .pdf import PdfImport, import_pdf
+from .read import OriginalError, ReadOptions, read_original
 from .text import chunks_from_text, join_lines, vocabulary
 
 __all__ = [
@@ -23,7 +25,9 @@ __all__ = [
     "ImportResult",
     "Note",
     "Original",
+    "OriginalError",
     "PdfImport",
+    "ReadOptions",
     "block_lines",
     "chunks_from_text",
     "import_chunks",
@@ -31,5 +35,6 @@ __all__ = [
     "join_lines",
     "new_article",
     "parse_markdown",
+    "read_original",
     "vocabulary",
 ]
