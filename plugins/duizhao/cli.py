@@ -499,6 +499,129 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     click.echo(f"{article}: renumbered {summary}", err=True)
 
 
+@main.command("update")
+@click.argument("article", type=ArticlePath(exists=True, dir_okay=False))
+@click.option(
+    "--from",
+    "original",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The new version of the original: Markdown, plain text or a PDF (read as import does).",
+)
+@click.option("--version", "version", metavar="TEXT", help="Its version, for 'paper: version:'.")
+@click.option("--write", is_flag=True, help="Apply the plan (default: print it and a diff).")
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the Markdown original is published (as for import).",
+)
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: references have paragraph IDs (as when the article was imported with it).",
+)
+def update(
+    article: Path,
+    original: Path,
+    version: str | None,
+    write: bool,
+    base_url: str | None,
+    number_references: bool,
+) -> None:
+    """Bring ARTICLE to a new version of its original without losing a translation.
+
+    Old and new paragraphs are aligned; unchanged and moved ones keep their translation, edited
+    ones get the new original and keep their translation as stale (DZ301) until accepted, new
+    ones come to translate, removed ones go with their translation to ARTICLE's .removed.yml.
+    IDs follow the new version, with every link to them. Without --write, prints the plan and
+    a diff. Exit status 1 (nothing written) when the plan cannot be applied.
+    """
+    from .lock import article_key
+
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    if version is not None and (not version.strip() or "\n" in version or len(version) > 100):
+        raise click.UsageError("--version must be one line of text, such as 'v6' or '2024-07-10'")
+    docs_dir, lock_path = _project()
+    key = article_key(article, docs_dir)
+    if key is None:
+        raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
+    options = (original, version, base_url, number_references)
+    if write:
+        with project_lock(lock_path):  # plan from what is on disk now, write before release
+            _update(article, docs_dir, lock_path, key, options, write=True)
+    else:
+        _update(article, docs_dir, lock_path, key, options, write=False)
+
+
+def _update(
+    article: Path,
+    docs_dir: Path,
+    lock_path: Path,
+    key: str,
+    options: tuple[Path, str | None, str | None, bool],
+    *,
+    write: bool,
+) -> None:
+    from .importer.read import is_pdf
+    from .importer.update import FigureUpdate, plan_update
+
+    original, version, base_url, number_references = options
+    lock = _read_lock(lock_path)
+    try:
+        existing = read_bytes(article, MAX_TEXT_BYTES).decode("utf-8", "replace")
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {article}: {exc}") from None
+    source = _read_original(
+        original, article, existing, base_url=base_url, number_references=number_references
+    )
+    figures = None
+    if is_pdf(original):
+        from .figures.cli import detect_cache_dir
+        from .figures.detect import detect_cached
+        from .figures.spec import spec_path
+
+        try:  # (cached by the PDF's digest: the import above ran the same detection)
+            found = detect_cached(original, detect_cache_dir(article.resolve().parent)).figures
+        except (OSError, ValueError) as exc:
+            raise click.UsageError(f"cannot read {original}: {exc}") from exc
+        figures = FigureUpdate(spec_path(article), original, found)
+    plan = plan_update(
+        article,
+        source,
+        docs_dir=docs_dir,
+        files=list(iter_markdown([docs_dir])),
+        lock=lock,
+        lock_path=lock_path,
+        key=key,
+        root=project_root(),
+        version=version,
+        figures=figures,
+    )
+    if plan.refusals:
+        _fail(plan.refusals, f"cannot update {article}")
+    for warning in plan.warnings:
+        click.echo(warning.format(), err=True)
+    for note in plan.notes:
+        click.echo(f"  {note}", err=True)
+    if not plan.changes:
+        click.echo(f"{article}: already matches {original}; nothing to change", err=True)
+        return
+    files = f"{len(plan.changes)} file{'s' * (len(plan.changes) != 1)}"
+    if not write:
+        click.echo(plan.table(), nl=False)
+        click.echo(plan.diff(), nl=False)
+        click.echo(plan.summary(), err=True)
+        click.echo(f"dry run: would change {files}; apply with --write", err=True)
+        return
+    _write({path: new for path, (_old, new) in plan.changes.items()}, "update")
+    click.echo(plan.summary(), err=True)
+    click.echo(f"{article}: updated ({files} changed)", err=True)
+    if plan.removed_file is not None:
+        shown = display_path(plan.removed_file)
+        click.echo(f"  removed blocks are kept in {shown} (never published)", err=True)
+
+
 @main.command("status")
 @_format_option
 @click.option(

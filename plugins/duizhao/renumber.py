@@ -50,32 +50,46 @@ class Plan:
     #: blocks whose ID changes (placeholders such as ``P???`` included)
     renumbered: int = 0
     references: int = 0
+    #: (file, line, ID) of each link to an ID of the article that no block carries (nor a
+    #: merge took in): left as written
+    dangling: list[tuple[Path, int, str]] = field(default_factory=list)
 
     def diff(self, base: str | os.PathLike[str] | None = None) -> str:
         """A unified diff of every change, paths relative to ``base`` (default: cwd)."""
-        out: list[str] = []
-        for path, (old, new) in sorted(self.changes.items()):
-            name = display_path(path, base)
-            out.extend(
-                difflib.unified_diff(
-                    old.decode("utf-8-sig").splitlines(keepends=True),
-                    new.decode("utf-8-sig").splitlines(keepends=True),
-                    f"a/{name}",
-                    f"b/{name}",
-                )
+        return unified_diff(self.changes, base)
+
+
+def unified_diff(
+    changes: dict[Path, tuple[bytes, bytes]], base: str | os.PathLike[str] | None = None
+) -> str:
+    """A unified diff of ``changes`` (path → old and new bytes), paths relative to ``base``."""
+    out: list[str] = []
+    for path, (old, new) in sorted(changes.items()):
+        name = display_path(path, base)
+        out.extend(
+            difflib.unified_diff(
+                old.decode("utf-8-sig").splitlines(keepends=True),
+                new.decode("utf-8-sig").splitlines(keepends=True),
+                f"a/{name}",
+                f"b/{name}",
             )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
 @dataclass
-class _Doc:
+class Doc:
+    """A source file as read: its bytes, its lines for editing and its parse."""
+
     path: Path
     data: bytes
     source: SourceFile
     article: Article
 
 
-def _load(path: Path, root: Path, refusals: list[Diagnostic]) -> _Doc | None:
+def load_doc(path: Path, root: Path, refusals: list[Diagnostic]) -> Doc | None:
+    """Read ``path`` (inside ``root``) for editing; None, with the reason in ``refusals``, when
+    it cannot be read."""
     # A link out of the project is never read (its text would be quoted in the diff) nor
     # written (the write would change a file outside the project, or copy it into docs).
     problem = refused_input(path, root)
@@ -94,7 +108,7 @@ def _load(path: Path, root: Path, refusals: list[Diagnostic]) -> _Doc | None:
         refusals.append(problem)
         return None
     source = SourceFile.from_bytes(data)
-    return _Doc(path, data, source, parse(source.text, path))
+    return Doc(path, data, source, parse(source.text, path))
 
 
 def _text_end(line: str, url_column: int) -> int | None:
@@ -140,9 +154,9 @@ def plan(
     """
     result = Plan()
     target = article_path.resolve()
-    docs: dict[Path, _Doc] = {}
+    docs: dict[Path, Doc] = {}
     for path in dict.fromkeys([article_path, *files]):
-        doc = _load(path, root or docs_dir, result.refusals)
+        doc = load_doc(path, root or docs_dir, result.refusals)
         if doc is not None:
             docs[path.resolve()] = doc
     if result.refusals:
@@ -150,7 +164,7 @@ def plan(
     main = docs[target]
     if edited is not None:
         updated = SourceFile.from_bytes(edited)
-        main = _Doc(main.path, main.data, updated, parse(updated.text, main.path))
+        main = Doc(main.path, main.data, updated, parse(updated.text, main.path))
         docs[target] = main
     article = main.article
     blocking = [d for d in article.diagnostics if d.code in _BLOCKING]
@@ -226,6 +240,8 @@ def plan(
                 )
                 continue
             if fragment not in followed:
+                if fragment not in counts:
+                    result.dangling.append((doc.path, link.line, fragment))
                 continue
             begin = link.column + len(link.url) - len(fragment)
             line_text = doc.source.line(link.line)
