@@ -631,15 +631,28 @@ def _update(
     metavar="ARTICLE[#P042]",
     help="Mark the translation of an article (or one paragraph) current in duizhao.lock.",
 )
-def status(fmt: str, accept: tuple[str, ...]) -> None:
+@click.option(
+    "--diff",
+    "diff",
+    multiple=True,
+    metavar="ARTICLE[#P042]",
+    help="Word diff of each stale paragraph's original since its translation was accepted.",
+)
+def status(fmt: str, accept: tuple[str, ...], diff: tuple[str, ...]) -> None:
     """Per article: declared, translated, stale and missing paragraphs, figures, progress.
 
-    A translation is stale when its original changed after it was accepted with --accept.
+    A translation is stale when its original changed after it was accepted with --accept;
+    --diff shows what changed (when duizhao update recorded the earlier original).
     """
     from .lock import article_key
     from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 
     docs_dir, lock_path = _project()
+    if accept and diff:
+        raise click.UsageError("--accept and --diff do not go together: review, then accept")
+    if diff:
+        _diff(diff, docs_dir, lock_path)
+        return
     if accept:
         with project_lock(lock_path):  # read, change and write the lock with no other writer
             _accept(accept, docs_dir, lock_path)
@@ -664,6 +677,58 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     click.echo(format_table(reports), nl=False)
     for diagnostic in stale_diagnostics(articles, reports):
         click.echo(diagnostic.format(), err=True)
+
+
+def _diff(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
+    """``status --diff``: per stale paragraph, the word diff of its original from the one its
+    translation was made for (``[-old-]{+new+}``, coloured on a terminal)."""
+    from .lock import article_key, digest
+    from .worddiff import plain, word_diff
+
+    lock = _read_lock(lock_path)
+    style = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    root = project_root()
+    for target in targets:
+        name, _, pid = target.partition("#")
+        path = Path(name)
+        key = article_key(path, docs_dir)
+        if key is None or not path.is_file():
+            raise click.UsageError(f"{name} is not an article in {docs_dir}")
+        problem = refused_input(path, root, docs_dir)
+        if problem is not None:
+            _fail([problem], f"cannot show {target}")
+        article = read_article(path)
+        if any(d.code == "DZ011" for d in article.diagnostics):
+            _fail(article.diagnostics, f"cannot show {target}")
+        paragraphs = {p.id: p for p in reversed(article.paragraphs) if p.is_well_formed}
+        if pid and pid not in paragraphs:
+            raise click.UsageError(f"{name} has no paragraph {pid}")
+        shown = 0
+        for p in article.paragraphs:
+            if (pid and p.id != pid) or p.id not in paragraphs or paragraphs[p.id] is not p:
+                continue
+            accepted = lock.accepted(key, p.id)
+            stale = accepted is not None and accepted != digest(p.original) and not p.is_todo
+            where = f"{display_path(path)}#{p.id}"
+            if not stale:
+                if pid:
+                    click.echo(
+                        f"{where}: not stale (its translation was accepted for this original)"
+                    )
+                continue
+            earlier = lock.previous_original(key, p.id)
+            shown += 1
+            if earlier is None:
+                click.echo(
+                    f"{where}: its original changed after the translation was accepted; the "
+                    "earlier original is not recorded (it changed outside 'duizhao update')"
+                )
+                continue
+            click.echo(f"{where}: the original its translation was made for → now")
+            click.echo(plain(word_diff(earlier, p.original), style))
+            click.echo("")
+        if not pid and not shown:
+            click.echo(f"{display_path(path)}: no stale paragraph")
 
 
 def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:

@@ -1,9 +1,10 @@
 """A word diff of two originals: what ``duizhao status --diff`` prints and the reader's
 原文已更新 mark shows. Pure: no MkDocs import.
 
-Words are compared as written (whitespace between them is not a difference); each run of
-unchanged, deleted or inserted words is one :class:`Run`. Long texts are bounded: past
-:data:`MAX_WORDS` words on a side the diff is the whole old text against the whole new one.
+Words and the punctuation around them are compared (how much whitespace lies between them is
+no difference); each run of unchanged, deleted or inserted words is one :class:`Run`. Long
+texts are bounded: past :data:`MAX_WORDS` tokens on a side the diff is the whole old text
+against the whole new one.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .escape import html_text
-
 #: Words per side above which no word diff is computed (difflib is quadratic at worst).
 MAX_WORDS = 5000
 
@@ -23,28 +22,56 @@ MAX_WORDS = 5000
 class Run:
     #: ``=`` unchanged, ``-`` only in the old text, ``+`` only in the new one
     op: Literal["=", "-", "+"]
-    words: tuple[str, ...]
+    #: the run's text, spaced as on its side (the old side's for an unchanged run)
+    text: str
+    #: whether a space follows the run on its side
+    space: bool = False
 
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
+
+def tokens(text: str) -> list[tuple[str, bool]]:
+    """Words and the punctuation around them, each with whether a space follows it:
+    ``"(SLOs)."`` is ``(``, ``SLOs``, ``).``, so adding words after it changes one token."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split():
+        start, end = 0, len(word)
+        while start < end and not word[start].isalnum():
+            start += 1
+        while end > start and not word[end - 1].isalnum():
+            end -= 1
+        parts = [p for p in (word[:start], word[start:end], word[end:]) if p]
+        out.extend((part, False) for part in parts)
+        out[-1] = (out[-1][0], True)
+    if out:
+        out[-1] = (out[-1][0], False)
+    return out
+
+
+def _joined(parts: list[tuple[str, bool]]) -> tuple[str, bool]:
+    text = "".join(t + (" " if space else "") for t, space in parts)
+    return text.rstrip(" "), bool(parts) and parts[-1][1]
 
 
 def word_diff(old: str, new: str) -> list[Run]:
-    a, b = old.split(), new.split()
+    a, b = tokens(old), tokens(new)
     if len(a) > MAX_WORDS or len(b) > MAX_WORDS:
-        return [r for r in (Run("-", tuple(a)), Run("+", tuple(b))) if r.words]
+        whole = [Run("-", *_joined(a)), Run("+", *_joined(b))]
+        return [r for r in whole if r.text]
+    matcher = difflib.SequenceMatcher(None, [t for t, _ in a], [t for t, _ in b], autojunk=False)
     runs: list[Run] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i0, i1, j0, j1 in matcher.get_opcodes():
         if tag == "equal":
-            runs.append(Run("=", tuple(a[i0:i1])))
+            runs.append(Run("=", *_joined(a[i0:i1])))
             continue
         if i1 > i0:
-            runs.append(Run("-", tuple(a[i0:i1])))
+            runs.append(Run("-", *_joined(a[i0:i1])))
         if j1 > j0:
-            runs.append(Run("+", tuple(b[j0:j1])))
+            runs.append(Run("+", *_joined(b[j0:j1])))
     return runs
+
+
+def side(runs: Iterable[Run], which: Literal["-", "+"]) -> list[Run]:
+    """The runs one side shows (unchanged ones and its own)."""
+    return [r for r in runs if r.op in ("=", which)]
 
 
 def changed(runs: Iterable[Run]) -> bool:
@@ -55,28 +82,14 @@ def plain(runs: Iterable[Run], style: bool = False) -> str:
     """git's ``--word-diff=plain``: ``[-old words-]{+new words+}``; ``style``: also in red and
     green for a terminal."""
     out = []
-    for r in runs:
+    runs = list(runs)
+    for n, r in enumerate(runs):
         if r.op == "=":
             out.append(r.text)
         elif r.op == "-":
             out.append(f"\x1b[31m[-{r.text}-]\x1b[0m" if style else f"[-{r.text}-]")
         else:
             out.append(f"\x1b[32m{{+{r.text}+}}\x1b[0m" if style else f"{{+{r.text}+}}")
-    return " ".join(out)
-
-
-def html_sides(runs: Iterable[Run]) -> tuple[str, str]:
-    """The old and the new text as HTML (escaped), deleted words in ``<del>`` on the old side
-    and inserted ones in ``<ins>`` on the new side."""
-    old: list[str] = []
-    new: list[str] = []
-    for r in runs:
-        text = html_text(r.text)
-        if r.op == "=":
-            old.append(text)
-            new.append(text)
-        elif r.op == "-":
-            old.append(f"<del>{text}</del>")
-        else:
-            new.append(f"<ins>{text}</ins>")
-    return " ".join(old), " ".join(new)
+        replaced = r.op == "-" and n + 1 < len(runs) and runs[n + 1].op == "+"
+        out.append(" " if r.space and not replaced else "")
+    return "".join(out).rstrip(" ")

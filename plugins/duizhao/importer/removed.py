@@ -27,27 +27,23 @@ may delete entries once dealt with).
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ..sidecars import REMOVED_SUFFIX, removed_path
 from ..yamlsafe import InputError, load_yaml
 
-REMOVED_SUFFIX = ".removed.yml"
-
-
-def removed_path(article: Path) -> Path:
-    return article.with_name(article.name.removesuffix(".md") + REMOVED_SUFFIX)
-
-
-def is_removed_file(src_uri: str, pages: Container[str]) -> bool:
-    """Whether the docs file ``src_uri`` holds an article's removed blocks (``x/foo.removed.yml``
-    beside a page ``x/foo.md``): a source, never published."""
-    stem = src_uri.removesuffix(REMOVED_SUFFIX)
-    return stem != src_uri and f"{stem}.md" in pages
+__all__ = [
+    "REMOVED_SUFFIX",
+    "RemovedBlock",
+    "RemovedError",
+    "append",
+    "read_entries",
+    "removed_path",
+]
 
 
 @dataclass(frozen=True)
