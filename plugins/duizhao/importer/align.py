@@ -61,12 +61,14 @@ class Thresholds:
     #: a unit of fewer words is short (a heading, a caption, a one-line paragraph): matched
     #: on characters, near-exact only, never "rewritten", never across anchors
     short_words: int = 12
-    #: character similarity a short unit needs (one or two characters in a 25-character line)
+    #: character similarity a short unit needs, case aside (one or two characters in a
+    #: 25-character line)
     short: float = 0.9
     #: word similarity of a paragraph with two consecutive ones joined, for a split or merge
     joined: float = 0.85
-    #: how much better than either part alone the joined pair must match
-    joined_margin: float = 0.05
+    #: share of the other part's words that joining it must add to the match with the better
+    #: part alone (so that a split or merge is taken only when both parts are really there)
+    joined_gain: float = 0.5
 
 
 THRESHOLDS = Thresholds()
@@ -209,6 +211,7 @@ class _Units:
 
     def __init__(self, keys: Sequence[str], vocabulary: dict[str, str]) -> None:
         self.keys = list(keys)
+        self.folded = [key.casefold() for key in self.keys]
         tokens = [words(key) for key in self.keys]
         self.words = [_encode(t, vocabulary) for t in tokens]
         self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
@@ -266,7 +269,7 @@ def _single(
     if min(olds.counts[i], news.counts[j]) < t.short_words:
         if not gap:
             return None
-        score = _similarity(olds.keys[i], news.keys[j], t.short)
+        score = _similarity(olds.folded[i], news.folded[j], t.short)
         return ("edited", score) if score >= t.short else None
     score = _similarity(olds.words[i], news.words[j], t.rewritten if gap else t.edited)
     if score >= t.edited:
@@ -276,9 +279,23 @@ def _single(
     return None
 
 
-def _joined(one: str, parts: tuple[str, str], singles: tuple[float, float], t: Thresholds) -> float:
-    score = _similarity(one, parts[0] + parts[1], t.joined)
-    return score if score >= t.joined and score >= max(singles) + t.joined_margin else 0.0
+def _common(a: str, b: str) -> float:
+    """Length of the longest common subsequence of two encoded texts (from Indel)."""
+    return (len(a) + len(b) - Indel.distance(a, b)) / 2
+
+
+def _joined(one: str, parts: tuple[str, str], t: Thresholds) -> float:
+    """The similarity of ``one`` with ``parts`` joined, when it is high enough and each part
+    adds to it (0 otherwise)."""
+    joined = parts[0] + parts[1]
+    score = _similarity(one, joined, t.joined)
+    if score < t.joined:
+        return 0.0
+    both = _common(one, joined)
+    for alone, other in ((parts[0], parts[1]), (parts[1], parts[0])):
+        if both - _common(one, alone) < t.joined_gain * len(other):
+            return 0.0
+    return score
 
 
 def _gap_candidates(
@@ -304,9 +321,7 @@ def _gap_candidates(
             j, k = gap_new[b], gap_new[b + 1]
             if k != j + 1 or not long(olds, i):
                 continue
-            score = _joined(
-                olds.words[i], (news.words[j], news.words[k]), (single[i, j], single[i, k]), t
-            )
+            score = _joined(olds.words[i], (news.words[j], news.words[k]), t)
             if score:
                 distance = abs(a / span_old - b / span_new)
                 found.append(_Candidate(score, "split", (i,), (j, k), distance))
@@ -317,9 +332,7 @@ def _gap_candidates(
         for b, j in enumerate(gap_new):
             if not long(news, j):
                 continue
-            score = _joined(
-                news.words[j], (olds.words[i], olds.words[k]), (single[i, j], single[k, j]), t
-            )
+            score = _joined(news.words[j], (olds.words[i], olds.words[k]), t)
             if score:
                 distance = abs(a / span_old - b / span_new)
                 found.append(_Candidate(score, "merged", (i, k), (j,), distance))

@@ -21,7 +21,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..article import Article, Paragraph
+from ..article import Article, Heading, Paragraph
 from ..source import SourceFile
 from .apply import block_lines, quoted
 from .model import Chunk
@@ -110,6 +110,28 @@ class _Region:
     lines: list[str]
     #: indexes into ``lines`` of the heading lines
     headings: list[int]
+    #: the article's headings there (as :mod:`duizhao.article` reads them)
+    found: list[Heading]
+
+
+#: The CJK ideographs: a heading that has some is the translator's, never replaced.
+_HAN = (("\u3400", "\u9fff"), ("\uf900", "\ufaff"), ("\U00020000", "\U0003134f"))
+#: Character similarity (case aside) from which a heading of the new version is the same
+#: heading renamed or renumbered ("4 Implementation" → "5 Implementation")
+HEADING_SIMILARITY = 0.6
+
+
+def _translated(text: str) -> bool:
+    return any(lo <= c <= hi for c in text for lo, hi in _HAN)
+
+
+@dataclass(frozen=True)
+class HeadingChange:
+    """A heading of the article that follows the new version (it was still the original's)."""
+
+    line: int
+    old: str
+    new: str
 
 
 class Composer:
@@ -138,8 +160,10 @@ class Composer:
         inside: set[int] = set()  # (a heading in a translation or a figure note is no section)
         for block in [*(p.block for p in article.paragraphs), *(f.block for f in article.figures)]:
             inside.update(range(block.line, (block.end_line or block.body_end) + 1))
-        self.heading_lines = {h.line for h in article.headings if h.line not in inside}
+        self.heading_lines = {h.line: h for h in article.headings if h.line not in inside}
         self.nl = source.newline
+        #: the article's headings that follow the new version's
+        self.renamed: list[HeadingChange] = []
 
     # -- the stretch before the first stationary block starts after the title and 导言
 
@@ -176,13 +200,15 @@ class Composer:
                     skip.add(after)
         lines: list[str] = []
         headings: list[int] = []
+        found: list[Heading] = []
         for number in range(start, stop):
             if number in skip:
                 continue
             if number in self.heading_lines:
                 headings.append(len(lines))
+                found.append(self.heading_lines[number])
             lines.append(self.source.lines[number - 1])
-        return _Region(lines, headings)
+        return _Region(lines, headings, found)
 
     def _block(self, j: int) -> list[str]:
         carry = self.holders[j]
@@ -234,6 +260,8 @@ class Composer:
         for t, (heading, items) in enumerate(heads, 1):
             s = t + offset  # the region's heading it pairs with (1-based), if any
             if s >= 1:
+                assert heading is not None
+                self._rename(region, s - 1, heading)
                 inserts.setdefault(point(s), []).extend(keep(items, False))
             elif any(kind == "unit" for kind, _ in items):
                 # a new heading: it and what is under it go where the new sections start
@@ -259,6 +287,23 @@ class Composer:
             if index < len(lines):
                 out.append(lines[index])
         return out
+
+    def _rename(self, region: _Region, index: int, heading: Chunk) -> None:
+        """The article's heading at ``index`` of ``region`` as the new version's ``heading``
+        when it is still the original's (no Chinese, written plainly) and close to it."""
+        from rapidfuzz.distance import Indel
+
+        found = region.found[index]
+        line = region.lines[region.headings[index]]
+        text = line.rstrip("\r\n")
+        plain = "#" * found.level + " " + found.text
+        new = heading.text
+        if text != plain or new == found.text or _translated(found.text):
+            return
+        if Indel.normalized_similarity(found.text.casefold(), new.casefold()) < HEADING_SIMILARITY:
+            return
+        region.lines[region.headings[index]] = "#" * found.level + " " + new + line[len(text) :]
+        self.renamed.append(HeadingChange(found.line, found.text, new))
 
     def compose(self) -> list[str]:
         """The lines (with their ends) of the composed article."""

@@ -29,7 +29,7 @@ from ..renumber import plan as renumber_plan
 from ..source import SourceFile, lines_with_ends
 from ..yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes
 from .align import FATES, THRESHOLDS, Alignment, Thresholds, align
-from .compose import Carry, Composer
+from .compose import Carry, Composer, HeadingChange
 from .model import Chunk, Original
 from .removed import RemovedBlock, RemovedError, append, removed_path
 
@@ -76,6 +76,8 @@ class UpdatePlan:
     mapping: dict[str, str | None] = field(default_factory=dict)
     removed_file: Path | None = None
     links: int = 0
+    #: headings of the article that follow the new version's (they were still its original's)
+    headings: list[HeadingChange] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         found: dict[str, int] = dict.fromkeys(FATES, 0)
@@ -104,6 +106,8 @@ class UpdatePlan:
             new = "+".join(row.new) or "-"
             score = f"{row.score:.2f}" if row.fate in _STALE else ""
             lines.append(f"{old:<11} {new:<11} {row.fate:<9} {score:>4}  {_effect(row, self)}")
+        for h in self.headings:
+            lines.append(f"heading at line {h.line}: {h.old!r} → {h.new!r}")
         if same:
             lines.append(f"({same} paragraph{'s' * (same != 1)} the same, with the same ID)")
         return "\n".join(lines) + "\n" if lines else ""
@@ -210,7 +214,9 @@ def plan_update(
         )
 
     holders, leaving, absorbed, removed = _carry(ctx, alignment, units, kept)
-    lines = Composer(doc.source, article, original.chunks, holders, leaving).compose()
+    composer = Composer(doc.source, article, original.chunks, holders, leaving)
+    lines = composer.compose()
+    plan.headings = composer.renamed
     text = "".join(lines)
     text = _footnotes(text, original, holders, units, doc.source.newline)
     old_version = article.paper.get("version")
