@@ -167,6 +167,24 @@ def normalise(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+def without_targets(key: str) -> str:
+    """``key`` with the targets of its Markdown links and images left out: ``[text](url)`` is
+    ``[text]``. One pass; an unclosed ``](`` keeps the rest as it is."""
+    out: list[str] = []
+    i = 0
+    while True:
+        j = key.find("](", i)
+        if j < 0:
+            out.append(key[i:])
+            return "".join(out)
+        k = key.find(")", j + 2)
+        if k < 0:
+            out.append(key[i:])
+            return "".join(out)
+        out.append(key[i : j + 1])
+        i = k + 1
+
+
 # --------------------------------------------------------------------------------------------
 # 2. The order's anchors
 
@@ -211,7 +229,9 @@ class _Units:
 
     def __init__(self, keys: Sequence[str], vocabulary: dict[str, str]) -> None:
         self.keys = list(keys)
-        self.folded = [key.casefold() for key in self.keys]
+        #: what a short unit is compared by: its words as a reader sees them (case and link
+        #: targets aside: a link fixed in a one-line note is the same note)
+        self.folded = [without_targets(key).casefold() for key in self.keys]
         tokens = [words(key) for key in self.keys]
         self.words = [_encode(t, vocabulary) for t in tokens]
         self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
