@@ -189,7 +189,9 @@ def score_alignment(
 
 def report(scores: list[Score]) -> bool:
     ok = True
-    header = f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
+    header = (
+        f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
+    )
     print(header)
     for split in ("dev", "holdout"):
         group = [s for s in scores if s.split == split]
@@ -266,9 +268,8 @@ def show(path: Path) -> None:
 
 def _timing(paragraphs: int, repeat: int) -> tuple[float, float, float]:
     sys.path.insert(0, str(ROOT / "tests"))
-    from update_edits import edited_version, synthetic_paragraphs
-
     from duizhao.importer.align import align
+    from update_edits import edited_version, synthetic_paragraphs
 
     rng = random.Random(paragraphs)
     old = synthetic_paragraphs(rng, paragraphs)

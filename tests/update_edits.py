@@ -13,11 +13,71 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-_FUNCTION = (
-    "the of and to in a is that for on with as by this we are be from at which it an or "
-    "can its our each when than all not more but these into only two both such one".split()
-)
-_SYLLABLES = "ka te ro mi na lu pe so di va ge tor ex an bu ci fo ha je li mo".split()
+_FUNCTION = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "on",
+    "with",
+    "as",
+    "by",
+    "this",
+    "we",
+    "are",
+    "be",
+    "from",
+    "at",
+    "which",
+    "it",
+    "an",
+    "or",
+    "can",
+    "its",
+    "our",
+    "each",
+    "when",
+    "than",
+    "all",
+    "not",
+    "more",
+    "but",
+    "these",
+    "into",
+    "only",
+    "two",
+    "both",
+    "such",
+    "one",
+]
+_SYLLABLES = [
+    "ka",
+    "te",
+    "ro",
+    "mi",
+    "na",
+    "lu",
+    "pe",
+    "so",
+    "di",
+    "va",
+    "ge",
+    "tor",
+    "ex",
+    "an",
+    "bu",
+    "ci",
+    "fo",
+    "ha",
+    "je",
+    "li",
+    "mo",
+]
 EDITS = ("typo", "number", "sentence", "move", "split", "merge", "delete", "new")
 
 

@@ -77,6 +77,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ303": (Severity.ERROR, "unreadable or malformed duizhao.lock"),
     "DZ304": (Severity.ERROR, "update refused: the article cannot take the new version as it is"),
     "DZ305": (Severity.WARNING, "link to a paragraph that the new version of the original removed"),
+    "DZ306": (Severity.WARNING, "the new original shares no paragraph with the article"),
 }
 
 

@@ -26,6 +26,9 @@ class Run:
     text: str
     #: whether a space follows the run on its side
     space: bool = False
+    #: an unchanged run as the new side spaces it
+    new_text: str | None = None
+    new_space: bool = False
 
 
 def tokens(text: str) -> list[tuple[str, bool]]:
@@ -60,7 +63,7 @@ def word_diff(old: str, new: str) -> list[Run]:
     runs: list[Run] = []
     for tag, i0, i1, j0, j1 in matcher.get_opcodes():
         if tag == "equal":
-            runs.append(Run("=", *_joined(a[i0:i1])))
+            runs.append(Run("=", *_joined(a[i0:i1]), *_joined(b[j0:j1])))
             continue
         if i1 > i0:
             runs.append(Run("-", *_joined(a[i0:i1])))
@@ -70,8 +73,14 @@ def word_diff(old: str, new: str) -> list[Run]:
 
 
 def side(runs: Iterable[Run], which: Literal["-", "+"]) -> list[Run]:
-    """The runs one side shows (unchanged ones and its own)."""
-    return [r for r in runs if r.op in ("=", which)]
+    """The runs one side shows (unchanged ones and its own), spaced as on that side."""
+    out = []
+    for r in runs:
+        if r.op == "=" and which == "+" and r.new_text is not None:
+            out.append(Run("=", r.new_text, r.new_space))
+        elif r.op in ("=", which):
+            out.append(r)
+    return out
 
 
 def changed(runs: Iterable[Run]) -> bool:
@@ -84,12 +93,14 @@ def plain(runs: Iterable[Run], style: bool = False) -> str:
     out = []
     runs = list(runs)
     for n, r in enumerate(runs):
+        space = r.space
         if r.op == "=":
-            out.append(r.text)
+            out.append(r.new_text if r.new_text is not None else r.text)
+            space = r.space or r.new_space
         elif r.op == "-":
             out.append(f"\x1b[31m[-{r.text}-]\x1b[0m" if style else f"[-{r.text}-]")
         else:
             out.append(f"\x1b[32m{{+{r.text}+}}\x1b[0m" if style else f"{{+{r.text}+}}")
         replaced = r.op == "-" and n + 1 < len(runs) and runs[n + 1].op == "+"
-        out.append(" " if r.space and not replaced else "")
+        out.append(" " if space and not replaced else "")
     return "".join(out).rstrip(" ")

@@ -204,13 +204,15 @@ def plan_update(
     carried = [m for m in alignment.matches if m.old and m.new]
     translated = [p for i, p in enumerate(paragraphs) if i not in kept and not p.is_todo]
     if translated and not carried:
-        return _refuse(
-            plan,
-            article.path,
-            paragraphs[0].line,
-            f"none of its {len(paragraphs) - len(kept)} paragraphs is in the new original: is it "
-            "the right file? (an original that shares nothing with the article is imported into "
-            "a new article, not updated)",
+        # Nothing is lost (every block goes to the removed file), but it may be the wrong file.
+        plan.warnings.append(
+            Diagnostic(
+                article.path,
+                paragraphs[0].line,
+                "DZ306",
+                f"none of its {len(paragraphs) - len(kept)} paragraphs is in the new original: "
+                "every block goes to the removed file; is it the right file?",
+            )
         )
 
     holders, leaving, absorbed, removed = _carry(ctx, alignment, units, kept)
@@ -407,7 +409,7 @@ def _set_version(text: str, article: Article, version: str) -> str | None:
     if paper is None:
         lines[close:close] = [f"paper:{nl}", f"  version: {value}{nl}"]
         return "".join(lines)
-    if not isinstance(paper, yaml.MappingNode) or paper.flow_style or not paper.value:
+    if not isinstance(paper, yaml.MappingNode):
         return None
     node = next((v for k, v in paper.value if getattr(k, "value", None) == "version"), None)
     if node is not None:
@@ -418,6 +420,19 @@ def _set_version(text: str, article: Article, version: str) -> str | None:
         line = lines[index]
         lines[index] = line[: start.column] + value + line[end.column :]
         return "".join(lines)
+    if paper.flow_style:  # {title: P, license: MIT} on one line: the key goes before the '}'
+        start, end = paper.start_mark, paper.end_mark
+        index = 1 + end.line
+        line = lines[index]
+        if start.line != end.line or line[end.column - 1 : end.column] != "}":
+            return None
+        at = end.column - 1
+        head = line[:at].rstrip()
+        sep = "" if head.endswith("{") else ", "
+        lines[index] = head + f"{sep}version: {value}" + line[at:]
+        return "".join(lines)
+    if not paper.value:
+        return None
     first_key = paper.value[0][0]
     last_value = paper.value[-1][1]
     indent = " " * first_key.start_mark.column
