@@ -427,9 +427,9 @@ def _set_version(text: str, article: Article, version: str) -> str | None:
         if start.line != end.line or line[end.column - 1 : end.column] != "}":
             return None
         at = end.column - 1
-        head = line[:at].rstrip()
-        sep = "" if head.endswith("{") else ", "
-        lines[index] = head + f"{sep}version: {value}" + line[at:]
+        before = line[:at].rstrip()
+        sep = "" if before.endswith("{") else ", "
+        lines[index] = before + f"{sep}version: {value}" + line[at:]
         return "".join(lines)
     if not paper.value:
         return None
