@@ -31,17 +31,23 @@ class Run:
     new_space: bool = False
 
 
+def peel(word: str) -> tuple[str, str, str]:
+    """``word`` as the punctuation before it, its letters and digits, the punctuation after:
+    ``"(SLOs)."`` is ``("(", "SLOs", ").")``."""
+    start, end = 0, len(word)
+    while start < end and not word[start].isalnum():
+        start += 1
+    while end > start and not word[end - 1].isalnum():
+        end -= 1
+    return word[:start], word[start:end], word[end:]
+
+
 def tokens(text: str) -> list[tuple[str, bool]]:
     """Words and the punctuation around them, each with whether a space follows it:
     ``"(SLOs)."`` is ``(``, ``SLOs``, ``).``, so adding words after it changes one token."""
     out: list[tuple[str, bool]] = []
     for word in text.split():
-        start, end = 0, len(word)
-        while start < end and not word[start].isalnum():
-            start += 1
-        while end > start and not word[end - 1].isalnum():
-            end -= 1
-        parts = [p for p in (word[:start], word[start:end], word[end:]) if p]
+        parts = [p for p in peel(word) if p]
         out.extend((part, False) for part in parts)
         out[-1] = (out[-1][0], True)
     if out:

@@ -28,9 +28,11 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Literal
+from typing import Literal, TypeVar
 
 from rapidfuzz.distance import Indel
+
+from ..worddiff import peel
 
 Fate = Literal["same", "moved", "edited", "rewritten", "split", "merged", "new", "removed"]
 #: The order fates are counted in a summary.
@@ -197,26 +199,37 @@ def common_subsequence(old: Sequence[str], new: Sequence[str]) -> list[tuple[int
     for i, key in enumerate(old):
         if key:
             where.setdefault(key, []).append(i)
-    tails: list[int] = []  # tails[k]: the smallest old index ending a chain of length k + 1
-    ends: list[tuple[int, int, object]] = []  # the chain ending there: (i, j, previous link)
-    for j, key in enumerate(new):
-        for i in reversed(where.get(key, ())):
-            k = bisect_left(tails, i)
-            link = (i, j, ends[k - 1] if k else None)
-            if k == len(tails):
-                tails.append(i)
-                ends.append(link)
-            else:
-                tails[k] = i
-                ends[k] = link
-    pairs: list[tuple[int, int]] = []
+    # each new key's old positions in decreasing order, so that a chain takes one of them
+    return longest_increasing(
+        (i, (i, j)) for j, key in enumerate(new) for i in reversed(where.get(key, ()))
+    )
+
+
+_T = TypeVar("_T")
+
+
+def longest_increasing(items: Iterable[tuple[int, _T]]) -> list[_T]:
+    """The payloads of a longest subsequence of ``items`` whose numbers strictly increase
+    (patience sorting, O(n log n))."""
+    tails: list[int] = []  # tails[k]: the smallest number ending a chain of length k + 1
+    ends: list[tuple[_T, object]] = []  # the chain ending there: (payload, previous link)
+    for number, payload in items:
+        k = bisect_left(tails, number)
+        link = (payload, ends[k - 1] if k else None)
+        if k == len(tails):
+            tails.append(number)
+            ends.append(link)
+        else:
+            tails[k] = number
+            ends[k] = link
+    chain: list[_T] = []
     node: object = ends[-1] if ends else None
     while node is not None:
         assert isinstance(node, tuple)
-        i, j, node = node
-        pairs.append((i, j))
-    pairs.reverse()
-    return pairs
+        payload, node = node
+        chain.append(payload)
+    chain.reverse()
+    return chain
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,15 +255,11 @@ def words(key: str) -> list[str]:
     ``matter.`` and ``matter`` share a word)."""
     out: list[str] = []
     for chunk in key.split():
-        start, end = 0, len(chunk)
-        while start < end and not chunk[start].isalnum():
-            start += 1
-        while end > start and not chunk[end - 1].isalnum():
-            end -= 1
-        out.extend(chunk[:start])
-        if start < end:
-            out.append(chunk[start:end])
-        out.extend(chunk[end:])
+        lead, core, trail = peel(chunk)
+        out.extend(lead)
+        if core:
+            out.append(core)
+        out.extend(trail)
     return out
 
 

@@ -17,12 +17,12 @@ candidates that follow a new paragraph.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..article import Article, Heading, Paragraph
 from ..source import SourceFile
+from .align import longest_increasing
 from .apply import block_lines, quoted
 from .model import Chunk
 
@@ -45,27 +45,8 @@ class Carry:
 def stationary(holders: Sequence[Carry | None]) -> set[int]:
     """The carried blocks that keep their place: a longest chain whose block order agrees with
     the new order (patience sorting)."""
-    tails: list[int] = []
-    ends: list[tuple[int, object]] = []
-    for carry in holders:
-        if carry is None:
-            continue
-        i = carry.block
-        k = bisect_left(tails, i)
-        link = (i, ends[k - 1] if k else None)
-        if k == len(tails):
-            tails.append(i)
-            ends.append(link)
-        else:
-            tails[k] = i
-            ends[k] = link
-    chain: set[int] = set()
-    node: object = ends[-1] if ends else None
-    while node is not None:
-        assert isinstance(node, tuple)
-        i, node = node
-        chain.add(i)
-    return chain
+    chain = longest_increasing((c.block, c.block) for c in holders if c is not None)
+    return set(chain)
 
 
 def carried_lines(source: SourceFile, p: Paragraph, carry: Carry) -> list[str]:

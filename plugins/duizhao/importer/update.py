@@ -515,16 +515,25 @@ def _lock_change(plan: UpdatePlan, lock: Lock, lock_path: Path) -> None:
         plan.changes[lock_path] = (on_disk, data)
 
 
+def _read_text(plan: UpdatePlan, path: Path, what: str) -> tuple[bytes, str] | None:
+    """The bytes and text of a file beside the article ("" when there is none yet); None, with
+    a refusal, when it cannot be read."""
+    try:
+        data = read_bytes(path, MAX_TEXT_BYTES) if path.is_file() else b""
+        return data, data.decode("utf-8-sig")
+    except (InputError, OSError, UnicodeDecodeError) as exc:
+        _refuse(plan, path, 1, f"cannot read {what}: {exc}; fix or move it")
+        return None
+
+
 def _removed(ctx: _Context, removed: list[int], old_version: Any, version: str | None) -> None:
     plan, article = ctx.plan, ctx.article
     path = removed_path(ctx.article_path)
     plan.removed_file = path
-    try:
-        data = read_bytes(path, MAX_TEXT_BYTES) if path.is_file() else b""
-        text = data.decode("utf-8-sig")
-    except (InputError, OSError, UnicodeDecodeError) as exc:
-        _refuse(plan, path, 1, f"cannot read the removed blocks' file: {exc}; fix or move it")
+    read = _read_text(plan, path, "the removed blocks' file")
+    if read is None:
         return
+    data, text = read
     blocks = []
     for i in removed:
         p = article.paragraphs[i]
@@ -552,12 +561,10 @@ def _figures(plan: UpdatePlan, figures: FigureUpdate) -> None:
     from ..figures.merge import MergeError, merge
 
     spec = figures.spec_file
-    try:
-        data = read_bytes(spec, MAX_TEXT_BYTES) if spec.is_file() else b""
-        text = data.decode("utf-8-sig")
-    except (InputError, OSError, UnicodeDecodeError) as exc:
-        _refuse(plan, spec, 1, f"cannot read the figures spec: {exc}")
+    read = _read_text(plan, spec, "the figures spec")
+    if read is None:
         return
+    data, text = read
     try:
         merged = merge(text, spec, figures.paper, figures.found)
     except MergeError as exc:
