@@ -299,11 +299,12 @@ def _follow_lock(
     #: the new ID of the block each old ID's entries belong to: the one whose original
     #: matches the accepted digest, else the first block with that ID
     owner: dict[str, str] = {}
+    counts = Counter(p.id for p in article.paragraphs)
     for p, new in zip(article.paragraphs, new_ids, strict=True):
         accepted = old.get(p.id)
         if accepted is None or p.id in owner:
             continue
-        if sum(q.id == p.id for q in article.paragraphs) > 1 and accepted != digest(p.original):
+        if counts[p.id] > 1 and accepted != digest(p.original):
             continue
         owner[p.id] = new
         moved[new] = accepted

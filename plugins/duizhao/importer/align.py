@@ -71,6 +71,16 @@ class Thresholds:
     #: share of the other part's words that joining it must add to the match with the better
     #: part alone (so that a split or merge is taken only when both parts are really there)
     joined_gain: float = 0.5
+    #: a gap with more old × new pairs than this (a rewrite of hundreds of paragraphs) is
+    #: compared along its diagonal only, ``band`` positions either side: the work stays
+    #: linear in the article's length (a rewritten paragraph rarely moves that far)
+    gap_pairs: int = 20_000
+    band: int = 40
+    #: outside the gaps a near-exact paragraph shares its rarest words: each old paragraph is
+    #: compared with the new ones holding one of its ``rare_words`` rarest words (words in more
+    #: than ``common_word`` paragraphs are not looked up)
+    rare_words: int = 8
+    common_word: int = 50
 
 
 THRESHOLDS = Thresholds()
@@ -331,12 +341,20 @@ def _gap_candidates(
     olds: _Units, news: _Units, gap_old: list[int], gap_new: list[int], t: Thresholds
 ) -> list[_Candidate]:
     found: list[_Candidate] = []
-    single: dict[tuple[int, int], float] = {}
     span_old, span_new = max(1, len(gap_old)), max(1, len(gap_new))
+    wide = span_old * span_new > t.gap_pairs
+
+    def near(a: int, count: int) -> range:
+        """The new positions old position ``a`` is compared with (all, or a band)."""
+        if not wide:
+            return range(count)
+        centre = round(a * span_new / span_old)
+        return range(max(0, centre - t.band), min(count, centre + t.band + 1))
+
     for a, i in enumerate(gap_old):
-        for b, j in enumerate(gap_new):
+        for b in near(a, len(gap_new)):
+            j = gap_new[b]
             result = _single(olds, news, i, j, t, gap=True)
-            single[i, j] = result[1] if result else 0.0
             if result:
                 distance = abs(a / span_old - b / span_new)
                 found.append(_Candidate(result[1], result[0], (i,), (j,), distance))
@@ -346,7 +364,7 @@ def _gap_candidates(
 
     # one old paragraph split into two consecutive new ones, and two merged into one
     for a, i in enumerate(gap_old):
-        for b in range(len(gap_new) - 1):
+        for b in near(a, len(gap_new) - 1):
             j, k = gap_new[b], gap_new[b + 1]
             if k != j + 1 or not long(olds, i):
                 continue
@@ -358,7 +376,8 @@ def _gap_candidates(
         i, k = gap_old[a], gap_old[a + 1]
         if k != i + 1:
             continue
-        for b, j in enumerate(gap_new):
+        for b in near(a, len(gap_new)):
+            j = gap_new[b]
             if not long(news, j):
                 continue
             score = _joined(news.words[j], (olds.words[i], olds.words[k]), t)
@@ -366,6 +385,29 @@ def _gap_candidates(
                 distance = abs(a / span_old - b / span_new)
                 found.append(_Candidate(score, "merged", (i, k), (j,), distance))
     return found
+
+
+def _sharing_rare_words(
+    olds: _Units, news: _Units, rest_old: list[int], rest_new: list[int], t: Thresholds
+) -> list[tuple[int, int]]:
+    """(old, new) pairs of long paragraphs that share one of the old one's rarest words."""
+    holders: dict[str, list[int]] = {}
+    for j in rest_new:
+        if news.counts[j] >= t.short_words:
+            for code in set(news.words[j]):
+                holders.setdefault(code, []).append(j)
+    pairs: list[tuple[int, int]] = []
+    for i in rest_old:
+        if olds.counts[i] < t.short_words:
+            continue
+        rare = sorted(
+            (len(holders[code]), code)
+            for code in set(olds.words[i])
+            if 0 < len(holders.get(code, ())) <= t.common_word
+        )[: t.rare_words]
+        near = sorted({j for _n, code in rare for j in holders[code]})
+        pairs.extend((i, j) for j in near)
+    return pairs
 
 
 def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]) -> list[Match]:
@@ -425,11 +467,10 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     rest_old = [i for i in range(len(old)) if i not in used_old and old_keys[i]]
     rest_new = [j for j in range(len(new)) if j not in used_new and new_keys[j]]
     candidates = []
-    for i in rest_old:
-        for j in rest_new:
-            result = _single(olds, news, i, j, thresholds, gap=False)
-            if result:
-                candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
+    for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, thresholds):
+        result = _single(olds, news, i, j, thresholds, gap=False)
+        if result:
+            candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
     matches += _assign(candidates, used_old, used_new)
 
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
