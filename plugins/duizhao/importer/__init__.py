@@ -7,7 +7,10 @@
 - :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
 - :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place;
-- :mod:`.read`: the one entry point that reads an original of any kind (import and update).
+- :mod:`.read`: the one entry point that reads an original of any kind (import and update);
+- ``duizhao update`` (a new version of an original): :mod:`.align` (which old paragraph became
+  which new one), :mod:`.compose` (the article in the new order), :mod:`.removed` (the blocks
+  the new version no longer has, beside the article), :mod:`.update` (the plan).
 """
 
 from __future__ import annotations
