@@ -258,7 +258,7 @@ def test_import_writes_an_original_as_literal_text(
     assert "<script>alert(1)</script> <img src=x onerror=alert(1)> <b>b</b>" in tree.visible
     assert "Title <script>x</script>" in tree.visible
     skeleton = new_article("A <T> $y$").decode()
-    assert "# A &lt;T&gt; &#36;y&#36;\n" in skeleton
+    assert "# A &lt;T> &#36;y&#36;\n" in skeleton
 
 
 def test_cli_import_of_a_hostile_original(tmp_path: Path) -> None:

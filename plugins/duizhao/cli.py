@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -18,10 +17,9 @@ from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input, utf8_name
 from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
-from .escape import Math, markdown_source
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .project import ConfigError, Project, find_config, read_mkdocs_yml
+from .project import ConfigError, Project, find_config
 from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
@@ -212,22 +210,6 @@ def _project() -> tuple[Path, Path]:
     return project.docs_dir, project.lock_path
 
 
-def _site_math() -> Math | None:
-    """How the site next to us reads math (pymdownx.arithmatex), if there is one."""
-    config = find_config()
-    try:
-        extensions = read_mkdocs_yml(config).get("markdown_extensions") if config else None
-    except ConfigError:
-        return None
-    for item in extensions if isinstance(extensions, list) else []:
-        if item == "pymdownx.arithmatex":
-            return Math.of({})
-        if isinstance(item, dict) and "pymdownx.arithmatex" in item:
-            options = item["pymdownx.arithmatex"]
-            return Math.of(options if isinstance(options, dict) else {})
-    return None
-
-
 @contextmanager
 def project_lock(lock_path: Path) -> Iterator[None]:
     """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
@@ -350,13 +332,13 @@ def _import(
         Chunk,
         ImportRefused,
         Original,
-        chunks_from_text,
+        footnote_prefix,
         import_chunks,
         import_pdf,
+        literal_chunks,
         new_article,
         parse_markdown,
     )
-    from .importer.markdown import footnote_prefix
 
     try:
         existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
@@ -388,10 +370,9 @@ def _import(
             prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
             source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
         else:
-            # plain text: its Markdown stays, raw HTML and non-web links show as text
-            math = _site_math()
+            # plain text is text: every character shows as written
             source = Original(
-                [replace(c, text=markdown_source(c.text, math)) for c in chunks_from_text(text)]
+                literal_chunks(text), dialects=["plain text (the file is not Markdown)"]
             )
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
     chunks = source.chunks
@@ -432,8 +413,9 @@ def _import_report(original: Path, source: Original) -> None:
     def n(count: int, what: str) -> str:
         return f"{count} {what}{'s' * (count != 1)}"
 
+    read_as = f" (read as {'; '.join(source.dialects)})" if source.dialects else ""
     click.echo(
-        f"import report for {original}: "
+        f"import report for {original}{read_as}: "
         + ", ".join(
             [
                 n(source.count("paragraph"), "paragraph"),
