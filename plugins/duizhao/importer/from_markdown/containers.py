@@ -29,6 +29,10 @@ _CHUNK_LANGUAGES = frozenset(
     | {"css", "mermaid", "dot", "cpp", "c", "ruby", "scala", "perl", "octave", "matlab"}
 )
 _CHUNK_INFO_RE = re.compile(r"^\{\.?([A-Za-z][\w+-]{0,30})(?=[\s,}.])([^}]{0,2000})\}?")
+#: A chunk option in the braces: ``echo=FALSE``, ``include = FALSE``, ``fig.cap="…"``.
+_CHUNK_ARGUMENT_RE = re.compile(
+    r"([\w.-]{1,60})\s{0,8}=\s{0,8}(\"[^\"\n]{0,500}\"|'[^'\n]{0,500}'|[^,\s}]{1,500})"
+)
 _CHUNK_OPTION_RE = re.compile(r"^#\|\s{0,8}([\w.-]{1,60})\s{0,8}:\s{0,8}(.{0,500})$")
 _FALSE = {"false", "f", "no"}
 _INCLUDE_GRAPHICS_RE = re.compile(
@@ -103,12 +107,14 @@ class Containers(Blocks):
         """An R Markdown/Quarto chunk: its code; a chunk whose code the original's page does
         not show (``include=FALSE``, ``echo: false``) is dropped, unless it only places a
         picture (``knitr::include_graphics``)."""
+        defaults = self.front.get("execute")  # Quarto's for the document: execute: echo: false
         settings = {
-            k.strip().lower(): v.strip().strip("\"'").lower()
-            for k, _eq, v in (
-                part.partition("=") for part in options.replace(",", " ").split() if "=" in part
-            )
+            str(key): str(value).lower()
+            for key, value in (defaults.items() if isinstance(defaults, dict) else ())
+            if key in ("echo", "include", "eval")
         }
+        for m in _CHUNK_ARGUMENT_RE.finditer(options):
+            settings[m.group(1).lower()] = m.group(2).strip("\"'").lower()
         body: list[str] = []
         for text in code.split("\n"):
             option = _CHUNK_OPTION_RE.match(text.strip())
@@ -142,6 +148,8 @@ class Containers(Blocks):
             language = d.options.get("language") or (d.argument.split()[0] if d.argument else "")
             if name == "code-cell" and not language:
                 language = "python"
+            elif name.startswith("myst"):  # a demo: the MyST source, shown as code
+                language = "markdown"
             return [
                 Chunk("\n".join(markdown_fence(d.content, language)), kind="verbatim", line=line)
             ]
@@ -155,8 +163,11 @@ class Containers(Blocks):
             self.warn(line, f"MyST directive {{{name}}} is not known; its content is imported")
         else:
             self.drop(line, f"MyST directive markers {{{name}}}")
+        content = self.markdown_units(d.content, offset, line)
+        if name in myst.TABS:
+            return self.label(d.argument, line) + content
         title = "" if name in myst.LAYOUT else d.argument
-        return self.title_unit(title, line) + self.markdown_units(d.content, offset, line)
+        return self.title_unit(title, line) + content
 
     def figure_directive(self, d: myst.Directive, line: int | None, offset: int) -> list[Unit]:
         if d.name == "figure-md":  # the image and its caption are Markdown

@@ -62,8 +62,11 @@ _COMPONENT = (
 )
 _COMPONENT_HEAD_RE = re.compile(r"^\s{0,16}" + _COMPONENT)
 _COMPONENT_TAIL_RE = re.compile(_COMPONENT + r"\s{0,16}$")
+#: The label a tab shows: ``<TabItem label="…">``, ``<Tab title="…">``, doc-builder's
+#: ``<hfoption id="…">`` (its ``<hfoptions id="…">`` names the group, which shows nothing).
 _COMPONENT_TITLE_RE = re.compile(
-    r"\b(?:label|title|id)\s{0,8}=\s{0,8}(?:\"([^\"\n]{1,300})\"|'([^'\n]{1,300})')"
+    r"^<(?:[A-Z][\w.]{0,60}\s[^<>\n]{0,2000}?\b(?:label|title)|hfoption\s[^<>\n]{0,2000}?\bid)"
+    r"\s{0,8}=\s{0,8}(?:\"([^\"\n]{1,300})\"|'([^'\n]{1,300})')"
 )
 _MARKDOWN_IN_HTML_RE = re.compile(
     r"^\s{0,16}<([A-Za-z][A-Za-z0-9]{0,30})\b[^>\n]{0,2000}\smarkdown\s{0,8}=\s{0,8}[\"']?"
@@ -177,7 +180,7 @@ class Html(Inline):
                 text = text[: tail.start()]
             lines[i] = text
         for tag in tags:
-            title = _COMPONENT_TITLE_RE.search(tag) if not tag.startswith("</") else None
+            title = _COMPONENT_TITLE_RE.match(tag) if not tag.startswith("</") else None
             if title and not tag.endswith("/>"):
                 units += self.label(title.group(1) or title.group(2) or "", line)
         self.drop(line, f"MDX component tags {excerpt(' '.join(tags))!r}", content)

@@ -75,9 +75,7 @@ class Inline(Links):
 
     def inline_markdown(self, nodes: Sequence[SyntaxTreeNode], line: int | None) -> str:
         texts = {i: node.content for i, node in enumerate(nodes) if node.type == "text"}
-        references = (
-            _doc_builder_references(nodes, texts) if HF_DOC_BUILDER in self.dialects else {}
-        )
+        references = _bracketed_code(nodes, texts, HF_DOC_BUILDER in self.dialects)
         out: list[str] = []
         for index, node in enumerate(nodes):
             if index in texts:
@@ -176,6 +174,8 @@ class Inline(Links):
         if base in ("emphasis", "strong"):
             mark = "*" if base == "emphasis" else "**"
             return f"{mark}{self.text(title or target, line)}{mark}"
+        if base in ("del", "delete"):
+            return f"<del>{self.text(title or target, line)}</del>"
         return self.text(title or target, line)
 
     def plain(self, nodes: Sequence[SyntaxTreeNode]) -> str:
@@ -197,7 +197,6 @@ class Inline(Links):
             self.footnote_labels[number] = f"{self.prefix}-{name}"
         return self.footnote_labels[number]
 
-    anchor_titles: dict[str, str]
 
 
 def _is_markup(node: SyntaxTreeNode) -> bool:
@@ -213,22 +212,30 @@ def _is_br(content: str) -> bool:
     return tag in ("<br>", "<br/>", "</br>")
 
 
-def _doc_builder_references(
-    nodes: Sequence[SyntaxTreeNode], texts: dict[int, str]
+def _bracketed_code(
+    nodes: Sequence[SyntaxTreeNode], texts: dict[int, str], doc_builder: bool
 ) -> dict[int, str]:
-    """HF doc-builder's ``[`Name`]`` (a link to the API page of ``Name``): the tokens text
-    ``…[``, code, ``]…``. Returns the name each such code token shows (``~a.b`` shows ``b``)
-    and trims the brackets off ``texts``."""
+    """Code in brackets that is a cross-reference: mkdocstrings/autorefs' ``[`Name`][a.b]``
+    (a reference link with no definition in the page) and, in HF doc-builder pages,
+    ``[`Name`]``. Read from the tokens text ``…[``, code, ``]…``: returns the name each such
+    code token shows (``~a.b`` shows ``b``) and trims the brackets off ``texts``."""
     found: dict[int, str] = {}
     for index, node in enumerate(nodes):
         before, after = texts.get(index - 1), texts.get(index + 1)
         if node.type != "code_inline" or before is None or after is None:
             continue
-        if not before.endswith("[") or not after.startswith("]"):
+        if not before.endswith("[") or not after.startswith("]") or after.startswith("]("):
             continue
-        if after.startswith(("](", "][")):
+        if after.startswith("]["):
+            close = after.find("]", 2)
+            if close < 0:
+                continue
+            after = after[close + 1 :]
+        elif not doc_builder:
             continue
-        texts[index - 1], texts[index + 1] = before[:-1], after[1:]
+        else:
+            after = after[1:]
+        texts[index - 1], texts[index + 1] = before[:-1], after
         name = node.content.strip()
         found[index] = name[1:].rsplit(".", 1)[-1] if name.startswith("~") else name
     return found

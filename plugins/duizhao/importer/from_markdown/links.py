@@ -39,6 +39,7 @@ def link_target(url: str, title: str) -> str:
 
 class Links(State):
     unlinked: Unlinked
+    anchor_titles: dict[str, str]
 
     def resolve(self, href: str, line: int | None, text: str) -> str | None:
         """The URL a link of the original gets in the article, or None to keep it as text."""
@@ -80,6 +81,9 @@ class Links(State):
         text = self.inline(node.children, line)
         href = str(node.attrs.get("href", ""))
         url = self.resolve(href, line, self.plain(node.children))
+        if not text.strip():  # MyST's [](#label): the target's title
+            label = unquote(href.lstrip("#"))
+            text = markdown_text(self.anchor_titles.get(label, label), table=self.in_table, inline=True)
         if url is None:
             return text
         if self.plain(node.children) == url and _AUTOLINK_RE.match(url):

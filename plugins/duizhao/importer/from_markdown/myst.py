@@ -22,7 +22,7 @@ HTML_ROLES = {"sub": "sub", "subscript": "sub", "sup": "sup", "superscript": "su
 TEXT_ROLES = frozenset(
     {"ref", "doc", "term", "numref", "eq", "cite", "citep", "citet", "download", "any", "abbr"}
     | {"guilabel", "menuselection", "pep", "rfc", "external", "dfn", "index", "title-reference"}
-    | {"emphasis", "strong", "u", "del"}
+    | {"emphasis", "strong", "u", "del", "delete"}
 )
 _TITLE_TARGET_RE = re.compile(r"^(.{0,2000}?)\s{0,8}<([^<>\n]{1,2000})>$", re.DOTALL)
 
@@ -68,12 +68,15 @@ ADMONITIONS = frozenset(
     | {"container", "only", "exercise", "solution", "proof", "theorem", "lemma", "definition"}
     | {"example", "remark", "glossary", "centered", "hlist", "compound", "line-block"}
 )
+#: Directives of one tab: the argument is its label (not prose to translate).
+TABS = frozenset({"tab-item", "tab"})
 #: Directives that only arrange other directives (their title, if any, is no prose).
 LAYOUT = frozenset({"tab-set", "grid", "grid-item", "card-carousel", "tabs", "subfigure"})
 #: Directives whose content is code.
 CODE = frozenset(
     {"code-block", "code", "sourcecode", "code-cell", "ipython", "jupyter-execute", "testcode"}
     | {"testoutput", "doctest", "mermaid", "graphviz", "literal", "parsed-literal", "prompt"}
+    | {"myst", "myst-demo"}
 )
 #: Directives that bring in text from elsewhere or build it (tables of contents, API docs,
 #: other files) or hold reStructuredText: nothing of the original to translate.
