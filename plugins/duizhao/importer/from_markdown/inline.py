@@ -198,7 +198,6 @@ class Inline(Links):
         return self.footnote_labels[number]
 
 
-
 def _is_markup(node: SyntaxTreeNode) -> bool:
     """Inline HTML that is more than a comment or a line break (those need no sanitiser)."""
     if node.type != "html_inline":

@@ -83,7 +83,9 @@ class Links(State):
         url = self.resolve(href, line, self.plain(node.children))
         if not text.strip():  # MyST's [](#label): the target's title
             label = unquote(href.lstrip("#"))
-            text = markdown_text(self.anchor_titles.get(label, label), table=self.in_table, inline=True)
+            text = markdown_text(
+                self.anchor_titles.get(label, label), table=self.in_table, inline=True
+            )
         if url is None:
             return text
         if self.plain(node.children) == url and _AUTOLINK_RE.match(url):

@@ -142,8 +142,7 @@ def _tabs(lines: list[str], prepared: Prepared) -> list[str]:
         f = _FENCE_RE.match(line)
         if fence is not None:
             if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1]:
-                if not line[f.end() :].strip():
-                    fence = None
+                fence = fence if line[f.end() :].strip() else None
             continue
         if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
             fence = (f.group(1)[0], len(f.group(1)))

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..model import Chunk, Note
@@ -42,6 +43,9 @@ class PlacedHeading:
 
 class State:
     """One import: the original's lines, what is found, what is reported."""
+
+    #: the parser of the original's dialects (content of containers is parsed again with it)
+    parser: MarkdownIt
 
     def __init__(self, source: str, base_url: str | None, prefix: str, dialects: Dialects) -> None:
         self.source_lines = source.split("\n")
