@@ -159,7 +159,9 @@ def _escape_inline(text: str, table: bool) -> str:
     out: list[str] = []
     n = len(text)
     for i, ch in enumerate(text):
-        if ch in _BACKSLASHED:
+        if ch == "]" and text.startswith(":", i + 1):
+            out.append("&#93;")  # '[\\]: x' is a reference definition (backslash or not)
+        elif ch in _BACKSLASHED:
             out.append("\\" + ch)
         elif ch in _REFERENCED:
             out.append(_REFERENCED[ch])
