@@ -122,7 +122,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Imported]:
         for name, expected in EXPECTED.items():
             article = Path("docs/corpus") / f"{Path(name).stem.lower()}.md"
             base = ["--base-url", expected["base_url"]] if expected.get("base_url") else []
-            result = runner.invoke(main, ["import", str(article), "--from", str(DATA / name), *base])
+            result = runner.invoke(
+                main, ["import", str(article), "--from", str(DATA / name), *base]
+            )
             assert result.exit_code == 0, (name, result.output)
             reports[name] = result.stderr
             _add_licence(root / article)
@@ -132,7 +134,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Imported]:
         stem = Path(name).stem.lower()
         page = (root / "site" / "corpus" / stem / "index.html").read_text(encoding="utf-8")
         source = (DATA / name).read_text(encoding="utf-8")
-        out[name] = Imported(name, read_article(root / "docs/corpus" / f"{stem}.md"), source, reports[name], page)
+        out[name] = Imported(
+            name, read_article(root / "docs/corpus" / f"{stem}.md"), source, reports[name], page
+        )
     return out
 
 
@@ -161,7 +165,9 @@ def test_the_corpus_spans_the_stacks_of_the_field() -> None:
 def test_title_headings_and_report(corpus: dict[str, Imported], name: str) -> None:
     imported, expected = corpus[name], EXPECTED[name]
     article = imported.article
-    assert article.status == "draft" and not [d for d in article.diagnostics if d.severity == "error"]
+    assert article.status == "draft" and not [
+        d for d in article.diagnostics if d.severity == "error"
+    ]
     assert article.title == expected["title"]
     shown = [(int(level), visible(text)) for level, text in _HEADING_RE.findall(imported.page)]
     want = [(level, text) for level, text in expected.get("headings", [])]
@@ -212,7 +218,10 @@ def test_every_image_and_caption_is_kept(corpus: dict[str, Imported], name: str)
     for caption in expected.get("captions", []):
         assert caption in captions, (caption, captions)
     for href in expected.get("links", []):
-        assert f'href="{html.escape(href)}"' in imported.page or f'src="{html.escape(href)}"' in imported.page, href
+        assert (
+            f'href="{html.escape(href)}"' in imported.page
+            or f'src="{html.escape(href)}"' in imported.page
+        ), href
 
 
 def _captions(body: str) -> list[str]:
@@ -262,7 +271,11 @@ def source_images(source: str) -> int:
             continue
         m = re.match(r"^(`{3,}|~{3,})\s*(\S*)", stripped)
         if m and m.group(2):  # an opener (a closer has no info string)
-            name = m.group(2).strip("{}").split(",")[0].split()[0] if m.group(2).startswith("{") else ""
+            name = (
+                m.group(2).strip("{}").split(",")[0].split()[0]
+                if m.group(2).startswith("{")
+                else ""
+            )
             if not name or name in _CODE_DIRECTIVES or name in ("r", "python", "julia", "bash"):
                 code = m.group(1)
                 continue

@@ -533,7 +533,8 @@ def test_the_report_names_each_dropped_thing_with_its_line(
     _site, path, report = import_into_site(make_site, chdir, "mm-post-notice.md")
     lines = report.splitlines()
     assert lines[0] == (
-        f"import report for {DATA / 'mm-post-notice.md'}: 14 paragraphs, 1 heading, "
+        f"import report for {DATA / 'mm-post-notice.md'} (read as Jekyll/kramdown "
+        "('{: .notice}' line 12, '{: .notice}' line 15)): 14 paragraphs, 1 heading, "
         "0 figure candidates, 3 code/HTML blocks, 0 footnotes; 13 notes to review:"
     )
     source = str(DATA / "mm-post-notice.md")

@@ -593,9 +593,9 @@ def _scheme_of(url: str) -> str:
 
 
 class _Reserialise(HTMLParser):
-    """nh3's output written again: attribute values with :data:`_ATTRIBUTE_REFERENCES` (so
-    that no Markdown pattern reads them) and an ``<img>`` that kept no ``src`` replaced by its
-    alt text. nh3's output is well formed, so this parser reads it exactly."""
+    """nh3's output written again: text and attribute values with
+    :data:`_ATTRIBUTE_REFERENCES` (so that no Markdown pattern reads them) and an ``<img>``
+    that kept no ``src`` replaced by its alt text. nh3's output is well formed, so this parser reads it exactly."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
@@ -616,7 +616,10 @@ class _Reserialise(HTMLParser):
         self.out.append(f"</{tag}>")
 
     def handle_data(self, data: str) -> None:
-        self.out.append(data)
+        # Text of kept HTML may be read as Markdown (inline HTML in a paragraph, a table in a
+        # numbered block): what a pattern reads is written as a character reference, which
+        # shows the same either way (the caller's own Markdown, in \x02N\x03, is left alone).
+        self.out.append("".join(_ATTRIBUTE_REFERENCES.get(ch, ch) for ch in data))
 
     def handle_entityref(self, name: str) -> None:
         self.out.append(f"&{name};")

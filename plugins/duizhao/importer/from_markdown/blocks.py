@@ -12,7 +12,8 @@ from markdown_it.tree import SyntaxTreeNode
 from ...escape import protect_line_start
 from ..model import Chunk
 from .html import Html
-from .inline import ial_re
+from .dialects import MYST
+from .inline import attribute_block, ial_re
 from .state import Unit, flatten
 from .templates import TEMPLATE_IMAGE_RE, TEMPLATE_RE, include_only, template_attribute
 from .text import excerpt, has_words
@@ -74,10 +75,11 @@ class Blocks(Html):
         figure = self.figure_units(children, line)
         if figure is not None:
             return figure
+        noted = len(self.notes)
         lines = self.paragraph_lines(children, line)
-        if not lines:
-            return []
         text = "\n".join(lines)
+        if not has_words(text) and len(self.notes) > noted:
+            return []  # (what it held is reported already)
         if not has_words(text):
             self.drop(line, f"paragraph of markup only {excerpt(raw)!r}", raw)
             return []
@@ -135,6 +137,8 @@ class Blocks(Html):
                 child.type == "html_inline" and _is_layout(child.content)
             ):
                 continue
+            elif child.type == "text" and pictures and self.attributes_only(child.content):
+                continue
             else:
                 at = index
                 break
@@ -143,7 +147,10 @@ class Blocks(Html):
             return None
         for child in children[:at]:
             if child.type == "text" and child.content.strip():
-                self.text(child.content, line)  # reports the attribute lists it drops
+                if attribute_block(child.content.strip()):
+                    self.drop(line, f"image attributes {excerpt(child.content.strip())!r}")
+                else:
+                    self.text(child.content, line)  # reports the attribute lists it drops
         shown = [self.picture_of(p, line) for p in pictures]
         units: list[Unit] = [Chunk(" ".join(s for s, _alt in shown), kind="figure", line=line)]
         caption = self.paragraph_lines(rest, line) if rest else []
@@ -153,6 +160,13 @@ class Blocks(Html):
             # Pandoc's implicit figures: a lone image's alt text is its caption
             units.append(Chunk(protect_line_start(self.text(shown[0][1], line)), line=line))
         return units
+
+    def attributes_only(self, text: str) -> bool:
+        """Whether ``text`` after a picture is only its Pandoc attributes (``{width=40%}``)."""
+        if not (self.dialects.pandoc or MYST in self.dialects):
+            return False
+        end = attribute_block(text)
+        return bool(end) and not text[end:].strip()
 
     def picture_of(self, child: SyntaxTreeNode, line: int | None) -> tuple[str, str]:
         """(Markdown of a picture, its alt text); ``child`` is one (:func:`_is_picture`)."""

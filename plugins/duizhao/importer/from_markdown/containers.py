@@ -34,7 +34,7 @@ _CHUNK_ARGUMENT_RE = re.compile(
     r"([\w.-]{1,60})\s{0,8}=\s{0,8}(\"[^\"\n]{0,500}\"|'[^'\n]{0,500}'|[^,\s}]{1,500})"
 )
 _CHUNK_OPTION_RE = re.compile(r"^#\|\s{0,8}([\w.-]{1,60})\s{0,8}:\s{0,8}(.{0,500})$")
-_FALSE = {"false", "f", "no"}
+_FALSE = {"false", "FALSE", "False", "F", "no"}
 _INCLUDE_GRAPHICS_RE = re.compile(
     r"include_graphics\(\s{0,8}(?:path\s{0,8}=\s{0,8})?[\"']([^\"'\n]{1,1000})[\"']"
 )
@@ -114,12 +114,12 @@ class Containers(Blocks):
             if key in ("echo", "include", "eval")
         }
         for m in _CHUNK_ARGUMENT_RE.finditer(options):
-            settings[m.group(1).lower()] = m.group(2).strip("\"'").lower()
+            settings[m.group(1).lower()] = m.group(2).strip("\"'")
         body: list[str] = []
         for text in code.split("\n"):
             option = _CHUNK_OPTION_RE.match(text.strip())
             if option:
-                settings[option.group(1).lower()] = option.group(2).strip().strip("\"'").lower()
+                settings[option.group(1).lower()] = option.group(2).strip().strip("\"'")
             else:
                 body.append(text)
         source = "\n".join(body)

@@ -45,7 +45,7 @@ _HF_TAG_RE = re.compile(r"^\s{0,3}</?(?:Tip|hfoptions|hfoption|Youtube|framework
 _HF_REF_RE = re.compile(r"\[`[~.\w]{1,200}`\](?![(\[])")
 _HF_AUTODOC_RE = re.compile(r"^\s{0,3}\[\[(?:autodoc|open-in-colab)\]\]")
 _MKDOCS_RE = re.compile(r"^\s{0,12}(?:!!!|\?\?\?\+?|===\+?\s{1,8}\"|///\s{0,8}[A-Za-z]|;?--8<--)")
-_KRAMDOWN_RE = re.compile(r"\{%-?\s|\{:\s{0,8}[.#A-Za-z]")
+_KRAMDOWN_RE = re.compile(r"\{%-?\s{1,8}\w{1,30}|\{:\s{0,8}[.#A-Za-z][^{}\n]{0,60}\}?")
 _HUGO_RE = re.compile(r"\{\{[<%]")
 
 

@@ -29,6 +29,7 @@ from ...escape import (
     sanitize_html,
 )
 from ..model import Chunk
+from .dialects import HF_DOC_BUILDER, MDX
 from .inline import Inline
 from .state import MAX_DEPTH, HeadingUnit, Unit
 from .templates import TEMPLATE_RE
@@ -60,6 +61,7 @@ _COMPONENT = (
     r"</?(?:[A-Z][\w.]{0,60}|hfoptions|hfoption|frameworkcontent|pt|tf|jax)"
     r"(?:\s[^<>\n]{0,2000})?/?>"
 )
+_INLINE_COMPONENT_RE = re.compile(r"^</?[A-Z]")
 _COMPONENT_HEAD_RE = re.compile(r"^\s{0,16}" + _COMPONENT)
 _COMPONENT_TAIL_RE = re.compile(_COMPONENT + r"\s{0,16}$")
 #: The label a tab shows: ``<TabItem label="…">``, ``<Tab title="…">``, doc-builder's
@@ -92,11 +94,16 @@ class Html(Inline):
                 pieces.append(f"\x02{len(keep) - 1}\x03")
                 run.clear()
 
+        components = MDX in self.dialects or HF_DOC_BUILDER in self.dialects
         for node in nodes:
             if node.type != "html_inline" or node.content.startswith("<!--"):
                 run.append(node)
                 continue
             flush()
+            if components and _INLINE_COMPONENT_RE.match(node.content):
+                # a JSX component (<Abbr>, <Link to=…>): not the HTML element of its name
+                self.drop(line, f"MDX component tag {excerpt(node.content)!r}", node.content)
+                continue
             tag = node.content.replace("\x02", "").replace("\x03", "")
             if self.in_table and tag.strip().lower().startswith("<br"):
                 tag = " "
@@ -256,6 +263,9 @@ class _BlockReader(HTMLParser):
         markdown = " ".join(
             self.conv.sanitized("".join(pieces), keep, self.line, inline=True).split()
         )
+        while markdown.startswith("<br>"):  # (the break between a picture and its caption)
+            markdown = markdown[4:].lstrip()
+
         if not has_words(markdown):
             return
         if self.heading and not self.wrappers:
@@ -304,6 +314,7 @@ class _BlockReader(HTMLParser):
                 self.skip.append(tag)
             return
         if tag in _BLOCK_TAGS:
+            self.skipped += _active_attributes(tag, values)
             self.block_start(tag, values)
             return
         if self.code is not None:
@@ -421,6 +432,17 @@ class _BlockReader(HTMLParser):
         if self.items:
             self.units.append(Chunk("\n".join(self.items), line=self.line))
             self.items = None
+
+
+def _active_attributes(tag: str, values: dict[str, str]) -> list[str]:
+    """What of a block tag's attributes would have run (its tag is never written, so the
+    sanitiser does not see them): for the report."""
+    found = [f"{name} attribute of <{tag}>" for name in values if name.startswith("on")]
+    for name in ("href", "src", "action", "formaction"):
+        scheme = values.get(name, "").split(":", 1)[0].strip().lower()
+        if ":" in values.get(name, "") and scheme in ("javascript", "data", "vbscript"):
+            found.append(f"{scheme}: URL in <{tag} {name}>")
+    return found
 
 
 def _source_of(values: dict[str, str]) -> str:

@@ -12,7 +12,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ...escape import html_text, markdown_code_span, markdown_text, protect_line_start
 from . import myst
-from .dialects import HF_DOC_BUILDER
+from .dialects import HF_DOC_BUILDER, MYST
 from .links import Links
 from .templates import LIQUID_OUTPUT_RE, TEMPLATE_RE, shortcode_words
 from .text import excerpt
@@ -76,6 +76,8 @@ class Inline(Links):
     def inline_markdown(self, nodes: Sequence[SyntaxTreeNode], line: int | None) -> str:
         texts = {i: node.content for i, node in enumerate(nodes) if node.type == "text"}
         references = _bracketed_code(nodes, texts, HF_DOC_BUILDER in self.dialects)
+        if self.dialects.pandoc or MYST in self.dialects:
+            self.picture_attributes(nodes, texts, line)
         out: list[str] = []
         for index, node in enumerate(nodes):
             if index in texts:
@@ -85,6 +87,19 @@ class Inline(Links):
             else:
                 out.append(self.inline_node(node, line))
         return "".join(out)
+
+    def picture_attributes(
+        self, nodes: Sequence[SyntaxTreeNode], texts: dict[int, str], line: int | None
+    ) -> None:
+        """Pandoc's ``![x](y){width=40%}`` that markdown-it's attribute plugin leaves as text
+        (values it does not take, like ``40%``): the braces go, reported."""
+        for index, node in enumerate(nodes):
+            after = texts.get(index + 1)
+            if node.type in ("image", "link") and after is not None:
+                end = attribute_block(after)
+                if end:
+                    self.drop(line, f"image attributes {excerpt(after[:end])!r}", after[:end])
+                    texts[index + 1] = after[end:]
 
     def inline_node(self, node: SyntaxTreeNode, line: int | None) -> str:
         kind = node.type
@@ -196,6 +211,16 @@ class Inline(Links):
             name = _FOOTNOTE_NAME_RE.sub("-", str(label)) if label else f"n{number + 1}"
             self.footnote_labels[number] = f"{self.prefix}-{name}"
         return self.footnote_labels[number]
+
+
+def attribute_block(text: str) -> int:
+    """The length of a Pandoc attribute block (``{width=40% .class}``) at the start of
+    ``text``, else 0; read by a scan."""
+    if not text.startswith("{"):
+        return 0
+    close = text.find("}", 1, 1000)
+    inner = text[1:close] if close > 0 else ""
+    return close + 1 if inner.strip() and "{" not in inner and "\n" not in inner else 0
 
 
 def _is_markup(node: SyntaxTreeNode) -> bool:
