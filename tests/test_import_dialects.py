@@ -190,10 +190,36 @@ class _Tree(HTMLParser):
 
 
 HTML_PIECES = st.sampled_from(
-    ["<b>", "</b>", "<i>", "<img src=x onerror=y>", '<a href="javascript:x">', "</a>", "<svg>"]
-    + ["<script>", "</script>", "<div>", "</div>", '<p onclick="x">', "<br>", "`", "*", "["]
-    + ['<span title="a`b*c[d](e)">', "</span>", "<!--", "-->", "&lt;", "<small>", "x", " ", "\n"]
-    + ['<img src="https://e.org/a.png" alt="[x](javascript:y)">', "<details>", "<table><tr><td>"]
+    [
+        "<b>",
+        "</b>",
+        "<i>",
+        "<img src=x onerror=y>",
+        '<a href="javascript:x">',
+        "</a>",
+        "<svg>",
+        "<script>",
+        "</script>",
+        "<div>",
+        "</div>",
+        '<p onclick="x">',
+        "<br>",
+        "`",
+        "*",
+        "[",
+        '<span title="a`b*c[d](e)">',
+        "</span>",
+        "<!--",
+        "-->",
+        "&lt;",
+        "<small>",
+        "x",
+        " ",
+        "\n",
+        '<img src="https://e.org/a.png" alt="[x](javascript:y)">',
+        "<details>",
+        "<table><tr><td>",
+    ]
 )
 
 

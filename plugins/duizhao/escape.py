@@ -595,7 +595,8 @@ def _scheme_of(url: str) -> str:
 class _Reserialise(HTMLParser):
     """nh3's output written again: text and attribute values with
     :data:`_ATTRIBUTE_REFERENCES` (so that no Markdown pattern reads them) and an ``<img>``
-    that kept no ``src`` replaced by its alt text. nh3's output is well formed, so this parser reads it exactly."""
+    that kept no ``src`` replaced by its alt text. nh3's output is well formed, so this
+    parser reads it exactly."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)

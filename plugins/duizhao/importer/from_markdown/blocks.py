@@ -11,8 +11,8 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ...escape import protect_line_start
 from ..model import Chunk
-from .html import Html
 from .dialects import MYST
+from .html import Html
 from .inline import attribute_block, ial_re
 from .state import Unit, flatten
 from .templates import TEMPLATE_IMAGE_RE, TEMPLATE_RE, include_only, template_attribute
@@ -133,11 +133,11 @@ class Blocks(Html):
                 pictures.append(child)
             elif child.type in _BREAKS or (child.type == "html_inline" and _is_break(child)):
                 broke = bool(pictures)
-            elif (child.type == "text" and not ial_re().sub("", child.content).strip()) or (
-                child.type == "html_inline" and _is_layout(child.content)
+            elif (
+                (child.type == "text" and not ial_re().sub("", child.content).strip())
+                or (child.type == "html_inline" and _is_layout(child.content))
+                or (child.type == "text" and pictures and self.attributes_only(child.content))
             ):
-                continue
-            elif child.type == "text" and pictures and self.attributes_only(child.content):
                 continue
             else:
                 at = index
