@@ -155,39 +155,40 @@ _EMOJI_NAME_RE = re.compile(r"[+\-\w]{1,64}:")
 _EMAIL_AT_RE = re.compile(r"(?<=\w)@(?=\w)")
 
 
+#: The characters :func:`_escape_inline` may have to escape (the rest are copied as they are).
+_SPECIAL_RE = re.compile(r"[\\`*{}\[\]$~^_&<|=+:@\x02\x03]")
+
+
 def _escape_inline(text: str, table: bool) -> str:
-    out: list[str] = []
-    n = len(text)
-    for i, ch in enumerate(text):
+    def escape_one(m: re.Match[str]) -> str:
+        ch, i = m.group(0), m.start()
         if ch == "]" and text.startswith(":", i + 1):
-            out.append("&#93;")  # '[\\]: x' is a reference definition (backslash or not)
-        elif ch in _BACKSLASHED:
-            out.append("\\" + ch)
-        elif ch in _REFERENCED:
-            out.append(_REFERENCED[ch])
-        elif ch == "_":
+            return "&#93;"  # '[\\]: x' is a reference definition (backslash or not)
+        if ch in _BACKSLASHED:
+            return "\\" + ch
+        if ch in _REFERENCED:
+            return _REFERENCED[ch]
+        if ch == "_":
             before = text[i - 1] if i else " "
-            after = text[i + 1] if i + 1 < n else " "
-            out.append("_" if before.isalnum() and after.isalnum() else "\\_")
-        elif ch == "&":
-            out.append("&amp;" if _ENTITY_RE.match(text, i) else "&")
-        elif ch == "<":
-            out.append("&lt;" if _TAG_START_RE.match(text, i) else "<")  # '3 < 4' stays
-        elif ch == "|":
-            out.append("&#124;" if table else "|")
-        elif ch == "=" and ((i + 1 < n and text[i + 1] == "=") or (i and text[i - 1] == "=")):
-            out.append("&#61;")  # ==mark==
-        elif ch == "+" and ((i + 1 < n and text[i + 1] == "+") or (i and text[i - 1] == "+")):
-            out.append("&#43;")  # ++keys++
-        elif ch == ":" and (text.startswith("//", i + 1) or _EMOJI_NAME_RE.match(text, i + 1)):
-            out.append("&#58;")
-        elif ch == "@" and _EMAIL_AT_RE.match(text, i):
-            out.append("&#64;")  # a@b.org would become a mailto link (magiclink)
-        elif ch in "\x02\x03":  # Python-Markdown's placeholders; never author text
-            continue
-        else:
-            out.append(ch)
-    return "".join(out)
+            after = text[i + 1] if i + 1 < len(text) else " "
+            return "_" if before.isalnum() and after.isalnum() else "\\_"
+        if ch == "&":
+            return "&amp;" if _ENTITY_RE.match(text, i) else "&"
+        if ch == "<":
+            return "&lt;" if _TAG_START_RE.match(text, i) else "<"  # '3 < 4' stays
+        if ch == "|":
+            return "&#124;" if table else "|"
+        if ch in "=+":  # ==mark== and ++keys++
+            doubled = text.startswith(ch, i + 1) or (i > 0 and text[i - 1] == ch)
+            return f"&#{ord(ch)};" if doubled else ch
+        if ch == ":":  # :emoji: and scheme:// (magic links)
+            special = text.startswith("//", i + 1) or _EMOJI_NAME_RE.match(text, i + 1)
+            return "&#58;" if special else ch
+        if ch == "@":  # a@b.org would become a mailto link (magiclink)
+            return "&#64;" if _EMAIL_AT_RE.match(text, i) else ch
+        return ""  # \x02, \x03: Python-Markdown's placeholders, never author text
+
+    return _SPECIAL_RE.sub(escape_one, text)
 
 
 def _math_block_guard(text: str) -> str:
