@@ -141,8 +141,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Imported]:
 
 
 def _add_licence(path: Path) -> None:
-    """What an author does next: the licence (else DZ201 fails the strict build)."""
+    """What an author does next: the licence (else DZ201 fails the strict build) and the
+    导言 in place of the import's to-do marker (else DZ009)."""
     _, front, body = path.read_text(encoding="utf-8").split("---\n", 2)
+    body = body.replace("## 导言\n\n<!-- duizhao:todo -->\n", "## 导言\n\n译者的导言。\n", 1)
     meta = yaml.safe_load(front)
     meta.setdefault("paper", {})["license"] = "MIT"
     path.write_text(

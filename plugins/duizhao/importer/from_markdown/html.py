@@ -86,12 +86,14 @@ class Html(Inline):
         placeholders) sanitised as one fragment."""
         pieces: list[str] = []
         keep: list[str] = []
+        source: list[str] = []  # the original's text of it, for the report
         run: list[SyntaxTreeNode] = []
 
         def flush() -> None:
             if run:
                 keep.append(self.inline_markdown(run, line))
                 pieces.append(f"\x02{len(keep) - 1}\x03")
+                source.append(self.plain(run))
                 run.clear()
 
         components = MDX in self.dialects or HF_DOC_BUILDER in self.dialects
@@ -108,18 +110,29 @@ class Html(Inline):
             if self.in_table and tag.strip().lower().startswith("<br"):
                 tag = " "
             pieces.append(tag)
+            source.append(node.content)
         flush()
-        return self.sanitized("".join(pieces), keep, line, inline=True)
+        return self.sanitized("".join(pieces), keep, line, inline=True, source="".join(source))
 
     def sanitized(
-        self, fragment: str, keep: Sequence[str], line: int | None, *, inline: bool
+        self,
+        fragment: str,
+        keep: Sequence[str],
+        line: int | None,
+        *,
+        inline: bool,
+        source: str = "",
     ) -> str:
+        """``fragment`` through the sanitiser; what it drops is reported with ``source``
+        (the original's text of it, whose placeholders ``keep`` holds escaped)."""
+
         def url(value: str, tag: str) -> str | None:
             return self.resolve(value, line, f"<{tag}>")
 
         result = sanitize_html(fragment, inline=inline, url=url, keep=keep)
         if result.dropped:
-            self.drop(line, f"HTML {', '.join(result.dropped)} (text kept)", fragment)
+            kept = "" if any("with its content" in d for d in result.dropped) else " (text kept)"
+            self.drop(line, f"HTML {', '.join(result.dropped)}{kept}", source or fragment)
         return result.html
 
     # -- HTML blocks ---------------------------------------------------------------------
@@ -261,7 +274,9 @@ class _BlockReader(HTMLParser):
             self.figure(leading)
             pieces = [p for p in pieces if not p.lower().startswith("<img")]
         markdown = " ".join(
-            self.conv.sanitized("".join(pieces), keep, self.line, inline=True).split()
+            self.conv.sanitized(
+                "".join(pieces), keep, self.line, inline=True, source=" ".join(plain)
+            ).split()
         )
         while markdown.startswith("<br>"):  # (the break between a picture and its caption)
             markdown = markdown[4:].lstrip()
