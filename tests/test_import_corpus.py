@@ -8,6 +8,7 @@ tests then read the articles, the reports and the pages.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -93,7 +94,7 @@ class Imported:
     report: str
     page: str
 
-    @property
+    @functools.cached_property
     def blocks(self) -> list[str]:
         """The English of each numbered block, as the reader sees it."""
         return [visible(b) for b in _BLOCK_RE.findall(self.page)]
