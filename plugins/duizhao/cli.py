@@ -17,11 +17,10 @@ from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input, utf8_name
 from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
-from .escape import Math
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import LOCK_NAME
-from .project import ConfigError, Project, find_config, project_root, read_mkdocs_yml
+from .project import ConfigError, Project, find_config, project_root
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
@@ -213,22 +212,6 @@ def _project(path: Path | None = None) -> Project:
     return project
 
 
-def _site_math(article: Path) -> Math | None:
-    """How the site of ``article`` reads math (pymdownx.arithmatex), if it has one."""
-    config = find_config(article)
-    try:
-        extensions = read_mkdocs_yml(config).get("markdown_extensions") if config else None
-    except ConfigError:
-        return None
-    for item in extensions if isinstance(extensions, list) else []:
-        if item == "pymdownx.arithmatex":
-            return Math.of({})
-        if isinstance(item, dict) and "pymdownx.arithmatex" in item:
-            options = item["pymdownx.arithmatex"]
-            return Math.of(options if isinstance(options, dict) else {})
-    return None
-
-
 @contextmanager
 def project_lock(lock_path: Path) -> Iterator[None]:
     """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
@@ -372,8 +355,9 @@ def _import_report(original: Path, source: Original) -> None:
     def n(count: int, what: str) -> str:
         return f"{count} {what}{'s' * (count != 1)}"
 
+    read_as = f" (read as {'; '.join(source.dialects)})" if source.dialects else ""
     click.echo(
-        f"import report for {original}: "
+        f"import report for {original}{read_as}: "
         + ", ".join(
             [
                 n(source.count("paragraph"), "paragraph"),
@@ -405,7 +389,7 @@ def _read_original(
 ) -> Original:
     """``original`` read as ``duizhao import`` reads it, for ``article`` (whose current text is
     ``existing``): one reader for import and update (:func:`duizhao.importer.read_original`)."""
-    from .importer.markdown import footnote_prefix
+    from .importer import footnote_prefix
     from .importer.read import OriginalError, ReadOptions, is_pdf, read_original
 
     detect = None
@@ -421,7 +405,6 @@ def _read_original(
     options = ReadOptions(
         base_url=base_url,
         footnote_prefix=footnote_prefix(existing),
-        math=_site_math(article),
         number_references=number_references,
         declared_figures=_declared_figures(article) if detect is not None else (),
         detect=detect,

@@ -1,19 +1,19 @@
 """Read an original, whatever its kind: the one entry point of ``duizhao import`` and ``update``.
 
 The suffix decides the reader: ``.pdf`` the PDF importer, Markdown suffixes the Markdown
-importer, anything else plain text (its Markdown kept, raw HTML and non-web links shown as
-text). Both commands read an original through :func:`read_original`, so a new version of a
-paper is read exactly as its first version was imported.
+importer (its dialect found from the file), anything else plain text (imported literally:
+every character shows as written). Both commands read an original through
+:func:`read_original`, so a new version of a paper is read exactly as its first version was
+imported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..escape import Math, markdown_source
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 from .model import Original
 
@@ -39,8 +39,6 @@ class ReadOptions:
     base_url: str | None = None
     #: Markdown: the prefix of its footnote labels (``orig``, ``orig2``, …)
     footnote_prefix: str = "orig"
-    #: plain text: how the site reads math (``pymdownx.arithmatex``), if it does
-    math: Math | None = None
     #: PDF: give each reference a paragraph ID
     number_references: bool = False
     #: PDF: the figure keys the article's ``.figures.yml`` declares ("3", "table-2")
@@ -82,14 +80,12 @@ def read_original(path: Path, options: ReadOptions = ReadOptions()) -> Original:
     except UnicodeDecodeError as exc:
         raise OriginalError(f"cannot read {path} as UTF-8 text: {exc}") from exc
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        from .markdown import parse_markdown
+        from .from_markdown import parse_markdown
 
         return parse_markdown(
             text, base_url=options.base_url, prefix=options.footnote_prefix, name=path.name
         )
-    from .text import chunks_from_text
+    from .text import literal_chunks
 
-    # plain text: its Markdown stays, raw HTML and non-web links show as text
-    return Original(
-        [replace(c, text=markdown_source(c.text, options.math)) for c in chunks_from_text(text)]
-    )
+    # plain text is text: every character shows as written
+    return Original(literal_chunks(text), dialects=["plain text (the file is not Markdown)"])
