@@ -16,20 +16,14 @@ from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import PdfImport, import_pdf
-from duizhao.importer.layout import (
-    Box,
-    Char,
-    Float,
-    FontStyle,
-    Joiner,
-    _make_line,
-    _small_type,
-    caption_match,
-    line_text,
-    merge_boxes,
-    normalize_text,
-)
-from duizhao.importer.pdf import figure_text, read_pages
+from duizhao.importer.hyphens import Joiner
+from duizhao.importer.pdf import Float, figure_text
+from duizhao.importer.pdf.lines import small_type as _small_type
+from duizhao.pdf.captions import caption_match
+from duizhao.pdf.geometry import Box, merge_boxes
+from duizhao.pdf.read import Char, FontStyle, read_path
+from duizhao.pdf.text import line_text, normalize_text
+from duizhao.pdf.text import make_line as _make_line
 from pdf_papers import make_ieee_paper
 
 PAPERS = Path(__file__).parent / "data" / "papers"
@@ -306,7 +300,7 @@ def test_amsart_abstract_in_small_type_is_kept_and_nothing_is_lost(amsart: PdfIm
     assert texts[3] == "1. Introduction"
     # Nothing of the page is lost: every letter and digit drawn on it (but the page number)
     # is in the title, the paragraphs and headings, or the report's author block.
-    pages, _fonts = read_pages(AMSART)
+    pages = read_path(AMSART).pages
     drawn = Counter(
         ch.text for ch in pages[0].chars if ch.text.isalnum() and ch.y0 < 0.9 * pages[0].height
     )
@@ -342,7 +336,7 @@ def test_amsart_formulas_keep_their_scripts_and_displays_are_one_unit() -> None:
     texts = [c.text for c in result.chunks]
     # Nothing of the page is lost: every letter and digit drawn on it (but the running head,
     # with the page number, in 6 pt at the top) is in a chunk.
-    pages, _fonts = read_pages(AMSART_MATH)
+    pages = read_path(AMSART_MATH).pages
     page = pages[1]
     drawn = Counter(
         c

@@ -364,18 +364,13 @@ def _import(
         raise click.UsageError(f"cannot read {article}: {exc}") from None
     if suffix == ".pdf":
         try:
-            from .figures.cli import detect_cache_dir
-            from .figures.detect import detect_cached
-
-            # the detection of `duizhao figures detect` (and its cache, by the PDF's digest):
-            # floats leave the text flow and come back as figure placements where they are
-            # first referenced
-            cache = detect_cache_dir(article.resolve().parent)
+            # read once: the layout and the figure detection of `duizhao figures detect` on
+            # the same pages; floats leave the text flow and come back as figure placements
+            # where they are first referenced
             source: Original = import_pdf(
                 original,
                 number_references=number_references,
                 declared_figures=_declared_figures(article),
-                detect=lambda pdf: detect_cached(pdf, cache).figures,
             )
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc

@@ -89,7 +89,7 @@ class Unboxed:
     caption_box: Box
 
     def message(self) -> str:
-        return f"{self.label} (page {self.page}): caption found, body not found; box it by hand"
+        return f"page {self.page}: {self.label}: caption found, body not found; box it by hand"
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,18 +4,20 @@
 - :mod:`.text`: plain text → chunks;
 - :mod:`.markdown`: a Markdown original (markdown-it-py tokens) → chunks, metadata, report;
 - :mod:`.escape`: author text → Markdown that renders it literally;
-- :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
-- :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
+- :mod:`.pdf`: a PDF paper → chunks, on the PDF engine (:mod:`duizhao.pdf`) and its figure
+  detector;
+- :mod:`.hyphens`: line-end hyphens, joined with a dictionary check (PDF and plain text);
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place.
 """
 
 from __future__ import annotations
 
 from .apply import block_lines, import_chunks, new_article
+from .hyphens import vocabulary
 from .markdown import parse_markdown
 from .model import Chunk, ImportRefused, ImportResult, Note, Original
 from .pdf import PdfImport, import_pdf
-from .text import chunks_from_text, join_lines, vocabulary
+from .text import chunks_from_text, join_lines
 
 __all__ = [
     "Chunk",

@@ -391,11 +391,11 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
         for ln in live[:2] + live[-2:]:
             near_edge = ln.y1 <= s.running_zone * h or ln.y0 >= (1 - s.running_zone) * h
             # A line of running text is no running head, even where the same words open
-            # the next page at the same height.
+            # the next page at the same height: the text goes on a line under it.
             if (
                 near_edge
                 and not any(c is ln for c in candidates)
-                and not layout.body_like(ln, page)
+                and not _in_text(ln, live, layout)
             ):
                 candidates.append(ln)
                 places.setdefault(_running_key(ln.text), []).append((page.number, ln.y0))
@@ -421,6 +421,22 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
                 ln.x1 < s.stamp_margin * w or ln.x0 > (1 - s.stamp_margin) * w
             ):
                 set_role(ln, "running")
+
+
+def _in_text(ln: Line, lines: Sequence[Line], layout: Layout) -> bool:
+    """``ln`` is running text with more of it a line away (below it at a page's top, above
+    it at its foot), in its column: running heads stand further apart."""
+    if not layout.body_sized(ln):
+        return False
+    reach = layout.settings.running_gap * layout.leading
+    top = ln.y1 < layout.pages[ln.page - 1].height / 2
+    for other in lines:
+        if other is ln or other.column != ln.column or not layout.body_sized(other):
+            continue
+        step = other.y1 - ln.y1 if top else ln.y1 - other.y1
+        if 0 < step <= reach:
+            return True
+    return False
 
 
 def set_role(ln: Line, role: str) -> None:

@@ -131,6 +131,9 @@ class Settings:
     running_zone: float = 0.15
     #: a running head recurs on another page within this (pt) of its height
     running_height: float = 4.0
+    #: … and stands further than this many leadings from the text (running text at a
+    #: page's top has its next line one leading below)
+    running_gap: float = 1.3
     #: text outside this share of the page's width at either side is a margin stamp
     stamp_margin: float = 0.07
     #: a paper has a text band when it has this many lines of running text
@@ -195,6 +198,88 @@ class Settings:
     start_slack: float = 1.5
     #: running text overlapping what was taken by more than this (pt) is beside the float
     beside_overlap: float = -0.5
+
+    # -- PDF import (importer/pdf/) ----------------------------------------------------------
+    #: a line within this (pt) of a float's box or its caption's is the float's
+    float_slack: float = 2.0
+    #: a drawing over this share of the page is a background, no float
+    drawing_share: float = 0.5
+    #: a drawing smaller than this (pt) both ways is a speck
+    speck: float = 0.5
+    #: text inside a drawing larger than this (em²) without a caption is figure text
+    large_drawing: float = 40.0
+    #: tick labels stand this far (em) left or right of a float's box (one em above, below)
+    tick_reach: float = 3.0
+    #: below this share of the body size a line is set in small type (footnotes, scripts)
+    small_type: float = 0.88
+    #: … unless it has a letter or digit of at least this share (a formula's base letters)
+    body_glyph: float = 0.92
+    #: a glyph overlapping a script by this share of the narrower is a limit over it
+    limit_overlap: float = 0.3
+    #: a script lies within this (em) left and right of its line, overlapping it by this
+    #: share of its own height, and has no more glyphs than ``script_chars``
+    script_reach: tuple[float, float] = (0.3, 0.6)
+    script_overlap: float = 1 / 3
+    script_chars: int = 24
+    #: a footnote's mark is a glyph smaller than this share of its line's size
+    mark_size: float = 0.8
+    #: a displayed equation is set in by more than this (em), and a line of one inside a
+    #: display narrower than this share of the column, within this many leadings below
+    display_indent: float = 3.0
+    display_short: float = 0.6
+    display_lead: float = 0.8
+    #: a listing goes on with a line narrower than this share of the column, within this
+    #: many leadings (baseline to baseline)
+    code_short: float = 0.5
+    code_lead: float = 2.6
+    #: a reference starts within this (em) of where its column's references start
+    ref_edge: float = 0.3
+    #: a change of type size of this much (em of the body) ends a paragraph
+    size_break: float = 0.2
+    #: a paragraph ends at a pitch over this many leadings and a gap over ``paragraph_gap`` em
+    paragraph_pitch_break: float = 1.6
+    paragraph_gap: float = 0.6
+    #: a heading stands over this much (leadings) below an unfinished full line
+    heading_gap: float = 0.35
+    #: a heading set in type this much larger than the body is styled, as is one this share
+    #: of whose glyphs are bold
+    heading_size: float = 1.08
+    bold_heading: float = 0.9
+    #: a heading in bold or larger type fills at most this share of its column (others
+    #: ``heading_width``): it may wrap
+    strong_heading_width: float = 1.02
+    heading_width: float = 0.95
+    #: in a paper set in one font a heading stands this many leadings apart, narrower than
+    #: this share of its column, in no more than this many words
+    heading_apart: float = 0.5
+    plain_heading_width: float = 0.6
+    plain_heading_words: int = 9
+    #: a run-in heading is shorter than this (characters)
+    run_in_length: int = 100
+    #: a heading wider than this share of its column may wrap onto a line set within
+    #: ``heading_wrap_lead`` em below it (or ``heading_wrap_gap`` em into it)
+    wrapped_heading: float = 0.6
+    heading_wrap_lead: float = 0.6
+    heading_wrap_gap: float = 0.5
+    #: type sizes within this (pt) are one size
+    same_size: float = 0.3
+    #: the title lies in this share of page 1 from the top, in type this much larger than
+    #: the body (else the set-apart block at the top)
+    title_zone: float = 0.5
+    title_larger: float = 1.15
+    #: a title block: up to ``title_lines`` lines within this many leadings of each other,
+    #: this many leadings above what follows, centred within this share of the text width,
+    #: in type of at least this share of the body
+    title_lead: float = 0.8
+    title_lines: int = 4
+    title_apart: float = 1.2
+    title_centred: float = 0.05
+    title_size: float = 0.85
+    #: a heading that ends the front matter is set in type of at least this share of the body
+    heading_min: float = 0.75
+    #: an affiliation sits under the line above within this (em) and overlaps it by this share
+    stack_gap: float = 0.6
+    stack_overlap: float = 0.3
 
 
 SETTINGS = Settings()

@@ -1,0 +1,254 @@
+"""Section headings of a paper: a numbering pattern *and* a heading style.
+
+Numbered ``1 Introduction``, ``2.1 Title``, ``2.2.1. Title.`` run in (amsart's ``1.1.
+**Title.**``, number in roman, too), IEEE ``I. INTRODUCTION`` / ``A. Subsection``, appendix
+``A PROOF`` / ``A.1 Lemma``, or a known name (Abstract, References, Acknowledgments, CCS
+Concepts, Keywords …); styled larger, bold, in capitals (small capitals count) or, for ``A.
+Subsection``, italic. In a paper set in one font a short numbered line standing apart
+qualifies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...pdf.page_layout import Layout, PageLayout
+from ...pdf.read import FontStyle
+from ...pdf.text import Line, line_text
+
+_NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.? {1,4}(?P<title>[A-Z].*)$")
+_ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\. {1,4}(?P<title>[A-Z].*)$")
+_LETTER_RE = re.compile(
+    r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?) {1,4}(?P<title>[A-Z].*)$"
+)
+ABSTRACT_RE = re.compile(r"^(?:ABSTRACT|Abstract|A ?BSTRACT)\b *(?:[—–:.-] *)?")
+_SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.? {1,4}(?=\S)")
+NAMED = {
+    "abstract",
+    "references",
+    "bibliography",
+    "acknowledgments",
+    "acknowledgements",
+    "acknowledgment",
+    "acknowledgement",
+    "appendix",
+    "appendices",
+    "ccs concepts",
+    "keywords",
+    "index terms",
+    "conclusion",
+    "conclusions",
+    "introduction",
+    "related work",
+}
+#: The longest line a heading may be (characters).
+_MAX_HEADING = 160
+#: Numbered sections go no higher than this (a larger number is a list item or a year).
+_MAX_SECTION = 30
+#: A numbered title of more digits than this share is a table row or a formula.
+_TITLE_DIGITS = 0.3
+
+
+def caps(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
+
+
+def heading_candidate(text: str) -> tuple[str, int] | None:
+    """(kind, depth) when ``text`` is numbered like a section title: numeric, roman, letter."""
+    text = text.strip()
+    if len(text) > _MAX_HEADING or text.endswith((",", ";")):
+        return None
+    m = _NUMERIC_RE.match(text)
+    if m:
+        first = int(m.group("num").split(".")[0])
+        title = m.group("title")
+        digits = sum(ch.isdigit() for ch in title)
+        if 0 < first <= _MAX_SECTION and digits <= len(title) * _TITLE_DIGITS:
+            return "numeric", m.group("num").count(".") + 1
+        return None
+    m = _ROMAN_RE.match(text)
+    if m and not m.group("title").endswith("."):
+        return "roman", 1
+    m = _LETTER_RE.match(text)
+    # "A. Subsection" (IEEE), "A.1 Proof" or "A PROOF" (appendices); not "A FaaS platform …".
+    if (
+        m
+        and not m.group("title").endswith(".")
+        and (m.group("dot") or "." in m.group("num") or caps(m.group("title")))
+    ):
+        if m.group("dot") and "." not in m.group("num"):
+            return "letter", 1  # IEEE's subsection under a roman section
+        return "appendix", m.group("num").count(".") + 1
+    if text.lower().rstrip(":.") in NAMED:
+        return "named", 1
+    return None
+
+
+@dataclass
+class Sections:
+    """The last subsection letter seen (A., B., …), to read "I." after "H." as a letter."""
+
+    letter: str = ""
+
+    def follows_letter(self, number: str) -> bool:
+        return bool(self.letter) and ord(number) == ord(self.letter) + 1
+
+
+def _abstract(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
+    """IEEE's run-in "Abstract—", LNCS's bold "Abstract.", amsart's small capitals."""
+    text = ln.text
+    m = ABSTRACT_RE.match(text)
+    if m is None:
+        return None
+    lead = layout.fonts[ln.chars[0].font] if ln.chars else None
+    if (
+        ln.bold
+        or ln.italic
+        or ln.smallcaps
+        or (lead is not None and (lead.bold or lead.italic or lead.smallcaps))
+        or caps(text[: m.end()].strip(" —–:.-"))
+    ):
+        return 2, "Abstract", text[m.end() :].strip()
+    return None
+
+
+def _plain_styled(layout: Layout, page: PageLayout, ln: Line, last: Line | None) -> bool:
+    """A paper in one font: a short numbered line standing apart is a heading too."""
+    s = layout.settings
+    text = ln.text
+    left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+    apart = (
+        last is None or last.page != ln.page or ln.y0 - last.y1 > s.heading_apart * layout.leading
+    )
+    title = text.split(None, 1)[-1]
+    return (
+        apart
+        and ln.width < s.plain_heading_width * (right - left)
+        and len(text.split()) <= s.plain_heading_words
+        and not text.endswith((".", ",", ";", ":"))
+        # "2. Memory: 12 GB" is a list item
+        and ":" not in title
+        and not any(ch.isdigit() for ch in title)
+    )
+
+
+def _level(kind: str, depth: int, number: str, sections: Sections) -> int:
+    if kind == "named":
+        return 2
+    if kind == "numeric":
+        return 1 + depth
+    if kind == "roman":
+        sections.letter = ""
+        return 2
+    if kind == "appendix":  # "A PROOF" is a section, "A.1 Lemma" a subsection
+        return 1 + depth
+    if depth == 1:
+        sections.letter = number
+    return 2 + depth
+
+
+def as_heading(
+    layout: Layout,
+    page: PageLayout,
+    ln: Line,
+    para: Sequence[Line],
+    last: Line | None,
+    sections: Sections,
+) -> tuple[int, str, str] | None:
+    """(level, title, rest of the line) when ``ln`` opens a section."""
+    s = layout.settings
+    # A heading starts a block: after a finished line, a gap, or at a column top.
+    if para and last is not None and last.page == ln.page and last.column == ln.column:
+        gap = ln.y0 - last.y1
+        if (
+            gap < s.heading_gap * layout.leading
+            and not last.text.endswith((".", ":", "?", "!"))
+            and layout.full_width(last, page)
+        ):
+            return None
+    abstract = _abstract(layout, ln)
+    if abstract is not None:
+        return abstract
+    text = ln.text
+    larger = ln.size >= layout.body * s.heading_size
+    styled = larger or ln.bold_share >= s.bold_heading or ln.smallcaps or caps(text)
+    found = heading_candidate(text)
+    if found is not None and not styled and found[0] in ("numeric", "roman", "named"):
+        styled = _plain_styled(layout, page, ln, last)
+    if found is not None:
+        kind, depth = found
+        italic_ok = kind == "letter" and ln.italic
+        left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+        # A bold or larger heading may fill its column (and wrap); others are short.
+        reach = s.strong_heading_width if ln.bold or larger else s.heading_width
+        if (styled or italic_ok) and ln.width < reach * (right - left) + 1:
+            number = text.split(".", 1)[0]
+            if kind == "roman" and len(number) == 1 and sections.follows_letter(number):
+                kind = "letter"  # "I. Sub Figures" after "H. Figures", not section I
+            return _level(kind, depth, number, sections), text, ""
+    return _run_in(layout, ln)
+
+
+def _run_in(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
+    """Run-in heading: a bold (or italic) numbered prefix ending with a full stop."""
+    prefix = styled_prefix(ln, layout.fonts)
+    if prefix and prefix.endswith((".", "?", "!")) and len(prefix) < layout.settings.run_in_length:
+        found = heading_candidate(prefix.rstrip("."))
+        if found is not None and found[0] in ("numeric", "letter", "roman", "appendix"):
+            depth = found[1]
+            level = 1 + depth if found[0] in ("numeric", "appendix") else 3 + depth
+            rest = ln.text[len(prefix) :].strip()
+            if rest:
+                return min(level, 6), prefix.rstrip(". "), rest
+    return None
+
+
+def styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
+    """The bold (or italic) run that opens ``ln``: "2.2.1. WebRTC APIs." in LNCS, IEEE.
+
+    amsart sets a run-in subsection's number in the roman body font and only its words in
+    bold ("1.1. **Driving Factors.**"): a subsection number (two levels or more, so that a
+    list item "1. **Setup.**" is not taken) may come before the run.
+    """
+    if not ln.chars:
+        return ""
+    start = 0
+    m = _SUBSECTION_NUMBER_RE.match(ln.text)
+    if m and not (fonts[ln.chars[0].font].bold or fonts[ln.chars[0].font].italic):
+        # The number's glyphs (the text's spaces have no glyph).
+        start = sum(not ch.isspace() for ch in m.group())
+        if start >= len(ln.chars):
+            return ""
+    first = fonts[ln.chars[start].font]
+    if not (first.bold or first.italic):
+        return ""
+    n = start
+    for ch in ln.chars[start:]:
+        style = fonts[ch.font]
+        if style.bold != first.bold or style.italic != first.italic:
+            break
+        n += 1
+    if n == len(ln.chars):
+        return ""
+    return line_text(ln.chars[:n], fonts)
+
+
+def continues_heading(layout: Layout, page: PageLayout, head: Line, ln: Line) -> bool:
+    """The second line of a heading too wide for one line: same style, set tight below it."""
+    s = layout.settings
+    left, right = page.extents.get(head.column, (head.x0, head.x1))
+    gap = ln.y0 - head.y1
+    return (
+        head.page == ln.page
+        and head.column == ln.column
+        and head.width > s.wrapped_heading * (right - left)
+        and -s.heading_wrap_gap * head.size <= gap < s.heading_wrap_lead * head.size
+        and abs(ln.size - head.size) < s.same_size
+        and (ln.bold, ln.italic, ln.smallcaps) == (head.bold, head.italic, head.smallcaps)
+        and caps(ln.text) == caps(head.text)
+        and heading_candidate(ln.text) is None
+        and not ln.text.endswith(".")
+    )
