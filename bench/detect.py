@@ -27,8 +27,10 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
-from bench import pdfcorpus
+from bench import pdfcorpus, rawpdf
 
 ROOT = Path(__file__).resolve().parent.parent
 P95_TARGET = 0.2
@@ -36,36 +38,44 @@ MAX_TARGET = 1.0
 
 
 def timed_detector(pdf: Path) -> tuple[list[object], list[float]]:
-    """The current detector with the time of each page: the page's read, its share of the
-    layout and region steps, and its ink trims."""
+    """The current detector with the CPU time of each page: the page's read, its share of the
+    layout and region steps, and its ink trims. CPU time, as other processes on a shared
+    machine inflate the wall time (on an idle machine the two agree within a few percent)."""
     from duizhao.figures.detect import detect_document
     from duizhao.pdf.read import read_path
 
     times: list[float] = []
-    last = [time.perf_counter()]
+    last = [time.process_time()]
 
     def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
+        now = time.process_time()
         if done:
             times.append(now - last[0])
         last[0] = now
 
     doc = read_path(pdf, progress)
     try:
-        times.append(time.perf_counter() - last[0])
-        start = time.perf_counter()
+        times.append(time.process_time() - last[0])
+        start = time.process_time()
         found = detect_document(doc)
-        rest = (time.perf_counter() - start) / max(1, len(times))
+        rest = (time.process_time() - start) / max(1, len(times))
     finally:
         doc.close()
     return list(found.figures), [t + rest for t in times]
 
 
-def score_main(corpus: Path, quiet: bool) -> int:
+def score_main(corpus: Path, quiet: bool, against: str | None = None) -> int:
     papers = pdfcorpus.load(corpus)
     if not papers:
         print(f"no labelled papers in {corpus}")
         return 1
+    if against:
+        with tempfile.TemporaryDirectory() as tmp:
+            previous = _previous_found(against, [p.pdf for p in papers], Path(tmp))
+        old = pdfcorpus.score(papers, lambda pdf: previous[str(pdf)])  # type: ignore[arg-type,return-value]
+        print(f"duizhao at {against}:")
+        print(pdfcorpus.format_report(old, papers, details=False))
+        print("\nnow:")
     report = pdfcorpus.score(papers, timed_detector)  # type: ignore[arg-type]
     print(pdfcorpus.format_report(report, papers, details=not quiet))
     return 0
@@ -73,45 +83,6 @@ def score_main(corpus: Path, quiet: bool) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # Speed, side by side with an earlier version
-
-
-def dense_page(path: Path, objects: int = 300_000) -> Path:
-    """A one-page paper whose figure is a scatter plot of ``objects`` vector marks."""
-    import random
-    import zlib
-
-    r = random.Random(0)
-    marks = "".join(
-        f"{72 + r.random() * 460:.1f} {420 + r.random() * 300:.1f} 1 1 re f\n"
-        for _ in range(objects)
-    )
-    text = "BT /F1 10 Tf 72 380 Td (Figure 1: A scatter plot of many points.) Tj ET\n" + "".join(
-        f"BT /F1 10 Tf 72 {350 - 12 * i} Td (Body text of the paper goes on here, line {i}, "
-        f"as running text does.) Tj ET\n"
-        for i in range(20)
-    )
-    content = zlib.compress(("0 0 1 rg\n" + marks + "0 g\n" + text).encode())
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(content)
-        + content
-        + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>",
-    ]
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for i, o in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
 
 
 _CHILD = r"""
@@ -126,31 +97,71 @@ for name in sys.argv[3:]:
     pages = len(pdfium.PdfDocument(str(pdf)))
     best = None
     for _ in range(int(sys.argv[2])):
-        t = time.perf_counter(); detect_figures(pdf); t = time.perf_counter() - t
+        t = time.process_time(); detect_figures(pdf); t = time.process_time() - t
         best = t if best is None else min(best, t)
     out.append([name, pages, best])
 print(json.dumps(out))
 """
 
 
+_FOUND_CHILD = r"""
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from duizhao.figures.detect import detect_figures
+import pypdfium2 as pdfium
+out = {}
+for name in sys.argv[2:]:
+    pages = len(pdfium.PdfDocument(name))
+    t = time.process_time(); found = detect_figures(Path(name)); t = time.process_time() - t
+    out[name] = [[f.__dict__ for f in found], [t / pages] * pages]
+print(json.dumps(out))
+"""
+
+
+def _tree(rev: str, tmp: Path) -> Path:
+    """The package ``duizhao`` at git revision ``rev``, extracted under ``tmp``."""
+    tree = tmp / "previous"
+    if not tree.exists():
+        tree.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "plugins/duizhao"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree / "plugins"
+
+
+def _run_previous(rev: str, tmp: Path, script: str, *args: str) -> Any:
+    plugins = _tree(rev, tmp)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(plugins), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(plugins)},
+    )
+    return json.loads(result.stdout)
+
+
 def _previous(
     rev: str, pdfs: Sequence[Path], repeat: int, tmp: Path
 ) -> dict[str, tuple[int, float]]:
     """Seconds per PDF (best of ``repeat``) of duizhao at git revision ``rev``."""
-    tree = tmp / "previous"
-    tree.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev, "plugins/duizhao"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    result = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(tree / "plugins"), str(repeat), *map(str, pdfs)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(tree / "plugins")},
-    )
-    return {name: (pages, t) for name, pages, t in json.loads(result.stdout)}
+    rows = _run_previous(rev, tmp, _CHILD, str(repeat), *map(str, pdfs))
+    return {name: (pages, t) for name, pages, t in rows}
+
+
+def _previous_found(
+    rev: str, pdfs: Sequence[Path], tmp: Path
+) -> dict[str, tuple[list[SimpleNamespace], list[float]]]:
+    """What duizhao at git revision ``rev`` detects in each PDF, with seconds per page."""
+    data = _run_previous(rev, tmp, _FOUND_CHILD, *map(str, pdfs))
+    return {
+        name: ([SimpleNamespace(**{**f, "box": tuple(f["box"])}) for f in found], times)
+        for name, (found, times) in data.items()
+    }
 
 
 def speed_main(pdfs: list[Path], repeat: int, against: str | None, dense: bool) -> int:
@@ -170,7 +181,7 @@ def speed_main(pdfs: list[Path], repeat: int, against: str | None, dense: bool) 
                 generated,
             ]
             if dense:
-                pdfs.append(dense_page(tmp / "dense-300k.pdf"))
+                pdfs.append(rawpdf.dense_page(tmp / "dense-300k.pdf"))
         previous = _previous(against, pdfs, repeat, tmp) if against else {}
         cache = tmp / "cache"
         head = f"{'PDF':<34} {'pages':>5} {'s/page':>7} {'max page':>8} {'cached s':>9}"
@@ -216,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-dense", action="store_true", help="without the 300,000-object page")
     args = parser.parse_args(argv)
     if args.score:
-        return score_main(args.corpus, args.quiet)
+        return score_main(args.corpus, args.quiet, args.against)
     return speed_main(list(args.pdfs), args.repeat, args.against, not args.no_dense)
 
 

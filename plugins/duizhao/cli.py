@@ -363,6 +363,8 @@ def _import(
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {article}: {exc}") from None
     if suffix == ".pdf":
+        from .pdf.read import PdfError
+
         try:
             # read once: the layout and the figure detection of `duizhao figures detect` on
             # the same pages; floats leave the text flow and come back as figure placements
@@ -372,6 +374,8 @@ def _import(
                 number_references=number_references,
                 declared_figures=_declared_figures(article),
             )
+        except PdfError as exc:  # names the file and the page
+            raise click.ClickException(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
     else:

@@ -168,6 +168,10 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         f"{count_of(tables_n, 'table')} ({how})",
         err=True,
     )
+    for note in result.notes:
+        click.echo(f"  {paper}: {note}", err=True)
+    for unboxed in result.unboxed:
+        click.echo(f"  {paper}: {unboxed.message()}", err=True)
     for kind in ("figure", "table"):
         missing = missing_numbers([f.number for f in found if f.kind == kind])
         if missing:

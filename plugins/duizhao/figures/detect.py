@@ -593,11 +593,15 @@ def detect_document(doc: Document, layout: Layout | None = None) -> Found:
     figures, unboxed = find_floats(layout)
     trimmed = []
     for f in figures:
-        page = doc.pdf[f.page - 1]
-        try:
-            ink = trim_to_ink(page, f.box, doc.settings)
-        finally:
-            page.close()
+        rendered = doc.pages[f.page - 1].image
+        if rendered is not None:
+            ink = trim_to_ink(None, f.box, doc.settings, rendered)
+        else:
+            page = doc.pdf[f.page - 1]
+            try:
+                ink = trim_to_ink(page, f.box, doc.settings)
+            finally:
+                page.close()
         trimmed.append(replace(f, box=rounded(ink)))
     return Found(trimmed, unboxed)
 

@@ -27,17 +27,32 @@ def render_gray(page: Any, scale: float, box: Box | None = None) -> Any:
     return bitmap.to_pil().convert("L")
 
 
-def trim_to_ink(page: Any, box: Box, settings: Settings) -> Box:
+def trim_to_ink(page: Any, box: Box, settings: Settings, rendered: Any = None) -> Box:
     """``box`` shrunk to the ink inside it: an image's white margins, a plot's white
-    background and invisible objects are no part of what a reader sees as the figure."""
-    scale = settings.trim_dpi / 72
-    image = render_gray(page, scale, box)
+    background and invisible objects are no part of what a reader sees as the figure.
+
+    ``rendered``: the whole page already rendered at ``settings.ink_dpi`` (a page read by its
+    ink keeps its render: loading it again would cost as much as reading it)."""
+    x0, y0 = max(0.0, box[0]), max(0.0, box[1])
+    if rendered is not None:
+        scale = settings.ink_dpi / 72
+        w, h = rendered.size
+        crop = (
+            int(x0 * scale),
+            int(y0 * scale),
+            min(w, round(box[2] * scale)),
+            min(h, round(box[3] * scale)),
+        )
+        image = rendered.crop(crop)
+        x0, y0 = crop[0] / scale, crop[1] / scale
+    else:
+        scale = settings.trim_dpi / 72
+        image = render_gray(page, scale, box)
     level = settings.ink_level
     ink = image.point(lambda v: 255 if v < level else 0).getbbox()
     if ink is None:
         return box
     pad = settings.trim_pad
-    x0, y0 = max(0.0, box[0]), max(0.0, box[1])
     return (
         max(box[0], x0 + ink[0] / scale - pad),
         max(box[1], y0 + ink[1] / scale - pad),
@@ -115,17 +130,16 @@ def blots(image: Any, level: int, scale: float, min_pixels: int = 1) -> list[Box
     return out
 
 
-def ink_graphics(
-    page: Any, width: float, height: float, chars: Sequence[Any], settings: Settings
-) -> list[Any]:
+def ink_graphics(page: Any, chars: Sequence[Any], settings: Settings) -> tuple[list[Any], Any]:
     """The graphics of a page read by its rendered ink: the blots left when the glyphs are
-    painted out, each a :class:`~.read.Graphic` of kind ``ink``."""
+    painted out, each a :class:`~.read.Graphic` of kind ``ink``; and the render."""
     from .read import Graphic
 
     scale = settings.ink_dpi / 72
     image = render_gray(page, scale)
-    _mask(image, [(c.x0, c.y0, c.x1, c.y1) for c in chars], scale, settings.glyph_pad)
-    return [Graphic(b, "ink") for b in blots(image, settings.ink_level, scale)]
+    masked = image.copy()
+    _mask(masked, [(c.x0, c.y0, c.x1, c.y1) for c in chars], scale, settings.glyph_pad)
+    return [Graphic(b, "ink") for b in blots(masked, settings.ink_level, scale)], image
 
 
 def unexplained_ink(page: Any, content: Any, settings: Settings) -> list[Box]:

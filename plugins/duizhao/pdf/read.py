@@ -119,6 +119,8 @@ class PageContent:
     objects: int = 0
     #: the graphics were read from the rendered page (too many objects to read one by one)
     ink: bool = False
+    #: that render (grey, at ``settings.ink_dpi``), kept to trim boxes without a second load
+    image: Any = None
 
 
 @dataclass
@@ -292,7 +294,7 @@ class _Reader:
                 from .ink import ink_graphics
 
                 out.ink = True
-                graphics = ink_graphics(page, frame.width, frame.height, out.chars, s)
+                graphics, out.image = ink_graphics(page, out.chars, s)
             out.graphics = graphics
             out.graphics.extend(rotated)
         finally:
@@ -425,8 +427,9 @@ class _Reader:
             if kind == _FORM:
                 if depth + 1 >= s.max_form_depth:
                     raise PdfError(
-                        f"{self.doc.name}: page {out_page.number}: forms nested {depth + 1} deep "
-                        f"(PDFium reads no deeper than {s.max_form_depth}): not read"
+                        f"{self.doc.name}: page {out_page.number}: forms nested {depth + 1} "
+                        "deep or more (PDFium draws nothing past 40; papers nest two or three): "
+                        "not read"
                     )
                 own = self.objects.matrix(obj)
                 inner = own if matrix is None else compose(own, matrix)

@@ -34,8 +34,8 @@ class Settings:
     # -- rendered ink (ink.py) --------------------------------------------------------------
     #: grey level (0-255) under which a rendered pixel is ink
     ink_level: int = 245
-    #: resolution of the render that stands in for a page's objects
-    ink_dpi: float = 50.0
+    #: resolution of the render that stands in for a page's objects (and trims its boxes)
+    ink_dpi: float = 72.0
     #: resolution of the render that trims a float's box to its ink
     trim_dpi: float = 72.0
     #: white kept around a trimmed box (pt): a stroke is wider than its path
