@@ -96,6 +96,6 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
     if case == "million":
         return  # the import reads the same way; a second million-object parse adds nothing
     result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", "paper.pdf"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # the original is refused
     assert result.stderr.strip().splitlines() == lines
     assert _files(site.root) == before  # nothing written

@@ -374,8 +374,10 @@ def _import(
                 number_references=number_references,
                 declared_figures=_declared_figures(article),
             )
-        except PdfError as exc:  # names the file and the page
-            raise click.ClickException(str(exc)) from None
+        except PdfError as exc:  # one line naming the file and the page
+            refused = click.ClickException(str(exc))
+            refused.exit_code = 2  # an original that cannot be read, as for other originals
+            raise refused from None
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
     else:
