@@ -12,7 +12,9 @@ The steps, each a function below, over a :class:`~.read.Document`:
    band by band, left column before right (:func:`reading_order`), and numbered;
 5. column edges (:func:`column_edges`) and the leading (:func:`leading`) are measured;
 6. running heads, footers, page numbers and margin stamps get the role ``running``
-   (:func:`mark_running`); the text band is what lies between them (:func:`text_band`).
+   (:func:`mark_running`); the text band is what lies between them (:func:`text_band`);
+7. footnotes: small type under a column's last line of body-size text (:func:`column_feet`)
+   that opens with a mark (:func:`opens_footnote`).
 
 Coordinates are points from the page's top-left corner.
 """
@@ -437,6 +439,31 @@ def _in_text(ln: Line, lines: Sequence[Line], layout: Layout) -> bool:
         if 0 < step <= reach:
             return True
     return False
+
+
+def column_feet(layout: Layout) -> dict[tuple[int, int], float]:
+    """Where each (page, column)'s body-size text ends (lines of role ``text``: call it once
+    the floats have taken theirs). Small type below it is a footnote."""
+    feet: dict[tuple[int, int], float] = {}
+    for page in layout.pages:
+        for ln in page.lines:
+            if ln.role == "text" and layout.body_sized(ln):
+                key = (ln.page, ln.column)
+                feet[key] = max(feet.get(key, ln.y1), ln.y1)
+    return feet
+
+
+_FOOTNOTE_MARKS = "*†‡§¶‖#"
+
+
+def opens_footnote(ln: Line, s: Settings = SETTINGS) -> bool:
+    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol."""
+    if not ln.chars:
+        return False
+    first = ln.chars[0]
+    return (
+        first.text in _FOOTNOTE_MARKS or first.text.isdigit() or first.size < s.mark_size * ln.size
+    )
 
 
 def set_role(ln: Line, role: str) -> None:

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...pdf.page_layout import Layout, Note, PageLayout
+from ...pdf.page_layout import Layout, Note, PageLayout, column_feet, opens_footnote
 from ...pdf.read import Char
 from ...pdf.text import Line
 from ..hyphens import Joiner
@@ -52,7 +52,6 @@ _REF_LABEL_RE = re.compile(r"^(?:\[[^\]]{1,20}\]|[0-9]{1,3}\.\s)")
 _ITEM_RE = re.compile(r"^\(?[0-9a-z]{1,2}\)\s")
 _RECEIVED_RE = re.compile(r"^Received \d")
 _BULLETS = ("•", "◦", "▪", "‣", "∙", "–", "·")
-_FOOTNOTE_MARKS = "*†‡§¶‖#"
 #: Dropped text is quoted in the report up to this many characters.
 _CLIP = 60
 
@@ -175,7 +174,7 @@ def footnote(flow: Flow, ln: Line, page: PageLayout) -> bool:
         and small_type(ln, flow.layout.body, flow.layout.settings)
         and not flow.front
         # a footnote opens with its mark (a small-type heading, "REFERENCES", does not)
-        and (bool(flow.footnote) or _footnote_mark(ln, flow.layout))
+        and (bool(flow.footnote) or opens_footnote(ln, flow.layout.settings))
     ):
         flow.footnote.append(ln)
         return True
@@ -302,12 +301,7 @@ RULES: tuple[Rule, ...] = (
 
 def flow(layout: Layout, joiner: Joiner) -> Flow:
     """Every page's lines through :data:`RULES`, in reading order."""
-    state = Flow(layout, joiner)
-    for page in layout.pages:
-        for ln in page.lines:
-            if ln.role == "text" and layout.body_sized(ln):
-                key = (ln.page, ln.column)
-                state.body_foot[key] = max(state.body_foot.get(key, ln.y1), ln.y1)
+    state = Flow(layout, joiner, body_foot=column_feet(layout))
     for page in layout.pages:
         for ln in page.lines:
             for rule in RULES:
@@ -319,18 +313,6 @@ def flow(layout: Layout, joiner: Joiner) -> Flow:
 
 # ---------------------------------------------------------------------------------------------
 # What the rules look at
-
-
-def _footnote_mark(ln: Line, layout: Layout) -> bool:
-    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol."""
-    if not ln.chars:
-        return False
-    first = ln.chars[0]
-    return (
-        first.text in _FOOTNOTE_MARKS
-        or first.text.isdigit()
-        or first.size < layout.settings.mark_size * ln.size
-    )
 
 
 def _numbered_equation(ln: Line) -> bool:
