@@ -41,6 +41,7 @@ from typing import Any
 
 from ..pdf.captions import Label, caption_label, caption_text, lone_label_word, parse_label
 from ..pdf.geometry import Box, area, inside, overlap_len, rounded, union
+from ..pdf.headings import heading_like
 from ..pdf.ink import trim_to_ink
 from ..pdf.page_layout import Layout, PageLayout, analyse, margin
 from ..pdf.read import Document, PdfError, Progress, read_pdf
@@ -105,6 +106,8 @@ class _Page:
     body: set[int] = field(default_factory=set)
     #: ids of fragments outside the text band (running heads, folios, stamps)
     margin: set[int] = field(default_factory=set)
+    #: ids of fragments of section headings (they stop a region as running text does)
+    headings: set[int] = field(default_factory=set)
     #: the graphics a float may hold (not page backgrounds)
     graphics: list[Box] = field(default_factory=list)
 
@@ -118,6 +121,9 @@ def running_text(layout: Layout) -> list[_Page]:
         limit = s.background_share * pl.width * pl.height
         page.graphics = [g.box for g in pl.graphics if area(g.box) <= limit]
         rows = {id(p) for ln in pl.lines if len(ln.pieces) > 1 for p in ln.pieces}
+        for ln in pl.lines:
+            if heading_like(ln, layout.body, s):
+                page.headings.update(id(p) for p in ln.pieces or [ln])
         for f in pl.fragments:
             if f.role != "text" or margin(layout, f.box):
                 page.margin.add(id(f))
@@ -353,7 +359,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if overlap_len(f.x0, f.x1, s0, s1) < s.region_share * f.width:
             continue
-        items.append(_Item(f.box, id(f) in page.body or id(f) in stoppers, id(f)))
+        stop = id(f) in page.body or id(f) in page.headings or id(f) in stoppers
+        items.append(_Item(f.box, stop, id(f)))
     band = layout.band
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:
@@ -389,6 +396,22 @@ class _Growth:
 def grow(
     seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
 ) -> list[Box | None]:
+    """The boxes of the regions of ``seeds`` (caption, up), grown together (see
+    :func:`growths`); None where a region holds nothing."""
+    return [_box_of(g, layout) for g in growths(seeds, captions, layout)]
+
+
+def _box_of(g: _Growth, layout: Layout) -> Box | None:
+    if not g.taken:
+        return None
+    pl = g.caption.page.layout
+    box = union(i.box for i in trim(g, layout))
+    return (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+
+
+def growths(
+    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
+) -> list[_Growth]:
     """Grow the regions of ``seeds`` (caption, up) together, nearest item first anywhere.
 
     Growing together settles what lies between two floats: a table's rows go to the table
@@ -397,7 +420,7 @@ def grow(
     s = layout.settings
     gap_limit = max(s.gap_floor, s.gap_lines * layout.leading)
     row_limit = max(s.row_floor, s.row_lines * layout.leading)
-    growths = []
+    grown: list[_Growth] = []
     for caption, up in seeds:
         cb = caption.box
         items = _items(caption, captions, layout)
@@ -409,11 +432,11 @@ def grow(
             near = sorted(
                 (i for i in items if i.box[1] >= cb[3] - s.start_slack), key=lambda i: i.box[1]
             )
-        growths.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
+        grown.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
     owner: dict[tuple[int, int], _Growth] = {}
     while True:
         best: tuple[float, _Growth] | None = None
-        for g in growths:
+        for g in grown:
             page_key = id(g.caption.page)
             while not g.done and g.next < len(g.items):
                 item = g.items[g.next]
@@ -440,17 +463,7 @@ def grow(
         item = g.items[g.next]
         owner[(id(g.caption.page), item.key)] = g
         g.take(item)
-    out: list[Box | None] = []
-    for g in growths:
-        if not g.taken:
-            out.append(None)
-            continue
-        pl = g.caption.page.layout
-        box = union(i.box for i in trim(g, layout))
-        out.append(
-            (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
-        )
-    return out
+    return grown
 
 
 def trim(g: _Growth, layout: Layout) -> list[_Item]:
@@ -494,10 +507,11 @@ def choose(
     below, their tables)."""
     s = layout.settings
     regions: dict[int, dict[bool, Box | None]] = {}
+    graphic: dict[int, dict[bool, bool]] = {}
     for caption in candidates:
-        regions[id(caption)] = {
-            up: grow([(caption, up)], candidates, layout)[0] for up in (True, False)
-        }
+        grown = {up: growths([(caption, up)], candidates, layout)[0] for up in (True, False)}
+        regions[id(caption)] = {up: _box_of(g, layout) for up, g in grown.items()}
+        graphic[id(caption)] = {up: any(i.graphic for i in g.taken) for up, g in grown.items()}
         near = min(_first_gap(caption, regions[id(caption)][up], up) for up in (True, False))
         caption.score += s.near_score if near < s.near_lines * layout.leading else 0.0
     best: dict[tuple[str, int, bool], Caption] = {}
@@ -514,7 +528,13 @@ def choose(
             if caption.kind != kind:
                 continue
             r = regions[id(caption)]
-            up_gap, down_gap = (_first_gap(caption, r[u], u) for u in (True, False))
+            # A figure's body draws something: text alone beside its caption says nothing.
+            up_gap, down_gap = (
+                _first_gap(caption, r[u], u)
+                if kind == "table" or graphic[id(caption)][u]
+                else float("inf")
+                for u in (True, False)
+            )
             if up_gap != down_gap:
                 votes[up_gap < down_gap] += 1
         default = kind == "figure"

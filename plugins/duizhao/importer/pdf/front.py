@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ...pdf.headings import ABSTRACT_RE, caps, heading_candidate
 from ...pdf.page_layout import Layout, Note, PageLayout
 from ...pdf.text import Line
-from .headings import ABSTRACT_RE, caps, heading_candidate
 
 _HONORIFIC_RE = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.? {1,3}", re.IGNORECASE)
 _NAME_SPLIT_RE = re.compile(r", {0,3}| {1,3}and {1,3}| {0,3}; {0,3}")

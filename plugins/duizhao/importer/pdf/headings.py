@@ -14,77 +14,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...pdf.headings import ABSTRACT_RE, caps, heading_candidate
 from ...pdf.page_layout import Layout, PageLayout
 from ...pdf.read import FontStyle
 from ...pdf.text import Line, line_text
 
-_NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.? {1,4}(?P<title>[A-Z].*)$")
-_ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\. {1,4}(?P<title>[A-Z].*)$")
-_LETTER_RE = re.compile(
-    r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?) {1,4}(?P<title>[A-Z].*)$"
-)
-ABSTRACT_RE = re.compile(r"^(?:ABSTRACT|Abstract|A ?BSTRACT)\b *(?:[—–:.-] *)?")
 _SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.? {1,4}(?=\S)")
-NAMED = {
-    "abstract",
-    "references",
-    "bibliography",
-    "acknowledgments",
-    "acknowledgements",
-    "acknowledgment",
-    "acknowledgement",
-    "appendix",
-    "appendices",
-    "ccs concepts",
-    "keywords",
-    "index terms",
-    "conclusion",
-    "conclusions",
-    "introduction",
-    "related work",
-}
-#: The longest line a heading may be (characters).
-_MAX_HEADING = 160
-#: Numbered sections go no higher than this (a larger number is a list item or a year).
-_MAX_SECTION = 30
-#: A numbered title of more digits than this share is a table row or a formula.
-_TITLE_DIGITS = 0.3
-
-
-def caps(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
-
-
-def heading_candidate(text: str) -> tuple[str, int] | None:
-    """(kind, depth) when ``text`` is numbered like a section title: numeric, roman, letter."""
-    text = text.strip()
-    if len(text) > _MAX_HEADING or text.endswith((",", ";")):
-        return None
-    m = _NUMERIC_RE.match(text)
-    if m:
-        first = int(m.group("num").split(".")[0])
-        title = m.group("title")
-        digits = sum(ch.isdigit() for ch in title)
-        if 0 < first <= _MAX_SECTION and digits <= len(title) * _TITLE_DIGITS:
-            return "numeric", m.group("num").count(".") + 1
-        return None
-    m = _ROMAN_RE.match(text)
-    if m and not m.group("title").endswith("."):
-        return "roman", 1
-    m = _LETTER_RE.match(text)
-    # "A. Subsection" (IEEE), "A.1 Proof" or "A PROOF" (appendices); not "A FaaS platform …".
-    if (
-        m
-        and not m.group("title").endswith(".")
-        and (m.group("dot") or "." in m.group("num") or caps(m.group("title")))
-    ):
-        if m.group("dot") and "." not in m.group("num"):
-            return "letter", 1  # IEEE's subsection under a roman section
-        return "appendix", m.group("num").count(".") + 1
-    if text.lower().rstrip(":.") in NAMED:
-        return "named", 1
-    return None
 
 
 @dataclass
