@@ -16,7 +16,7 @@ from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import PdfImport, import_pdf
-from duizhao.importer.hyphens import Joiner
+from duizhao.pdf.hyphens import Joiner
 from duizhao.importer.pdf import Float, figure_text
 from duizhao.importer.pdf.lines import small_type as _small_type
 from duizhao.pdf.captions import caption_match

@@ -42,6 +42,7 @@ from typing import Any
 from ..pdf.captions import Label, caption_label, caption_text, lone_label_word, parse_label
 from ..pdf.geometry import Box, area, inside, overlap_len, rounded, union
 from ..pdf.headings import heading_like
+from ..pdf.hyphens import Joiner
 from ..pdf.ink import trim_to_ink
 from ..pdf.page_layout import Layout, PageLayout, analyse, margin
 from ..pdf.read import Document, PdfError, Progress, read_pdf
@@ -139,9 +140,52 @@ def running_text(layout: Layout) -> list[_Page]:
                 and not _inside_graphic(f, page.graphics, s)
             ):
                 page.body.add(id(f))
+        _narrowed_text(page, layout)
         _paragraph_ends(page, layout)
         pages.append(page)
     return pages
+
+
+def _narrowed_text(page: _Page, layout: Layout) -> None:
+    """Running text set narrower than its column, beside a wrapfigure: a stack of body-size
+    lines from the column's left edge, one leading apart, justified to one right edge (the
+    figure's labels may share their baselines). Table cells are ragged or start right of
+    the column's edge."""
+    s = layout.settings
+    lead = layout.leading
+    pl = page.layout
+    stack: list[Line] = []
+
+    def close() -> None:
+        rights = Counter(round(f.x1) for f in stack)
+        if len(stack) >= s.narrow_lines and rights.most_common(1)[0][1] >= s.narrow_justified:
+            page.body.update(id(f) for f in stack)
+        stack.clear()
+
+    candidates = sorted(
+        (
+            f
+            for f in pl.fragments
+            if id(f) not in page.body
+            and id(f) not in page.margin
+            and len(f.chars) >= s.narrow_chars
+            and _body_sized(layout, f)
+            and any(abs(f.x0 - c0) <= s.body_start_slack for c0, _c1 in pl.columns)
+        ),
+        key=lambda f: (round(f.x0), f.y0),
+    )
+    for f in candidates:
+        if stack:
+            last = stack[-1]
+            pitch = f.y0 - last.y0
+            same_start = abs(f.x0 - last.x0) <= s.body_start_slack
+            if not (
+                same_start and s.paragraph_pitch[0] * lead <= pitch <= s.paragraph_pitch[1] * lead
+            ):
+                close()
+        stack.append(f)
+    if stack:
+        close()
 
 
 def _body_sized(layout: Layout, f: Line) -> bool:
@@ -209,8 +253,8 @@ class Caption:
     def own(self) -> set[int]:
         return {id(p) for ln in self.lines for p in (ln.pieces or [ln])}
 
-    def text(self, layout: Layout) -> str:
-        return caption_text(self.lines, layout.fonts)
+    def text(self, layout: Layout, joiner: Joiner) -> str:
+        return caption_text(self.lines, layout.fonts, joiner)
 
 
 def _span(page: _Page, line: Line, layout: Layout) -> tuple[float, float]:
@@ -352,6 +396,13 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
                 s0 = max(s0, (ob[2] + cb[0]) / 2)
             elif ob[0] >= cb[2]:
                 s1 = min(s1, (ob[0] + cb[2]) / 2)
+    # Running text beside the caption (a wrapfigure's): the float lies on the caption's side.
+    for f in page.layout.fragments:
+        if id(f) in page.body and min(f.y1, cb[3]) - max(f.y0, cb[1]) > 0:
+            if f.x1 <= cb[0]:
+                s0 = max(s0, (f.x1 + cb[0]) / 2)
+            elif f.x0 >= cb[2]:
+                s1 = min(s1, (f.x0 + cb[2]) / 2)
     stoppers = set().union(*(o.own for o in others if o.page is page and o is not caption))
     items: list[_Item] = []
     for f in page.layout.fragments:
@@ -571,12 +622,13 @@ def find_floats(layout: Layout) -> tuple[list[DetectedFigure], list[Unboxed]]:
             extend(caption, layout)
         candidates.extend(starts)
     seeds, _regions = choose(candidates, layout)
+    joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     boxes = grow(seeds, [c for c, _up in seeds], layout)
     found: list[DetectedFigure] = []
     unboxed: list[Unboxed] = []
     for (caption, up), box in zip(seeds, boxes, strict=True):
         pl = caption.page.layout
-        label, text = caption.label.printed, caption.text(layout)
+        label, text = caption.label.printed, caption.text(layout, joiner)
         cb = rounded(caption.box)
         if box is None:
             unboxed.append(Unboxed(pl.number, caption.kind, label, caption.number, text, cb))

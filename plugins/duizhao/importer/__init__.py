@@ -12,8 +12,8 @@
 
 from __future__ import annotations
 
+from ..pdf.hyphens import vocabulary
 from .apply import block_lines, import_chunks, new_article
-from .hyphens import vocabulary
 from .markdown import parse_markdown
 from .model import Chunk, ImportRefused, ImportResult, Note, Original
 from .pdf import PdfImport, import_pdf

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .hyphens import SOFT_HYPHENS, Joiner
+from ..pdf.hyphens import SOFT_HYPHENS, Joiner
 from .model import Chunk
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .hyphens import Joiner
 from .read import FontStyle
 from .text import Line, line_text
 
@@ -158,18 +159,11 @@ def _mapped(line: Line, fonts: Sequence[FontStyle]) -> str:
     return line_text(chars, fonts)
 
 
-def caption_text(lines: Sequence[Line], fonts: Sequence[FontStyle]) -> str:
-    """A caption's text without its label: lines joined (line-end hyphens of broken words
-    closed), Unicode-normalised, glyphs without a mapping left out."""
-    parts: list[str] = []
-    for line in lines:
-        text = _mapped(line, fonts)
-        # PDFium marks a hyphen that breaks a word at the line's end as U+0002.
-        if parts and parts[-1].endswith(("-", "\x02")) and text[:1].islower():
-            parts[-1] = parts[-1][:-1] + text
-        else:
-            parts.append(text)
-    joined = unicodedata.normalize("NFKC", " ".join(parts))
+def caption_text(lines: Sequence[Line], fonts: Sequence[FontStyle], joiner: Joiner) -> str:
+    """A caption's text without its label: lines joined (a line-end hyphen closed where it
+    broke a word, kept in a compound: ``joiner`` knows the paper's words), Unicode-normalised,
+    glyphs without a mapping left out."""
+    joined = unicodedata.normalize("NFKC", joiner.join([_mapped(line, fonts) for line in lines]))
     joined = _CONTROL_RE.sub("", joined)
     label = parse_label(joined)
     rest = joined[label.end :] if label else joined

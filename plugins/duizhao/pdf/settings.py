@@ -164,6 +164,11 @@ class Settings:
     inside_height: float = 2.0
     #: a paragraph's short last line lies this many leadings below a line of running text
     paragraph_pitch: tuple[float, float] = (0.7, 1.3)
+    #: running text narrowed beside a wrapfigure: this many lines or more from the column's
+    #: left edge, each of this many glyphs, this many of them ending at one right edge
+    narrow_lines: int = 3
+    narrow_chars: int = 25
+    narrow_justified: int = 2
     #: a label's text may stand this far (em) right of it, on its line (within this share of
     #: the size, between middles)
     label_gap: float = 3.0

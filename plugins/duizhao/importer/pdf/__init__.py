@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ...figures.detect import Unboxed, detect_document
+from ...pdf.hyphens import Joiner
 from ...pdf.page_layout import Layout, analyse, mark_running
 from ...pdf.page_layout import Note as LayoutNote
 from ...pdf.read import Document, opened
 from ..escape import md_fence, md_text, protect_line_start
-from ..hyphens import Joiner
 from ..model import Chunk, ChunkKind, Note, Original
 from .flow import Unit, flow
 from .front import front_matter

@@ -25,10 +25,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...pdf.hyphens import Joiner
 from ...pdf.page_layout import Layout, Note, PageLayout, column_feet, opens_footnote
 from ...pdf.read import Char
 from ...pdf.text import Line
-from ..hyphens import Joiner
 from .headings import Sections, as_heading, continues_heading
 from .lines import small_type
 
