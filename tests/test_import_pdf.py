@@ -16,11 +16,11 @@ from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
 from duizhao.importer import PdfImport, import_pdf
-from duizhao.pdf.hyphens import Joiner
 from duizhao.importer.pdf import Float, figure_text
 from duizhao.importer.pdf.lines import small_type as _small_type
 from duizhao.pdf.captions import caption_match
 from duizhao.pdf.geometry import Box, merge_boxes
+from duizhao.pdf.hyphens import Joiner
 from duizhao.pdf.read import Char, FontStyle, read_path
 from duizhao.pdf.text import line_text, normalize_text
 from duizhao.pdf.text import make_line as _make_line

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..pdf.captions import Label, caption_label, caption_text, lone_label_word, parse_label
+from ..pdf.captions import REPORTED, Label, caption_label, caption_text, lone_label_word
 from ..pdf.geometry import Box, area, inside, overlap_len, rounded, union
 from ..pdf.headings import heading_like
 from ..pdf.hyphens import Joiner
@@ -279,11 +279,13 @@ def caption_starts(page: _Page, layout: Layout) -> list[Caption]:
                 continue
             first.append(right)
             text = f"{text} {right.text}"
-        label = caption_label(text, f.bold)
+        # A bold label ("**Algorithm 1** Ordering"): its first glyph is set in bold.
+        bold = bool(f.chars) and layout.fonts[f.chars[0].font].bold
+        label = caption_label(text, bold)
         if label is None:
             continue
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
-        score = (s.bold_label_score if f.bold else 0.0) + (
+        score = (s.bold_label_score if bold else 0.0) + (
             s.delim_score if label.delim in (":", ".", "|") else 0.0
         )
         score += 0.0 if id(f) in page.body else s.apart_score
@@ -343,7 +345,7 @@ def extend(caption: Caption, layout: Layout) -> None:
             and overlap_len(f.x0, f.x1, s0, s1) > s.region_share * f.width
             # Under the first line, and not the start of a caption beside this one.
             and overlap_len(f.x0, f.x1, first.x0, first.x1) > 0
-            and parse_label(f.text) is None
+            and caption_label(f.text) is None
         ]
         if not below:
             return
@@ -573,7 +575,7 @@ def choose(
             best[key] = caption
     chosen = sorted(best.values(), key=lambda c: (c.page.layout.number, c.box[1], c.box[0]))
     side: dict[str, bool] = {}
-    for kind in ("figure", "table"):
+    for kind in {c.kind for c in chosen}:
         votes: Counter[bool] = Counter()
         for caption in chosen:
             if caption.kind != kind:
@@ -582,13 +584,13 @@ def choose(
             # A figure's body draws something: text alone beside its caption says nothing.
             up_gap, down_gap = (
                 _first_gap(caption, r[u], u)
-                if kind == "table" or graphic[id(caption)][u]
+                if kind != "figure" or graphic[id(caption)][u]
                 else float("inf")
                 for u in (True, False)
             )
             if up_gap != down_gap:
                 votes[up_gap < down_gap] += 1
-        default = kind == "figure"
+        default = kind == "figure"  # tables, algorithms and listings: captioned above
         side[kind] = votes.most_common(1)[0][0] if votes else default
         if votes[True] == votes[False]:
             side[kind] = default
@@ -630,6 +632,8 @@ def find_floats(layout: Layout) -> tuple[list[DetectedFigure], list[Unboxed]]:
         pl = caption.page.layout
         label, text = caption.label.printed, caption.text(layout, joiner)
         cb = rounded(caption.box)
+        if caption.kind not in REPORTED:
+            continue  # grown so that no figure takes its lines; not a .figures.yml entry
         if box is None:
             unboxed.append(Unboxed(pl.number, caption.kind, label, caption.number, text, cb))
             continue

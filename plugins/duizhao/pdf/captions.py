@@ -1,8 +1,9 @@
 """The one caption grammar: "Figure 3:", "Fig. 3.", "FIG. 3", "Table 2", "TABLE II", "Table 2
-(continued)".
+(continued)", "Algorithm 1:", "Listing 2.".
 
-A label is a word (Figure, FIGURE, Fig., FIG., Table, TABLE, Tab.), a number (arabic 1–999 or
-a roman numeral I–CMXCIX written the canonical way) and what follows it: a delimiter
+A label is a word (Figure, FIGURE, Fig., FIG., Table, TABLE, Tab., Algorithm, Listing), a
+number (arabic 1–999 or a roman numeral I–CMXCIX written the canonical way) and what follows
+it: a delimiter
 (``: . | — – -``), nothing (the label alone on its line, as IEEE sets TABLE II), or a
 ``(continued)`` mark. A line is a caption's first line when its label is set apart like that;
 "Figure 3 shows …" is a reference, and so is "Table IV lists …" (IEEE prints TABLE IV).
@@ -21,13 +22,19 @@ from .text import Line, line_text
 
 # No nested quantifiers and every repetition bounded: linear on any input.
 _LABEL_RE = re.compile(
-    r"(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|FIG|Table|TABLE|Tab\.)[ \t\u00a0]{0,3}"
+    r"(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|FIG|Table|TABLE|Tab\.|Algorithm|ALGORITHM|Listing"
+    r"|LISTING)[ \t\u00a0]{0,3}"
     r"(?P<num>[0-9]{1,3}|[IVXLCDM]{1,12})(?![0-9A-Za-z])"
 )
 _CONTINUED_RE = re.compile(r"[ \t]{0,3}\((?:continued|Continued|CONTINUED|cont\.|Cont\.)\)")
 _DELIMS = ":.|—–-"
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _LONE_WORDS = {"Figure", "FIGURE", "Fig.", "FIG.", "Fig", "FIG", "Table", "TABLE", "Tab."}
+#: A label's kind by its word's first three letters. Algorithms and listings are floats too:
+#: the detector grows them (so that no figure takes their lines) but reports only figures and
+#: tables, the floats a ``.figures.yml`` holds.
+_KINDS = {"fig": "figure", "tab": "table", "alg": "algorithm", "lis": "listing"}
+REPORTED = ("figure", "table")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd\ufffe]")
 
 #: Ligatures that the Linux Libertine fonts of ACM's 2016–17 template leave without a
@@ -120,8 +127,7 @@ def parse_label(text: str) -> Label | None:
     alone = not stripped
     if not num.isdigit() and not (word.isupper() or delim or alone or continued):
         return None  # "Table IV lists …": a reference (IEEE prints TABLE IV)
-    kind = "table" if word.lower().startswith("tab") else "figure"
-    return Label(kind, word, num, number, delim, alone, continued, end)
+    return Label(_KINDS[word.lower()[:3]], word, num, number, delim, alone, continued, end)
 
 
 def caption_label(text: str, bold: bool = False) -> Label | None:
@@ -134,9 +140,12 @@ def caption_label(text: str, bold: bool = False) -> Label | None:
 
 
 def caption_match(text: str) -> tuple[str, str, int] | None:
-    """(kind, label, number) when ``text`` starts like a caption ("Figure 3:", "TABLE II")."""
+    """(kind, label, number) when ``text`` starts like a figure's or a table's caption
+    ("Figure 3:", "TABLE II")."""
     label = caption_label(text)
-    return None if label is None else (label.kind, label.printed, label.number)
+    if label is None or label.kind not in REPORTED:
+        return None
+    return (label.kind, label.printed, label.number)
 
 
 def lone_label_word(text: str) -> bool:
