@@ -20,7 +20,9 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+
+from duizhao.importer.pdf import FloatLike
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "pdfcorpus"
@@ -33,21 +35,8 @@ INK_LEVEL = 250
 Box = tuple[float, float, float, float]
 
 
-class Found(Protocol):
-    """What a detector reports per float (``duizhao.figures.detect.DetectedFigure``)."""
-
-    @property
-    def page(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def number(self) -> int: ...
-    @property
-    def caption(self) -> str: ...
-    @property
-    def box(self) -> Box: ...
+#: What a detector reports per float (``duizhao.figures.detect.DetectedFigure``).
+Found = FloatLike
 
 
 @dataclass(frozen=True)

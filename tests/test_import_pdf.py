@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
+from duizhao.figures.spec import load_spec
 from duizhao.importer import PdfImport, import_pdf
 from duizhao.importer.pdf import Float, figure_text
 from duizhao.importer.pdf.lines import small_type as _small_type
@@ -543,13 +544,20 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     }
     assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 8)]
     text = (site.docs / "papers/layout.md").read_text(encoding="utf-8")
-    assert "<!-- duizhao:figure 1 page: 1 box: [" in text
-    assert "<!-- duizhao:table table-1 page: 2 box: [" in text
+    # The paper lies in the project: its floats go into layout.figures.yml and are placed
+    # where the text first refers to them, and the article counts its figures.
+    assert "/// figure | 1\n///" in text and "/// figure | table-1\n///" in text
+    assert "<!-- duizhao:figure" not in text and "<!-- duizhao:table" not in text
+    assert article.meta["figures"] == 2
+    spec = load_spec(site.docs / "papers/layout.figures.yml", site.root)
+    assert spec.diagnostics == [] and sorted(spec.declared) == ["1", "2", "table-1"]
+    assert "docs/papers/layout.figures.yml: 3 figure and table entries added" in result.stderr
     # The author states the licence (the PDF does not); then the strict build passes.
     text = text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1)
     (site.docs / "papers/layout.md").write_text(text, encoding="utf-8")
     site.build(strict=True)
     page = site.html("papers/layout.md")
+    assert 'id="fig-1"' in page and 'id="table-1"' in page  # cropped and captioned
     assert "Owned&lt;T&gt; types" in page and "<T>" not in page
     assert "Vector&lt;u8&gt;" in page
     assert "[1] A. Author, B. Writer and C. Reader" in page  # a plain, unnumbered reference
@@ -632,7 +640,8 @@ def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> Non
 def test_cli_places_figures_the_spec_declares(
     make_site: Callable[..., Site], chdir: Callable[[Path], None]
 ) -> None:
-    """detect → write → import: a declared figure gets a real placement, the rest a marker."""
+    """An entry the author wrote is kept as written; the floats the spec lacks are added
+    (merged as `figures detect --write` does); all of them are placed."""
     site = make_site({"index.md": "# Home\n"})
     chdir(site.root)
     make_ieee_paper(site.root / "paper.pdf")
@@ -650,7 +659,10 @@ def test_cli_places_figures_the_spec_declares(
     text = (site.docs / "x.md").read_text(encoding="utf-8")
     assert "/// figure | 1\n///\n" in text
     assert "<!-- duizhao:figure 1" not in text
-    assert "<!-- duizhao:table table-1 page: 2" in text  # the spec does not declare it
+    assert "/// figure | table-1\n///\n" in text  # added to the spec, which lacked it
+    spec = (site.docs / "x.figures.yml").read_text(encoding="utf-8")
+    assert spec.startswith("source: ../paper.pdf\nfigures:\n  - id: 1\n    page: 1\n")
+    assert "x.figures.yml: Fig. 1 kept as written; differs in" in result.stderr
 
 
 boxes_st = st.lists(

@@ -27,7 +27,7 @@ from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
 if TYPE_CHECKING:
-    from .importer import Original
+    from .importer import Original, PdfImport
     from .lock import Lock
 
 # Commands import what only they need: `duizhao check` starts without the importer's
@@ -369,7 +369,7 @@ def _import(
             # read once: the layout and the figure detection of `duizhao figures detect` on
             # the same pages; floats leave the text flow and come back as figure placements
             # where they are first referenced
-            source: Original = import_pdf(
+            paper = import_pdf(
                 original,
                 number_references=number_references,
                 declared_figures=_declared_figures(article),
@@ -380,6 +380,8 @@ def _import(
             raise refused from None
         except (OSError, ValueError) as exc:
             raise click.UsageError(f"cannot read {original}: {exc}") from exc
+        spec, placed = _place_figures(article, original, paper, new=existing is None)
+        source: Original = paper
     else:
         try:
             text = raw.decode("utf-8-sig")
@@ -412,13 +414,15 @@ def _import(
             article.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
-    _write({article: result.data}, "import")
+    _write({article: result.data, **(spec if suffix == ".pdf" else {})}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
     _import_report(original, source)
+    if suffix == ".pdf" and placed:
+        click.echo(placed, err=True)
     if existing is None:
         click.echo(
             f"{article}: created as a draft; add the original's licence as 'paper: license:' "
@@ -454,6 +458,39 @@ def _import_report(original: Path, source: Original) -> None:
     )
     for note in source.notes:
         click.echo(note.format(str(original)), err=True)
+
+
+def _place_figures(
+    article: Path, original: Path, paper: PdfImport, new: bool
+) -> tuple[dict[Path, bytes], str]:
+    """The paper's floats merged into the article's .figures.yml, as `figures detect --write`
+    does (an author's entry is never changed), and placed as `/// figure` blocks where the
+    text first refers to them; a new article gets 'figures: N'. Only for a paper inside the
+    project (the build crops from it): else they stay markers. The spec's new bytes, to be
+    written with the article, and what to report."""
+    from .figures.cli import merged_spec
+    from .figures.spec import figure_key, spec_path
+
+    if not paper.detected:
+        return {}, ""
+    if not Path(os.path.realpath(original)).is_relative_to(os.path.realpath(project_root())):
+        return {}, (
+            f"{original}: outside the project, so its figures cannot be cropped: they are left "
+            "as markers; copy the paper into the project (e.g. papers/) and import again"
+        )
+    spec_file = spec_path(article)
+    _text, merged = merged_spec(spec_file, original, paper.detected)
+    declared = {*_declared_figures(article), *(figure_key(f.kind, f.number) for f in merged.added)}
+    paper.chunks = paper.declaring(declared)
+    count = max((int(k) for k in declared if k.isdigit()), default=0)
+    if new and count:
+        paper.meta["figures"] = count
+    report = (
+        f"{spec_file}: {len(merged.added)} figure and table entries added, "
+        f"{len(paper.detected) - len(merged.added)} already there; placed where the text "
+        "first refers to them"
+    )
+    return ({spec_file: merged.text.encode("utf-8")} if merged.added else {}), report
 
 
 def _declared_figures(article: Path) -> list[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +15,9 @@ from ..clipath import ArticlePath
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
 from .spec import load_spec, spec_path
+
+if TYPE_CHECKING:
+    from .merge import Merge
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
 DEFAULT_CACHE_DIR = ".cache/duizhao"
@@ -202,9 +205,11 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         _merge(spec_file, paper, found, write=False)
 
 
-def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> None:
-    from ..source import write_atomically
-    from .merge import MergeError, entry_lines, merge
+def merged_spec(spec_file: Path, paper: Path, found: Sequence[Any]) -> tuple[str, Merge]:
+    """The spec's text as it is and with ``found`` merged in (nothing written); the
+    differences of the entries kept as written are reported. ``ClickException`` when the
+    spec cannot be read or merged into."""
+    from .merge import MergeError, merge
 
     try:
         data = read_bytes(spec_file, MAX_YAML_BYTES) if spec_file.is_file() else b""
@@ -217,6 +222,14 @@ def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> No
         raise click.ClickException(f"{spec_file}: {exc}") from exc
     for f, diff in merged.differences:
         click.echo(f"  {spec_file.name}: {f.label} kept as written; differs in {diff}", err=True)
+    return text, merged
+
+
+def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> None:
+    from ..source import write_atomically
+    from .merge import entry_lines
+
+    text, merged = merged_spec(spec_file, paper, found)
     if not write:
         lines: list[str] = []
         for f in merged.added:

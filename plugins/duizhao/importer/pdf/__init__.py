@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ...figures.detect import Unboxed, detect_document
+from ...figures.detect import DetectedFigure, Unboxed, detect_document
 from ...pdf.hyphens import Joiner
 from ...pdf.page_layout import Layout, analyse, mark_running
 from ...pdf.page_layout import Note as LayoutNote
@@ -50,6 +50,18 @@ class PdfImport(Original):
     pages: int = 0
     #: captions whose float's body was not found (reported; the author boxes them by hand)
     unboxed: list[Unboxed] = field(default_factory=list)
+    #: the floats as the figure detector found them (``.figures.yml`` entries to be)
+    detected: list[DetectedFigure] = field(default_factory=list)
+    #: which chunk places which float
+    placements: dict[int, Float] = field(default_factory=dict)
+
+    def declaring(self, declared: Collection[str]) -> list[Chunk]:
+        """The chunks with each float a ``/// figure`` placement when ``declared`` (the keys
+        of the article's ``.figures.yml``) has it, else a marker to review."""
+        chunks = list(self.chunks)
+        for i, f in self.placements.items():
+            chunks[i] = Chunk(figure_text(f, declared), kind="figure")
+        return chunks
 
 
 def import_pdf(
@@ -95,6 +107,7 @@ def import_document(
         detected = [mine.pop((f.page, f.kind, f.number), f) for f in detected]
         detected += list(mine.values())
     floats = use_floats(layout, detected)
+    placed_keys = {(f.page, f.kind, f.number) for f in floats}
     use_captions(layout, [(u.page, u.caption_box) for u in found.unboxed])
     sweep_float_text(layout, floats)
     title, authors, front_notes = front_matter(layout)
@@ -106,6 +119,14 @@ def import_document(
     notes += state.notes
     placed = place(state.units, floats, [anchor(layout, f) for f in floats])
     chunks = _chunks(placed, number_references, set(declared_figures))
+    placements = {
+        i: f
+        for i, f in zip(
+            (i for i, c in enumerate(chunks) if c.kind == "figure"),
+            (f for _u, f in placed if f is not None),
+            strict=True,
+        )
+    }
     paper: dict[str, Any] = {}
     if title:
         paper["title"] = title
@@ -126,6 +147,8 @@ def import_document(
         floats=floats,
         pages=len(layout.pages),
         unboxed=list(found.unboxed),
+        detected=[f for f in found.figures if (f.page, f.kind, f.number) in placed_keys],
+        placements=placements,
     )
 
 
