@@ -52,6 +52,7 @@ DUPLICATE = GOOD.replace("| P002", "| P001").replace("status: complete", "status
 
 def project(tmp_path: Path, files: dict[str, str], config: str | None = "docs_dir: docs\n") -> Path:
     if config is not None:
+        tmp_path.mkdir(parents=True, exist_ok=True)
         (tmp_path / "mkdocs.yml").write_text("site_name: t\n" + config, encoding="utf-8")
     for rel, text in files.items():
         path = tmp_path / rel
@@ -172,3 +173,46 @@ def test_console_script_runs(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stdout.startswith("docs/a.md:18: DZ002")
     assert "Traceback" not in proc.stderr
+
+
+LINKED = GOOD.replace("引言。", "见 [B](b.md#P002) 与 [C](b.md#P009)。")
+BROKEN_LINK = "docs/a.md:10: DZ008 link [C](b.md#P009) points to #P009, which is not in 'b.md'\n"
+
+
+@pytest.mark.parametrize(
+    ("cwd", "target", "shown"),
+    [
+        ("one", "../two/docs", "../two/"),  # next to another site's mkdocs.yml
+        ("one", "../two/docs/a.md", "../two/"),
+        (".", "two/docs", "two/"),  # a monorepo root, itself a site
+        ("one/docs", "../../two/docs", "../../two/"),  # inside another site's docs folder
+    ],
+)
+def test_a_path_is_judged_by_its_own_project(
+    cwd: str, target: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project of a path is the folder of the nearest mkdocs.yml at or above it, never
+    the current directory's: links between its pages are inside it (no DZ018), and their
+    real problem (DZ008) is reported."""
+    project(tmp_path, {"docs/index.md": "# Root\n"})
+    project(tmp_path / "one", {"docs/x.md": GOOD})
+    project(tmp_path / "two", {"docs/a.md": LINKED, "docs/b.md": GOOD})
+    code, out, _ = run(["check", target], tmp_path / cwd, monkeypatch)
+    assert (code, out) == (1, shown + BROKEN_LINK)
+
+
+def test_a_bare_check_means_the_project_around_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project(tmp_path, {"docs/a.md": LINKED, "docs/b.md": GOOD})
+    code, out, _ = run(["check"], tmp_path / "docs", monkeypatch)
+    assert (code, out) == (1, BROKEN_LINK.replace("docs/a.md", "a.md"))
+
+
+def test_a_path_outside_every_project_is_its_own_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project(tmp_path / "site", {"docs/x.md": GOOD})
+    project(tmp_path / "loose", {"docs/a.md": LINKED, "docs/b.md": GOOD}, config=None)
+    code, out, _ = run(["check", "../loose/docs"], tmp_path / "site", monkeypatch)
+    assert (code, out) == (1, "../loose/" + BROKEN_LINK)

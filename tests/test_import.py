@@ -291,3 +291,23 @@ def test_cli_rejects_a_file_that_is_not_a_pdf(
     assert result.exit_code == 2
     assert "not a readable PDF" in result.stderr
     assert Path("a.md").read_text(encoding="utf-8") == "---\ntitle: A\n---\n"
+
+
+def test_cli_imports_into_the_article_s_own_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from another site's folder, an import into an article of a site judges the
+    article by its own project (not refused as outside the current one) and takes that
+    project's writer lock."""
+    for name in ("site", "other"):
+        (tmp_path / name / "docs").mkdir(parents=True)
+        (tmp_path / name / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    article = tmp_path / "site" / "docs" / "a.md"
+    article.write_text("---\ntitle: A\n---\n\n## 导言\n\n引言。\n", encoding="utf-8")
+    (tmp_path / "one.txt").write_text("First.\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "other")
+    result = CliRunner().invoke(main, ["import", "../site/docs/a.md", "--from", "../one.txt"])
+    assert result.exit_code == 0, result.output
+    assert [p.original for p in read_article(article).paragraphs] == ["First."]
+    assert (tmp_path / "site" / ".duizhao.lock.lock").exists()
+    assert not (tmp_path / "other" / ".duizhao.lock.lock").exists()

@@ -268,9 +268,11 @@ def import_into_site(
 
 
 def add_licence(path: Path) -> None:
-    """What an author does next: the licence (else DZ201 fails the strict build)."""
+    """What an author does next: the licence (else DZ201 fails the strict build) and the
+    导言 in place of the import's to-do marker (else DZ009)."""
     text = path.read_text(encoding="utf-8")
     _, front, body = text.split("---\n", 2)
+    body = body.replace("## 导言\n\n<!-- duizhao:todo -->\n", "## 导言\n\n译者的导言。\n", 1)
     meta = yaml.safe_load(front)
     meta.setdefault("paper", {})["license"] = "MIT"
     path.write_text(
@@ -514,7 +516,7 @@ def test_a_new_article_starting_with_code_keeps_its_intro_apart(
     result = CliRunner().invoke(main, ["import", "docs/x/a.md", "--from", "b.md"])
     assert result.exit_code == 0, result.output
     article = read_article(Path("docs/x/a.md"))
-    assert article.intro == "<!-- duizhao:todo -->"
+    assert (article.intro, article.intro_source) == ("", "<!-- duizhao:todo -->")
     assert [h.text for h in article.headings] == ["a", "导言", "正文"]
 
 

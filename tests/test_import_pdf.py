@@ -552,8 +552,10 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     spec = load_spec(site.docs / "papers/layout.figures.yml", site.root)
     assert spec.diagnostics == [] and sorted(spec.declared) == ["1", "2", "table-1"]
     assert "docs/papers/layout.figures.yml: 3 figure and table entries added" in result.stderr
-    # The author states the licence (the PDF does not); then the strict build passes.
+    # The author states the licence (the PDF does not) and writes the 导言 where the import
+    # left its to-do marker (else DZ009); then the strict build passes.
     text = text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1)
+    text = text.replace("## 导言\n\n<!-- duizhao:todo -->", "## 导言\n\n导言。", 1)
     (site.docs / "papers/layout.md").write_text(text, encoding="utf-8")
     site.build(strict=True)
     page = site.html("papers/layout.md")
@@ -696,6 +698,7 @@ def test_real_paper_imports_into_an_article_that_builds_strictly(
     text = path.read_text(encoding="utf-8")
     assert text.count("<!-- duizhao:figure ") == 5
     assert text.count("\n```text\n") == 3
+    text = text.replace("## 导言\n\n<!-- duizhao:todo -->", "## 导言\n\n导言。", 1)
     path.write_text(text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1), "utf-8")
     site.build(strict=True)
     page = site.html("samba.md")

@@ -261,3 +261,19 @@ def test_accepted_digests_follow_the_new_ids(tmp_path: Path, run: Callable[..., 
     lock = (tmp_path / "duizhao.lock").read_text(encoding="utf-8")
     assert '"P002"' not in lock  # the inserted paragraph was never accepted
     assert '"P003"' in lock and '"P004"' in lock
+
+
+def test_an_article_is_renumbered_in_its_own_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From another site's folder (or a monorepo root without mkdocs.yml), the article's
+    project is the one of its nearest mkdocs.yml: its docs, its links, its lock."""
+    site = project(tmp_path / "site", FILES)
+    project(tmp_path / "other", {"docs/x.md": C})
+    monkeypatch.chdir(tmp_path / "other")
+    result = CliRunner().invoke(main, ["renumber", "../site/docs/papers/a.md", "--write"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "../site/docs/papers/a.md: renumbered 3 IDs, 7 links, 3 files\n"
+    assert snapshot(site)["docs/index.md"] == INDEX_NEW.encode()
+    assert (site / ".duizhao.lock.lock").exists()
+    assert not (tmp_path / "other" / ".duizhao.lock.lock").exists()

@@ -407,3 +407,67 @@ def test_dirty_rebuild_keeps_nav_titles_from_the_config(
     logs.take("A 'dirty' build is being performed", count=1)
     titles = nav_titles(site, "topics/b/index.html")
     assert "甲篇" in titles and "Alpha" not in titles  # a/ was not read; its nav title stays
+
+
+def test_the_import_s_todo_marker_is_never_shown_nor_a_description(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """An article as `duizhao import` creates it has `<!-- duizhao:todo -->` as its 导言: not
+    shown on its page, on the home page or the section's 导言 index, not its description;
+    an intro that holds only the marker is an empty intro (DZ009)."""
+    from duizhao.importer import chunks_from_text, import_chunks, new_article
+
+    created = import_chunks(
+        new_article("Imported", {"title": "X", "license": "MIT"}),
+        Path("x.md"),
+        chunks_from_text("First.\n\nSecond.\n"),
+    ).data.decode()
+    assert "## 导言\n\n<!-- duizhao:todo -->\n" in created  # what the import writes
+    half = article(
+        "Half",
+        "半写的导言。\n\n<!-- duizhao:todo -->\n\n还有 <b>一段</b>。",
+        paper="{license: MIT}",
+    )
+    half += "\n/// paragraph | P001\n译文。\n///\n"
+    site = make_site(
+        {
+            "index.md": "# 首页\n\n<!-- duizhao:digest -->\n",
+            "topics/imported.md": created,
+            "topics/half.md": half,
+        },
+        site_url="https://example.org/",
+        plugins=[{"duizhao": {"site": {"sections": {"topics": "专题"}, "social": True}}}],
+    )
+    site.build()
+    for page in ("topics/imported.md", "topics/half.md", "index.md", "topics/index.md"):
+        html = site.html(page)
+        assert "duizhao:todo" not in text(main_html(site, page)), page
+        assert "&lt;!-- duizhao:todo" not in html, page
+        for description in re.findall(r'<meta (?:name|property)="[^"]*description" [^>]*>', html):
+            assert "todo" not in description, (page, description)
+    imported = site.html("topics/imported.md")
+    assert "<!-- duizhao:todo -->\n\n<h2" not in imported  # not even as a comment before 正文
+    assert 'name="description"' not in imported.replace('content="站点', "")
+    half_html = site.html("topics/half.md")
+    assert '<meta name="description" content="半写的导言。 还有 &lt;b&gt;一段&lt;/b&gt;。">' in (
+        half_html
+    )
+    assert "<p>还有 &lt;b&gt;一段&lt;/b&gt;。</p>" in main_html(site, "topics/half.md")
+    home = main_html(site, "index.md")
+    assert "半写的导言。" in home and "还有 &lt;b&gt;一段&lt;/b&gt;。" in home
+    logs.take(r"imported\.md:\d+: DZ009 the '## 导言' section holds only the import's", count=1)
+
+
+def test_an_intro_of_only_the_todo_marker_is_empty() -> None:
+    from duizhao.checks import check_intro
+
+    only = parse(
+        "---\ntitle: T\n---\n\n## 导言\n\n<!-- duizhao:todo -->\n\n## 正文\n", Path("a.md")
+    )
+    assert only.intro == ""
+    assert [d.format() for d in check_intro(only)] == [
+        "a.md:7: DZ009 the '## 导言' section holds only the import's to-do marker "
+        "<!-- duizhao:todo -->; write the introduction in its place"
+    ]
+    mixed = parse("---\ntitle: T\n---\n\n## 导言\n\n导言 <!-- duizhao:todo -->。\n", Path("a.md"))
+    assert mixed.intro == "导言 。"

@@ -227,9 +227,7 @@ class Paragraph:
     @property
     def is_todo(self) -> bool:
         """The translation is still to be written (empty or only the import marker)."""
-        text = self.translation
-        if TODO_MARKER in text:
-            text = text.replace(TODO_MARKER, "")
+        text = without_todo(self.translation)
         return not text or text.isspace()
 
 
@@ -303,7 +301,11 @@ class Article:
     #: 1-based line where the body starts (after the front matter)
     body_line: int = 1
     body: str = ""
+    #: the 导言 as readers see it: the text under ``## 导言``, without the import's to-do
+    #: markers (an intro of only a marker is ""), or None without the heading
     intro: str | None = None
+    #: the 导言 as written (markers included): where the page holds it
+    intro_source: str | None = None
     intro_line: int | None = None
     paragraphs: list[Paragraph] = field(default_factory=list)
     figures: list[FigurePlacement] = field(default_factory=list)
@@ -802,10 +804,27 @@ def _find_intro(
     end = min(stops, default=body_index + len(body_lines) + 1)
     start = heading.line + 1
     intro_lines = body_lines[start - body_index - 1 : end - body_index - 1]
-    intro = "\n".join(intro_lines).strip()
-    article.intro = intro
+    written = "\n".join(intro_lines).strip()
+    article.intro_source = written
+    # The import's to-do marker is the translator's note to self: never shown, never a
+    # description (the one place the 导言 is derived: the page, the indexes and the meta
+    # tags all read it here).
+    article.intro = without_todo(written)
     offset = next((i for i, text in enumerate(intro_lines) if text.strip()), 0)
-    article.intro_line = start + offset if intro else heading.line
+    article.intro_line = start + offset if written else heading.line
+
+
+def without_todo(text: str) -> str:
+    """``text`` without the import's to-do markers (a line of only a marker goes whole)."""
+    if TODO_MARKER not in text:
+        return text
+    lines = [line.replace(TODO_MARKER, "") for line in text.split("\n")]
+    kept = [
+        line
+        for line, was in zip(lines, text.split("\n"), strict=True)
+        if line.strip() or not was.strip()
+    ]
+    return "\n".join(kept).strip()
 
 
 def decode(data: bytes, path: str | Path = "<bytes>") -> tuple[str | None, Diagnostic | None]:

@@ -121,8 +121,9 @@ class Corpus:
 
     ``docs_dir`` resolves links written from the docs root (``/x/y.md``). Articles may be
     preloaded (the MkDocs plugin passes the pages of the build, including generated ones).
-    ``figures`` reads the articles' .figures.yml specs (default: sources must lie in the folder
-    above ``docs_dir``, else under the current directory).
+    ``root`` is the project: links are followed only inside it (default: the folder above
+    ``docs_dir``, else the current directory). ``figures`` reads the articles' .figures.yml
+    specs (default: sources must lie in ``root``).
     """
 
     def __init__(
@@ -130,12 +131,15 @@ class Corpus:
         docs_dir: Path | None = None,
         loader: Loader = read_article,
         figures: Catalog | None = None,
+        root: Path | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        if root is None:
+            root = self.docs_dir.parent if self.docs_dir else Path.cwd()
         #: links are followed only to files inside this folder (symlinks resolved)
-        self.root = self.docs_dir.parent if self.docs_dir else Path.cwd().resolve()
+        self.root = root.resolve()
         if figures is None:
-            figures = Catalog(self.docs_dir.parent if self.docs_dir else Path.cwd())
+            figures = Catalog(root)
         self.figures = figures
         self._loader = loader
         self._cache: dict[Path, LinkTarget | None] = {}
@@ -375,7 +379,10 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
             article,
             article.intro_line or article.body_line,
             "DZ009",
-            f"the '## {INTRO_HEADING}' section is empty; write the introduction under it",
+            f"the '## {INTRO_HEADING}' section holds only the import's to-do marker "
+            f"{TODO_MARKER}; write the introduction in its place"
+            if article.intro_source
+            else f"the '## {INTRO_HEADING}' section is empty; write the introduction under it",
         )
 
 

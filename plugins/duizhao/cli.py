@@ -21,7 +21,8 @@ from .diagnostics import Diagnostic, Severity, display_path
 from .escape import Math, markdown_source
 from .figures.catalog import Catalog
 from .figures.cli import figures
-from .project import ConfigError, Project, find_config, read_mkdocs_yml
+from .lock import LOCK_NAME
+from .project import ConfigError, Project, find_config, project_root, read_mkdocs_yml
 from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
@@ -34,22 +35,16 @@ if TYPE_CHECKING:
 # Markdown parser, Pillow or MkDocs.
 
 
-def find_project() -> Project | None:
-    """The project of ./mkdocs.yml, if there is one."""
-    config = find_config()
+def find_project(path: Path | None = None) -> Project | None:
+    """The project of ``path`` (default: the current directory) as its mkdocs.yml describes
+    it: the nearest one at or above it (:func:`duizhao.project.project_root`), if any."""
+    config = find_config(path)
     if config is None:
         return None
     try:
         return Project.from_mkdocs_yml(config)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from exc
-
-
-def project_root() -> Path:
-    """The folder of ./mkdocs.yml (no file the commands read or write may lead out of it),
-    else the current directory."""
-    config = find_config()
-    return config.parent if config else Path.cwd()
 
 
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
@@ -64,7 +59,7 @@ def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
 def _default_docs_dir(project: Project | None) -> Path:
     if project is None:
         raise click.UsageError(
-            "no PATH given and no mkdocs.yml in the current directory; "
+            "no PATH given and no mkdocs.yml in the current directory or above it; "
             "run 'duizhao check docs/' or run it next to mkdocs.yml"
         )
     return project.docs_dir
@@ -96,38 +91,44 @@ def check(paths: tuple[Path, ...], strict: bool, fmt: str) -> None:
     PATHS are files or folders (default: the docs_dir of ./mkdocs.yml). Exit status: 0 with no
     errors, 1 with errors (or, with --strict, warnings), 2 for usage problems.
     """
-    project = find_project()
-    targets = list(paths) or [_default_docs_dir(project)]
-    root_of_project = (project.root if project else Path.cwd()).resolve()
-    refused: list[Diagnostic] = []
-    files: list[Path] = []
-    for target in targets:
-        # Files found under a target must stay inside the project (or, for a target outside
-        # it, inside that target): a symlink to /etc/passwd is refused, never read or quoted.
-        where = Path(os.path.abspath(target))
-        root = (
-            root_of_project
-            if where.is_relative_to(root_of_project)
-            else (where if where.is_dir() else where.parent)
-        )
-        for path in iter_markdown([target]):
-            docs = [project.docs_dir] if project else []  # (it may be configured elsewhere)
-            problem = refused_input(path, root, *docs)
-            if problem is None:
-                files.append(path)
-            else:
-                refused.append(problem)
-    corpus = Corpus(
-        project.docs_dir if project else None,
-        figures=Catalog(project.root if project else Path.cwd()),
-    )
-    diagnostics = check_corpus((read_article(p) for p in files), corpus) + refused
-    files += [d.path for d in refused]
+    # Each target is judged by its own project: its links are followed, its figures found and
+    # its files kept inside it. The current directory only decides what a bare check means.
+    by_root: dict[Path, list[Path]] = {}
+    if not paths:
+        here = find_project()
+        by_root[project_root()] = [_default_docs_dir(here)]
+    for target in paths:
+        by_root.setdefault(project_root(target), []).append(target)
+    diagnostics: list[Diagnostic] = []
+    nfiles = 0
+    for root, targets in by_root.items():
+        found, checked = _check_project(root, targets)
+        diagnostics += found
+        nfiles += checked
     diagnostics.sort(key=lambda d: (str(d.path), d.line, d.code))
-    _report(diagnostics, fmt, len(files))
+    _report(diagnostics, fmt, nfiles)
     errors = sum(d.severity is Severity.ERROR for d in diagnostics)
     warnings = len(diagnostics) - errors
     sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+def _check_project(root: Path, targets: list[Path]) -> tuple[list[Diagnostic], int]:
+    """Check ``targets``, all in the project at ``root``: (diagnostics, files checked)."""
+    project = find_project(root)
+    docs = [project.docs_dir] if project else []  # (it may be configured elsewhere)
+    refused: list[Diagnostic] = []
+    files: list[Path] = []
+    for path in iter_markdown(targets):
+        # A file must stay inside its project: a symlink to /etc/passwd is refused, never
+        # read or quoted.
+        problem = refused_input(path, root, *docs)
+        if problem is None:
+            files.append(path)
+        else:
+            refused.append(problem)
+    corpus = Corpus(project.docs_dir if project else None, figures=Catalog(root), root=root)
+    found = check_corpus((read_article(p) for p in files), corpus)
+    return found + refused, len(files) + len(refused)
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str, nfiles: int) -> None:
@@ -204,17 +205,18 @@ def _new(seeds: tuple[Path, ...], docs_dir: Path, sections: dict[str, str]) -> i
 # The translator's workflow: import, renumber, status (logic in importer/renumber/lock/progress)
 
 
-def _project() -> tuple[Path, Path]:
-    """(docs_dir, lock file) of the project in the current directory."""
-    project = find_project()
+def _project(path: Path | None = None) -> Project:
+    """The project of ``path`` (default: the current directory); a usage error if none."""
+    project = find_project(path)
     if project is None:
-        raise click.UsageError("no mkdocs.yml in the current directory; run this next to it")
-    return project.docs_dir, project.lock_path
+        where = f"above {display_path(path)}" if path else "in the current directory or above"
+        raise click.UsageError(f"no mkdocs.yml {where}; run this in a MkDocs project")
+    return project
 
 
-def _site_math() -> Math | None:
-    """How the site next to us reads math (pymdownx.arithmatex), if there is one."""
-    config = find_config()
+def _site_math(article: Path) -> Math | None:
+    """How the site of ``article`` reads math (pymdownx.arithmatex), if it has one."""
+    config = find_config(article)
     try:
         extensions = read_mkdocs_yml(config).get("markdown_extensions") if config else None
     except ConfigError:
@@ -239,13 +241,6 @@ def project_lock(lock_path: Path) -> Iterator[None]:
             yield
     except ProjectBusyError as exc:
         raise click.ClickException(str(exc)) from None
-
-
-def _project_or_here() -> tuple[Path | None, Path]:
-    """:func:`_project`, or (None, ./duizhao.lock) away from a project (import works anywhere)."""
-    if find_config() is None:
-        return None, Path.cwd() / "duizhao.lock"
-    return _project()
 
 
 def _fail(diagnostics: Iterable[Diagnostic], what: str) -> NoReturn:
@@ -329,9 +324,11 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
         raw = read_bytes(original, MAX_BINARY_BYTES if suffix == ".pdf" else MAX_TEXT_BYTES)
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {original}: {exc}") from None
-    _docs_dir, lock_path = _project_or_here()
+    # away from a MkDocs project, import works too: the writer lock is beside the article
+    project = find_project(article)
+    lock_path = project.lock_path if project else project_root(article) / LOCK_NAME
     if (article.exists() or article.is_symlink()) and (
-        problem := refused_input(article, project_root())
+        problem := refused_input(article, project_root(article))
     ) is not None:
         _fail([problem], f"cannot import into {display_path(article)}")
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
@@ -392,7 +389,7 @@ def _import(
             source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
         else:
             # plain text: its Markdown stays, raw HTML and non-web links show as text
-            math = _site_math()
+            math = _site_math(article)
             source = Original(
                 [replace(c, text=markdown_source(c.text, math)) for c in chunks_from_text(text)]
             )
@@ -500,7 +497,7 @@ def _declared_figures(article: Path) -> list[str]:
     path = spec_path(article)
     if not path.is_file():
         return []
-    return sorted(load_spec(path, Path.cwd()).declared)
+    return sorted(load_spec(path, project_root(article)).declared)
 
 
 @main.command("renumber")
@@ -515,7 +512,8 @@ def renumber(article: Path, write: bool) -> None:
     """
     from .lock import article_key
 
-    docs_dir, lock_path = _project()
+    project = _project(article)
+    docs_dir, lock_path = project.docs_dir, project.lock_path
     key = article_key(article, docs_dir)
     if key is None:
         raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
@@ -537,7 +535,7 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
         lock,
         lock_path,
         key,
-        root=project_root(),
+        root=project_root(article),
     )
     if plan.refusals:
         _fail(plan.refusals, f"cannot renumber {article}")
@@ -574,7 +572,8 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     from .lock import article_key
     from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 
-    docs_dir, lock_path = _project()
+    project = _project()
+    docs_dir, lock_path = project.docs_dir, project.lock_path
     if accept:
         with project_lock(lock_path):  # read, change and write the lock with no other writer
             _accept(accept, docs_dir, lock_path)
@@ -582,7 +581,7 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     lock = _read_lock(lock_path)
     articles: dict[str, Article] = {}
     refused: list[Diagnostic] = []
-    root = project_root()
+    root = project.root
     for path in iter_markdown([docs_dir]):
         key = article_key(path, docs_dir)
         problem = refused_input(path, root, docs_dir)
@@ -617,7 +616,7 @@ def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
             err=True,
         )
         lock = Lock()
-    root = project_root()
+    root = project_root()  # (status is the current directory's project)
     for target in targets:
         name, _, pid = target.partition("#")
         path = Path(name)

@@ -8,6 +8,7 @@ lock and the sections mean the same thing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,12 +59,33 @@ class Project:
 
 
 def find_config(start: Path | None = None) -> Path | None:
-    """mkdocs.yml in ``start`` (default: the current directory)."""
-    folder = start or Path.cwd()
-    for name in CONFIG_NAMES:
-        if (folder / name).is_file():
-            return folder / name
+    """The nearest mkdocs.yml (or mkdocs.yaml) at or above ``start`` (default: the current
+    directory), as git finds ``.git``: the configuration of the project ``start`` is in."""
+    folder = _folder_of(start)
+    for candidate in (folder, *folder.parents):
+        for name in CONFIG_NAMES:
+            if (candidate / name).is_file():
+                return candidate / name
     return None
+
+
+def project_root(path: Path | None = None) -> Path:
+    """The project of ``path`` (default: the current directory): the folder of the nearest
+    mkdocs.yml at or above it, else the path itself (a file's folder; for a path still to be
+    created, its nearest existing folder). The one answer to "which project" for the CLI: no
+    file a command reads or writes for ``path`` may lead out of it. Absolute, symlinks not
+    resolved: a link is judged where it is written, so one out of the project is refused."""
+    config = find_config(path)
+    return config.parent if config is not None else _folder_of(path)
+
+
+def _folder_of(path: Path | None) -> Path:
+    folder = Path(os.path.abspath(path if path is not None else Path.cwd()))
+    if not folder.is_dir():
+        folder = folder.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    return folder
 
 
 def plugin_options(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import click
 
 from ..article import read_article
 from ..clipath import ArticlePath
+from ..project import project_root
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
 from .spec import load_spec, spec_path
@@ -21,14 +22,6 @@ if TYPE_CHECKING:
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
 DEFAULT_CACHE_DIR = ".cache/duizhao"
-
-
-def _project_root(start: Path) -> Path:
-    """The folder of the nearest mkdocs.yml above ``start``, else the current directory."""
-    for folder in [start, *start.parents]:
-        if (folder / "mkdocs.yml").is_file() or (folder / "mkdocs.yaml").is_file():
-            return folder
-    return Path.cwd()
 
 
 def _cache_dir(root: Path) -> Path:
@@ -48,8 +41,8 @@ def _cache_dir(root: Path) -> Path:
 
 
 def detect_cache_dir(start: Path) -> Path:
-    """Where detection results are cached, for the project around ``start``."""
-    return _cache_dir(_project_root(start)) / "figures" / "detect"
+    """Where detection results are cached, for the project of ``start``."""
+    return _cache_dir(project_root(start)) / "figures" / "detect"
 
 
 @click.group()
@@ -77,7 +70,7 @@ def preview_command(article: Path, page: int | None, dpi: int, out: Path) -> Non
     spec_file = spec_path(article)
     if not spec_file.is_file():
         raise click.UsageError(f"no figure spec {spec_file}; create it beside {article.name}")
-    root = _project_root(article.resolve().parent)
+    root = project_root(article)
     catalog = Catalog(root)
     spec = load_spec(spec_file, root)
     for diagnostic in catalog.check(read_article(article)):
@@ -140,7 +133,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
 
     if write and article is None:
         raise click.UsageError("--write needs --article ARTICLE (the .md whose spec to write)")
-    root = _project_root((article or paper).resolve().parent)
+    root = project_root(article or paper)
     try:  # a regular file, bounded, and a PDF by its content (a FIFO is refused, not read)
         head = read_bytes(paper, MAX_BINARY_BYTES)
     except (InputError, OSError) as exc:

@@ -207,10 +207,11 @@ class SiteFeature(Feature):
         if self.config.digest and indexes.has_marker(markdown):
             markdown = indexes.insert(markdown, self.digest_for(uri))
         article = self.articles.get(uri)
-        if article is not None and article.intro:
-            intro = markdown_source(article.intro, self.math)
-            markdown = _replace_intro(markdown, article.intro, intro)
-            if article.is_article and "description" not in page.meta:
+        if article is not None and article.intro_source:
+            # as on the indexes: the 导言 without the import's to-do marker, Markdown only
+            intro = markdown_source(article.intro, self.math) if article.intro else ""
+            markdown = _replace_intro(markdown, article.intro_source, intro)
+            if article.intro and article.is_article and "description" not in page.meta:
                 page.meta["description"] = meta_content(intro)
         return markdown
 
