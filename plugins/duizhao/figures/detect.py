@@ -356,7 +356,13 @@ def extend(caption: Caption, layout: Layout) -> None:
         if any(b.x0 - a.x1 > s.caption_cell_gap * first.size for a, b in itertools.pairwise(row)):
             return  # the cells of a table row
         nxt = row[0] if len(row) == 1 else merge(row, layout.fonts, s)
-        if abs(nxt.size - first.size) > s.caption_size or caption_label(nxt.text) is not None:
+        # A label alone on its line (IEEE's TABLE I) may be followed by its text in smaller
+        # capitals; after that the caption keeps the size of its text.
+        if caption.label.alone and len(caption.lines) == 1:
+            fits = abs(nxt.size - first.size) <= s.alone_caption_size * first.size
+        else:
+            fits = abs(nxt.size - caption.lines[-1].size) <= s.caption_size
+        if not fits or caption_label(nxt.text) is not None:
             return
         if any(
             g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0

@@ -172,8 +172,9 @@ def caption_text(lines: Sequence[Line], fonts: Sequence[FontStyle], joiner: Join
     """A caption's text without its label: lines joined (a line-end hyphen closed where it
     broke a word, kept in a compound: ``joiner`` knows the paper's words), Unicode-normalised,
     glyphs without a mapping left out."""
-    joined = unicodedata.normalize("NFKC", joiner.join([_mapped(line, fonts) for line in lines]))
-    joined = _CONTROL_RE.sub("", joined)
-    label = parse_label(joined)
-    rest = joined[label.end :] if label else joined
-    return " ".join(rest.split()).lstrip(":.|—–- ")
+    texts = [unicodedata.normalize("NFKC", _mapped(line, fonts)) for line in lines]
+    label = parse_label(texts[0]) if texts else None
+    if label is not None:  # the label of the first line, however the caption goes on
+        texts[0] = texts[0][label.end :].lstrip(":.|—–- ")
+    joined = _CONTROL_RE.sub("", joiner.join(texts))
+    return " ".join(joined.split()).lstrip(":.|—–- ")

@@ -47,6 +47,17 @@ def caps(text: str) -> bool:
     return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
+#: Words this short may stay in lower case in a title ("of", "the", "and", "for").
+_MINOR_WORD = 3
+
+
+def title_case(text: str) -> bool:
+    """Every word longer than a minor word starts with a capital ("Why Do the Loss
+    Landscapes of LLMs Resemble Basins?", not "FaaS platform for …")."""
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and all(w[0].isupper() for w in words if len(w.strip("?:,")) > _MINOR_WORD)
+
+
 def heading_candidate(text: str) -> tuple[str, int] | None:
     """(kind, depth) when ``text`` is numbered like a section title: numeric, roman, letter."""
     text = text.strip()
@@ -64,11 +75,17 @@ def heading_candidate(text: str) -> tuple[str, int] | None:
     if m and not m.group("title").endswith("."):
         return "roman", 1
     m = _LETTER_RE.match(text)
-    # "A. Subsection" (IEEE), "A.1 Proof" or "A PROOF" (appendices); not "A FaaS platform …".
+    # "A. Subsection" (IEEE), "A.1 Proof", "A PROOF" or "A Related Work" (appendices, the
+    # title in title case); not "A FaaS platform …".
     if (
         m
         and not m.group("title").endswith(".")
-        and (m.group("dot") or "." in m.group("num") or caps(m.group("title")))
+        and (
+            m.group("dot")
+            or "." in m.group("num")
+            or caps(m.group("title"))
+            or title_case(m.group("title"))
+        )
     ):
         if m.group("dot") and "." not in m.group("num"):
             return "letter", 1  # IEEE's subsection under a roman section

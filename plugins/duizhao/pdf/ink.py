@@ -1,7 +1,8 @@
 """What a page's render shows: ink boxes for pages of too many objects, a box trimmed to its
 ink, and the ink that neither glyphs nor graphics explain (the reader's self-check).
 
-All renders are grey, of the page as PDFium draws it (crop box, rotation), at low resolution.
+All renders are grey, of the page as PDFium draws it (crop box, rotation; its annotations left
+out), at low resolution.
 Ink is a pixel darker than ``settings.ink_level``; blots are 8-connected runs of ink,
 labelled row by row (runs of one row joined to the runs they touch in the row above).
 """
@@ -23,7 +24,8 @@ def render_gray(page: Any, scale: float, box: Box | None = None) -> Any:
         x0, y0 = max(0.0, box[0]), max(0.0, box[1])
         x1, y1 = min(width, box[2]), min(height, box[3])
         crop = (x0, height - y1, width - x1, y0)
-    bitmap = page.render(scale=scale, crop=crop, grayscale=True)
+    # Without annotations: highlights and comments lie over a page, they are not its content.
+    bitmap = page.render(scale=scale, crop=crop, grayscale=True, draw_annots=False)
     return bitmap.to_pil().convert("L")
 
 

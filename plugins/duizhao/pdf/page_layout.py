@@ -32,9 +32,6 @@ from .read import Document, FontStyle, Graphic, PageContent
 from .settings import SETTINGS, Settings
 from .text import Line, drop_overdrawn, fragments, merge
 
-_MONO_RE = re.compile(
-    r"mono|courier|typewriter|cmtt|sfmono|consol|menlo|inconsolata|txtt|lmtt", re.IGNORECASE
-)
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—] ?)?(?:page )?[0-9ivxlc]{1,5}(?: of [0-9]{1,5})?(?: ?[-–—])?$", re.IGNORECASE
 )
@@ -135,7 +132,7 @@ class Layout:
         return s.indent_min * self.body < ln.x0 - left < s.indent_max * self.body
 
     def mono(self, ln: Line) -> bool:
-        return not self.mono_body and bool(_MONO_RE.search(self.fonts[ln.chars[0].font].name))
+        return not self.mono_body and self.fonts[ln.chars[0].font].mono
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,7 +241,17 @@ def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTI
         if p.gutter is None:
             lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)]
             crossing = [ln for ln in lines if ln.x0 < common[0] and ln.x1 > common[1]]
-            if lines and len(crossing) <= s.gutter_settle_crossing * len(lines):
+            # A title page: a block across the page (title, authors, abstract), then columns
+            # on both sides of the gutter, all below it.
+            lowest = max((ln.y1 for ln in crossing), default=0.0)
+            below = [ln for ln in lines if ln.y0 >= lowest - body]
+            header = (
+                bool(crossing)
+                and len(below) >= s.gutter_min_lines
+                and any(ln.x1 <= common[1] for ln in below)
+                and any(ln.x0 >= common[0] for ln in below)
+            )
+            if lines and (len(crossing) <= s.gutter_settle_crossing * len(lines) or header):
                 p.gutter = common
 
 
@@ -532,9 +539,7 @@ def analyse(doc: Document, s: Settings | None = None) -> Layout:
     for page in pages:
         page.extents = page_extents(page, usual, body, s)
     sized = [f for p in pages for f in p.fragments if _is_body_size(f, body, s)]
-    mono_chars = sum(
-        len(f.chars) for f in sized if _MONO_RE.search(doc.fonts[f.chars[0].font].name)
-    )
+    mono_chars = sum(len(f.chars) for f in sized if doc.fonts[f.chars[0].font].mono)
     mono_body = mono_chars > s.mono_paper * max(1, sum(len(f.chars) for f in sized))
     layout = Layout(
         pages, doc.fonts, body, leading(pages, body, s), (0.0, 1e9), mono_body, notes, s

@@ -51,6 +51,7 @@ _MONO_WORDS = (
     "inconsolata",
     "txtt",
     "lmtt",
+    "nimbusmon",
 )
 
 

@@ -113,7 +113,8 @@ class Settings:
     gutter_side_share: float = 0.1
     #: a paper has a usual gutter when one page in this many has one of its own
     gutter_pages: int = 3
-    #: … which a page takes when no more than this share of its body lines cross it
+    #: … which a page takes when no more than this share of its body lines cross it (or when
+    #: those that do stand above the others: a title page's block across the columns)
     gutter_settle_crossing: float = 0.2
     #: fragments whose middles lie within this (em) of each other share a baseline
     same_baseline: float = 0.35
@@ -185,6 +186,9 @@ class Settings:
     caption_next: float = 0.5
     caption_lead: float = 0.6
     caption_size: float = 0.6
+    #: … or, under a label alone on its line, within this share of the label's size (IEEE
+    #: sets TABLE I in capitals, its text below in smaller ones)
+    alone_caption_size: float = 0.25
     #: fragments of a row further apart than this (em) are table cells, not a caption's line
     caption_cell_gap: float = 1.5
     #: an item belongs to a caption's span when this share of its width lies in it

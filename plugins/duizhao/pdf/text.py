@@ -258,7 +258,11 @@ def make_line(
     smallcaps = sum(k for f, k in styles.items() if fonts[f].smallcaps)
     text = line_text(chars, fonts, s=s)
     tokens = text.split()
-    singles = sum(len(t) == 1 for t in tokens)
+    # letters and ASCII signs set apart ("m : = p r e . R a n d"); a formula's digits and
+    # operators ("for 1 ≤ n ≤ 9") are no letter-spaced listing
+    singles = sum(
+        len(t) == 1 and (t.isalpha() or (t.isascii() and not t.isdigit())) for t in tokens
+    )
     code = mono > s.code_mono_share * n or (
         len(tokens) >= s.spaced_tokens and singles >= s.spaced_share * len(tokens)
     )

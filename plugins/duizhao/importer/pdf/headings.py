@@ -19,6 +19,8 @@ from ...pdf.page_layout import Layout, PageLayout
 from ...pdf.read import FontStyle
 from ...pdf.text import Line, line_text
 
+#: Numbered headings this deep (1.1.1) may run in without a full stop.
+_RUN_IN_DEPTH = 3
 _SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.? {1,4}(?=\S)")
 
 
@@ -130,15 +132,23 @@ def as_heading(
 def _run_in(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
     """Run-in heading: a bold (or italic) numbered prefix ending with a full stop."""
     prefix = styled_prefix(ln, layout.fonts)
-    if prefix and prefix.endswith((".", "?", "!")) and len(prefix) < layout.settings.run_in_length:
-        found = heading_candidate(prefix.rstrip("."))
-        if found is not None and found[0] in ("numeric", "letter", "roman", "appendix"):
-            depth = found[1]
-            level = 1 + depth if found[0] in ("numeric", "appendix") else 3 + depth
-            rest = ln.text[len(prefix) :].strip()
-            if rest:
-                return min(level, 6), prefix.rstrip(". "), rest
-    return None
+    found = heading_candidate(prefix.rstrip(".")) if prefix else None
+    # A run-in heading's prefix ends with a full stop, or is a subsection's number and title
+    # (acmart's italic "6.1.1 Throughput and Delay" runs in without one).
+    ended = prefix.endswith((".", "?", "!")) or (
+        found is not None and found[0] == "numeric" and found[1] >= _RUN_IN_DEPTH
+    )
+    if (
+        found is None
+        or not ended
+        or len(prefix) >= layout.settings.run_in_length
+        or found[0] not in ("numeric", "letter", "roman", "appendix")
+    ):
+        return None
+    depth = found[1]
+    level = 1 + depth if found[0] in ("numeric", "appendix") else 3 + depth
+    rest = ln.text[len(prefix) :].strip()
+    return (min(level, 6), prefix.rstrip(". "), rest) if rest else None
 
 
 def styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
