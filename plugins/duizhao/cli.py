@@ -466,6 +466,7 @@ def _place_figures(
     project (the build crops from it): else they stay markers. The spec's new bytes, to be
     written with the article, and what to report."""
     from .figures.cli import merged_spec
+    from .figures.merge import keyed
     from .figures.spec import figure_key, spec_path
 
     if not paper.detected:
@@ -476,7 +477,8 @@ def _place_figures(
             "as markers; copy the paper into the project (e.g. papers/) and import again"
         )
     spec_file = spec_path(article)
-    _text, merged = merged_spec(spec_file, original, paper.detected)
+    found, _unkeyed = keyed(paper.detected)  # "Figure B.1" beside "Figure 1" stays a marker
+    _text, merged = merged_spec(spec_file, original, found)
     declared = {*_declared_figures(article), *(figure_key(f.kind, f.number) for f in merged.added)}
     paper.chunks = paper.declaring(declared)
     count = max((int(k) for k in declared if k.isdigit()), default=0)
@@ -484,7 +486,7 @@ def _place_figures(
         paper.meta["figures"] = count
     report = (
         f"{spec_file}: {len(merged.added)} figure and table entries added, "
-        f"{len(paper.detected) - len(merged.added)} already there; placed where the text "
+        f"{len(found) - len(merged.added)} already there; placed where the text "
         "first refers to them"
     )
     return ({spec_file: merged.text.encode("utf-8")} if merged.added else {}), report

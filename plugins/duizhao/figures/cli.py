@@ -127,7 +127,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     from ..lock import LOCK_NAME
     from ..source import ProjectBusyError, project_lock, write_atomically
     from .detect import detect_cached
-    from .merge import spec_text
+    from .merge import keyed, spec_text
     from .review import count_of, missing_numbers, review_html
     from .sources import sniff
 
@@ -149,7 +149,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         except (OSError, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
     seconds = time.perf_counter() - started
-    found = result.figures
+    found, unkeyed = keyed(result.figures)
     spec_file = spec_path(article) if article is not None else None
 
     figures_n = sum(f.kind == "figure" for f in found)
@@ -168,6 +168,12 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         click.echo(f"  {paper}: {note}", err=True)
     for unboxed in result.unboxed:
         click.echo(f"  {paper}: {unboxed.message()}", err=True)
+    for f in unkeyed:
+        click.echo(
+            f"  {paper}: page {f.page}: {f.label} has the number of another {f.kind} (a "
+            ".figures.yml id is a number): left out; add it by hand under a free id",
+            err=True,
+        )
     for kind in ("figure", "table"):
         missing = missing_numbers([f.number for f in found if f.kind == kind])
         if missing:

@@ -404,9 +404,11 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
                 s0 = max(s0, (ob[2] + cb[0]) / 2)
             elif ob[0] >= cb[2]:
                 s1 = min(s1, (ob[0] + cb[2]) / 2)
-    # Running text beside the caption (a wrapfigure's): the float lies on the caption's side.
+    # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
+    # next few: the float lies on the caption's side of it.
+    reach = s.beside_lines * layout.leading
     for f in page.layout.fragments:
-        if id(f) in page.body and min(f.y1, cb[3]) - max(f.y0, cb[1]) > 0:
+        if id(f) in page.body and min(f.y1, cb[3] + reach) - max(f.y0, cb[1] - reach) > 0:
             if f.x1 <= cb[0]:
                 s0 = max(s0, (f.x1 + cb[0]) / 2)
             elif f.x0 >= cb[2]:
@@ -573,10 +575,10 @@ def choose(
         graphic[id(caption)] = {up: any(i.graphic for i in g.taken) for up, g in grown.items()}
         near = min(_first_gap(caption, regions[id(caption)][up], up) for up in (True, False))
         caption.score += s.near_score if near < s.near_lines * layout.leading else 0.0
-    best: dict[tuple[str, int, bool], Caption] = {}
+    best: dict[tuple[str, str, bool], Caption] = {}
     for caption in candidates:
         # A continued caption is the same float's second part, on its own page.
-        key = (caption.kind, caption.number, caption.label.continued)
+        key = (caption.kind, caption.label.numeral, caption.label.continued)
         if key not in best or caption.score > best[key].score:
             best[key] = caption
     chosen = sorted(best.values(), key=lambda c: (c.page.layout.number, c.box[1], c.box[0]))

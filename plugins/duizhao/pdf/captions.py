@@ -2,11 +2,11 @@
 (continued)", "Algorithm 1:", "Listing 2.".
 
 A label is a word (Figure, FIGURE, Fig., FIG., Table, TABLE, Tab., Algorithm, Listing), a
-number (arabic 1–999 or a roman numeral I–CMXCIX written the canonical way) and what follows
-it: a delimiter
-(``: . | — – -``), nothing (the label alone on its line, as IEEE sets TABLE II), or a
-``(continued)`` mark. A line is a caption's first line when its label is set apart like that;
-"Figure 3 shows …" is a reference, and so is "Table IV lists …" (IEEE prints TABLE IV).
+number (arabic 1–999, a roman numeral written the canonical way, or an appendix's "B.1": B's
+first) and what follows it: a delimiter (``: . | — – -``), nothing (the label alone on its
+line, as IEEE sets TABLE II), or a ``(continued)`` mark. A line is a caption's first line
+when its label is set apart like that; "Figure 3 shows …" is a reference, and so is "Table IV
+lists …" (IEEE prints TABLE IV).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .text import Line, line_text
 _LABEL_RE = re.compile(
     r"(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|FIG|Table|TABLE|Tab\.|Algorithm|ALGORITHM|Listing"
     r"|LISTING)[ \t\u00a0]{0,3}"
-    r"(?P<num>[0-9]{1,3}|[IVXLCDM]{1,12})(?![0-9A-Za-z])"
+    r"(?P<num>[A-Z]\.[0-9]{1,3}|[0-9]{1,3}|[IVXLCDM]{1,12})(?![0-9A-Za-z]|\.[0-9])"
 )
 _CONTINUED_RE = re.compile(r"[ \t]{0,3}\((?:continued|Continued|CONTINUED|cont\.|Cont\.)\)")
 _DELIMS = ":.|—–-"
@@ -105,7 +105,11 @@ def parse_label(text: str) -> Label | None:
     if m is None:
         return None
     word, num = m["word"], m["num"]
-    if num.isdigit():
+    if num[1:2] == ".":  # an appendix's "Figure B.1": B's first figure
+        number = int(num[2:])
+        if number == 0:
+            return None
+    elif num.isdigit():
         number = int(num)
         if number == 0 or num[0] == "0":
             return None
@@ -125,7 +129,7 @@ def parse_label(text: str) -> Label | None:
     if delim:
         end += len(rest) - len(stripped) + 1
     alone = not stripped
-    if not num.isdigit() and not (word.isupper() or delim or alone or continued):
+    if num.isalpha() and not (word.isupper() or delim or alone or continued):
         return None  # "Table IV lists …": a reference (IEEE prints TABLE IV)
     return Label(_KINDS[word.lower()[:3]], word, num, number, delim, alone, continued, end)
 

@@ -59,8 +59,13 @@ class PdfImport(Original):
         """The chunks with each float a ``/// figure`` placement when ``declared`` (the keys
         of the article's ``.figures.yml``) has it, else a marker to review."""
         chunks = list(self.chunks)
-        for i, f in self.placements.items():
-            chunks[i] = Chunk(figure_text(f, declared), kind="figure")
+        placed: set[str] = set()
+        for i, f in sorted(self.placements.items()):
+            key = figure_key(f.kind, f.number)
+            # A key is placed once ("Figure B.1" has the key of "Figure 1": it stays a marker).
+            chunks[i] = Chunk(figure_text(f, set(declared) - placed), kind="figure")
+            if key in declared:
+                placed.add(key)
         return chunks
 
 
