@@ -44,12 +44,22 @@ FRAGMENTS: dict[str, str] = {
 
 
 #: Lines of the import's dialect passes that each grew quadratically or worse before they were
-#: made linear (importer/markdown.py): what a line of ``size`` characters is made of.
+#: made linear (importer/from_markdown/), and those of the dialects added since: what a line
+#: of ``size`` characters is made of.
 IMPORT_LINES: dict[str, Callable[[int], str]] = {
     "esm": lambda n: "import" + " " * n + "x",
     "directive": lambda n: ":::note a" + " " * n + "b\n:::",
     "shortcode": lambda n: '{{< figure x="' + "b=" * (n // 2) + " >}}",
     "unclosed": lambda n: "{{< highlight go >}}\n\n" * (n // 22),
+    # the dialects of issue 21 (importer/from_markdown/): MyST roles and directive options,
+    # inline HTML through the sanitiser, MDX components, doc-builder references, chunks
+    "roles": lambda n: "{func}`a` {ref}`b <c>` " * (n // 22),
+    "options": lambda n: "```{figure} x.png\n" + ":a: b\n" * (n // 6) + "```",
+    "inline-html": lambda n: "<small>a <img src=x onerror=y> <b>" * (n // 36),
+    "components": lambda n: "<Tip>\n" * (n // 6),
+    "references": lambda n: "[`a`] [`b`][c] " * (n // 15),
+    "chunk": lambda n: "```{r, " + "a=b, " * (n // 5) + "}\nx\n```",
+    "nested-divs": lambda n: "<div>" * (n // 5),
 }
 
 

@@ -246,7 +246,7 @@ def test_figure_caption_on_the_markdown_tree_is_text_once() -> None:
 def test_import_writes_an_original_as_literal_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A plain-text original: its Markdown stays, its HTML and script links show as text."""
+    """A plain-text original: every character shows as written (its Markdown too)."""
     monkeypatch.chdir(tmp_path)
     original = tmp_path / "paper.txt"
     original.write_text(f"## Title <script>x</script>\n\n{HOSTILE} <b>b</b>\n", "utf-8")
@@ -258,7 +258,7 @@ def test_import_writes_an_original_as_literal_text(
     assert "<script>alert(1)</script> <img src=x onerror=alert(1)> <b>b</b>" in tree.visible
     assert "Title <script>x</script>" in tree.visible
     skeleton = new_article("A <T> $y$").decode()
-    assert "# A &lt;T&gt; &#36;y&#36;\n" in skeleton
+    assert "# A &lt;T> &#36;y&#36;\n" in skeleton
 
 
 def test_cli_import_of_a_hostile_original(tmp_path: Path) -> None:
@@ -277,31 +277,50 @@ def test_cli_import_of_a_hostile_original(tmp_path: Path) -> None:
     page = markdown.markdown(text, extensions=["duizhao", "pymdownx.superfences", "meta"])
     tree = parse_html(page)
     assert not tree.scripts
-    assert {tag for tag, _ in tree.tags} <= SAFE_TAGS | {"blockquote"}, tree.tags
+    # formatting HTML of the original stays formatting (sanitised); nothing else is live
+    assert {tag for tag, _ in tree.tags} <= SAFE_TAGS | {"blockquote", "b"}, tree.tags
     assert not [a for a in tree.attrs if a[1].startswith("on") or a[1] == "src"]
-    # the h1 is the title (its tags dropped); the image block is a figure candidate, not text
-    for shown in (
-        "Intro alert(1)",
-        "[l](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror=alert(1)>",
-        "<b>bold</b> and bold.",
-    ):
+    # the h1 is the title (its tags dropped); the script and the image (no src it could link)
+    # are dropped and reported; <b> stays bold; the image block is a figure candidate
+    for shown in ("Intro alert(1)", "[l](javascript:alert(1)) P002", "bold and bold."):
         assert shown in tree.visible
+    assert "onerror attribute of <img>" in result.stderr
+    assert "<script> with its content" in result.stderr
     assert ("strong", ()) in tree.tags  # the original's Markdown stays Markdown
 
 
-def test_cli_import_keeps_math_when_the_site_reads_it(
+def test_cli_import_of_plain_text_shows_every_character(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Plain text is text, on a site that reads math too: dollars, stars, underscores,
+    ticks and tags show as written."""
     original = tmp_path / "paper.txt"
-    original.write_text("When $n<k$ the bound is $\\frac{n}{k}$, <b>tight</b>.\n", "utf-8")
+    original.write_text(
+        "When $n<k$ the bound is $\\frac{n}{k}$, <b>tight</b>, *stars* _under_ `ticks`.\n\n"
+        "# not a heading\n- not\n- a list\n",
+        "utf-8",
+    )
     config = {"markdown_extensions": [{"pymdownx.arithmatex": {"generic": True}}]}
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
     (tmp_path / "docs").mkdir()
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", str(original)])
     assert result.exit_code == 0, result.output
+    assert "(read as plain text" in result.stderr
     text = (tmp_path / "docs" / "x.md").read_text(encoding="utf-8")
-    assert "> When $n<k$ the bound is $\\frac{n}{k}$, &lt;b>tight&lt;/b>.\n" in text
+    md = markdown.Markdown(
+        extensions=["duizhao", "pymdownx.arithmatex"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    tree = parse_html(md.convert(text.split("---\n", 2)[2]))
+    assert_no_live_markup(tree)
+    assert not {"em", "code", "b", "li"} & {tag for tag, _ in tree.tags}
+    assert [tag for tag, _ in tree.tags].count("h2") == 1  # the new article's 导言 only
+    assert (
+        "When $n<k$ the bound is $\\frac{n}{k}$, <b>tight</b>, *stars* _under_ `ticks`."
+        in tree.visible
+    )
+    assert "# not a heading - not - a list" in tree.visible
 
 
 # ---------------------------------------------------------------------------------------------

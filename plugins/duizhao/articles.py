@@ -17,8 +17,8 @@ from .build import Build
 from .checks import Corpus, LinkSource, check_corpus, check_local, refused_input
 from .diagnostics import Diagnostic
 from .features import Feature
-from .figures.spec import is_spec
 from .memo import ArticleMemo, ParseCache
+from .sidecars import is_sidecar
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 
@@ -33,7 +33,7 @@ class ArticlesFeature(Feature):
     def on_files(self, build: Build, files: Files) -> None:
         pages = {file.src_uri for file in files.documentation_pages()}
         for file in list(files):
-            if is_spec(file.src_uri, pages):
+            if is_sidecar(file.src_uri, pages):
                 files.remove(file)  # a source of the build, never a page of the site
             elif file.abs_src_path and not file.generated_by:
                 # Before MkDocs opens anything: a FIFO or /dev/zero behind a symlink would

@@ -38,6 +38,11 @@ class Build:
     articles: dict[str, Article] = field(default_factory=dict)
     #: paragraph IDs whose original changed after the translation was accepted, by page
     stale: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: per page, the original each stale paragraph's translation was made for (recorded by
+    #: duizhao update), shown beside the new one
+    previous: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: per page, the old IDs (alias anchors) that lead to each paragraph after an update
+    aliases: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     #: ``site: sections:`` as :class:`~duizhao.project.Project` reads it: the docs folders whose
     #: pages the site hands to duizhao, with their titles
     sections: dict[str, str] = field(default_factory=dict)

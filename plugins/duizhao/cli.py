@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -18,12 +17,11 @@ from .article import Article, read_article
 from .checks import Corpus, check_corpus, refused_input, utf8_name
 from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
-from .escape import Math, markdown_source
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import LOCK_NAME
-from .project import ConfigError, Project, find_config, project_root, read_mkdocs_yml
-from .yamlsafe import MAX_BINARY_BYTES, MAX_TEXT_BYTES, InputError, read_bytes
+from .project import ConfigError, Project, find_config, project_root
+from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
@@ -214,22 +212,6 @@ def _project(path: Path | None = None) -> Project:
     return project
 
 
-def _site_math(article: Path) -> Math | None:
-    """How the site of ``article`` reads math (pymdownx.arithmatex), if it has one."""
-    config = find_config(article)
-    try:
-        extensions = read_mkdocs_yml(config).get("markdown_extensions") if config else None
-    except ConfigError:
-        return None
-    for item in extensions if isinstance(extensions, list) else []:
-        if item == "pymdownx.arithmatex":
-            return Math.of({})
-        if isinstance(item, dict) and "pymdownx.arithmatex" in item:
-            options = item["pymdownx.arithmatex"]
-            return Math.of(options if isinstance(options, dict) else {})
-    return None
-
-
 @contextmanager
 def project_lock(lock_path: Path) -> Iterator[None]:
     """The project's writer lock (:func:`duizhao.source.project_lock`); busy → exit 1."""
@@ -276,16 +258,6 @@ def _read_lock(path: Path) -> Lock:
         _fail([exc.diagnostic], "the lock file must be fixed first")
 
 
-#: Originals read as Markdown (markdown-it-py); any other suffix but .pdf is plain text.
-#: MDX (Docusaurus, Starlight, Nextra), Markdoc, Quarto and R Markdown pages are Markdown with
-#: a dialect of their own on top: read as plain text, their front matter and code would
-#: become paragraphs to translate.
-MARKDOWN_SUFFIXES = frozenset(
-    {".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mkdown", ".markdn", ".mdtxt"}
-    | {".mdtext", ".mdx", ".mdoc", ".markdoc", ".qmd", ".rmd"}
-)
-
-
 @main.command("import")
 @click.argument("article", type=ArticlePath(dir_okay=False))
 @click.option(
@@ -319,11 +291,6 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     """
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
-    suffix = original.suffix.lower()
-    try:  # a regular file only, bounded: a FIFO or /dev/zero is refused, never read
-        raw = read_bytes(original, MAX_BINARY_BYTES if suffix == ".pdf" else MAX_TEXT_BYTES)
-    except (InputError, OSError) as exc:
-        raise click.UsageError(f"cannot read {original}: {exc}") from None
     # away from a MkDocs project, import works too: the writer lock is beside the article
     project = find_project(article)
     lock_path = project.lock_path if project else project_root(article) / LOCK_NAME
@@ -332,67 +299,30 @@ def import_(article: Path, original: Path, base_url: str | None, number_referenc
     ) is not None:
         _fail([problem], f"cannot import into {display_path(article)}")
     with project_lock(lock_path):  # read the article, add to it and write it with no other writer
-        _import(article, original, base_url, number_references, suffix, raw)
+        _import(article, original, base_url, number_references)
 
 
-def _import(
-    article: Path,
-    original: Path,
-    base_url: str | None,
-    number_references: bool,
-    suffix: str,
-    raw: bytes,
-) -> None:
-    from .importer import (
-        Chunk,
-        ImportRefused,
-        Original,
-        chunks_from_text,
-        import_chunks,
-        import_pdf,
-        new_article,
-        parse_markdown,
-    )
-    from .importer.markdown import footnote_prefix
+def _import(article: Path, original: Path, base_url: str | None, number_references: bool) -> None:
+    from .importer import Chunk, ImportRefused, import_chunks, new_article
 
     try:
         existing = read_bytes(article, MAX_TEXT_BYTES) if article.exists() else None
     except (InputError, OSError) as exc:
         raise click.UsageError(f"cannot read {article}: {exc}") from None
-    if suffix == ".pdf":
-        from .pdf.read import PdfError
+    source = _read_original(
+        original,
+        article,
+        existing.decode("utf-8", "replace") if existing else "",
+        base_url=base_url,
+        number_references=number_references,
+    )
+    from .importer import PdfImport
 
-        try:
-            # read once: the layout and the figure detection of `duizhao figures detect` on
-            # the same pages; floats leave the text flow and come back as figure placements
-            # where they are first referenced
-            paper = import_pdf(
-                original,
-                number_references=number_references,
-                declared_figures=_declared_figures(article),
-            )
-        except PdfError as exc:  # one line naming the file and the page
-            refused = click.ClickException(str(exc))
-            refused.exit_code = 2  # an original that cannot be read, as for other originals
-            raise refused from None
-        except (OSError, ValueError) as exc:
-            raise click.UsageError(f"cannot read {original}: {exc}") from exc
-        spec, placed = _place_figures(article, original, paper, new=existing is None)
-        source: Original = paper
-    else:
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise click.UsageError(f"cannot read {original} as UTF-8 text: {exc}") from exc
-        if suffix in MARKDOWN_SUFFIXES:
-            prefix = footnote_prefix(existing.decode("utf-8", "replace") if existing else "")
-            source = parse_markdown(text, base_url=base_url, prefix=prefix, name=original.name)
-        else:
-            # plain text: its Markdown stays, raw HTML and non-web links show as text
-            math = _site_math(article)
-            source = Original(
-                [replace(c, text=markdown_source(c.text, math)) for c in chunks_from_text(text)]
-            )
+    spec, placed = (
+        _place_figures(article, original, source, new=existing is None)
+        if isinstance(source, PdfImport)
+        else ({}, "")
+    )
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
     chunks = source.chunks
     if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
@@ -411,14 +341,14 @@ def _import(
             article.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
-    _write({article: result.data, **(spec if suffix == ".pdf" else {})}, "import")
+    _write({article: result.data, **spec}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
     _import_report(original, source)
-    if suffix == ".pdf" and placed:
+    if placed:
         click.echo(placed, err=True)
     if existing is None:
         click.echo(
@@ -434,8 +364,9 @@ def _import_report(original: Path, source: Original) -> None:
     def n(count: int, what: str) -> str:
         return f"{count} {what}{'s' * (count != 1)}"
 
+    read_as = f" (read as {'; '.join(source.dialects)})" if source.dialects else ""
     click.echo(
-        f"import report for {original}: "
+        f"import report for {original}{read_as}: "
         + ", ".join(
             [
                 n(source.count("paragraph"), "paragraph"),
@@ -490,6 +421,38 @@ def _place_figures(
         "first refers to them"
     )
     return ({spec_file: merged.text.encode("utf-8")} if merged.added else {}), report
+
+
+def _read_original(
+    original: Path,
+    article: Path,
+    existing: str,
+    *,
+    base_url: str | None = None,
+    number_references: bool = False,
+) -> Original:
+    """``original`` read as ``duizhao import`` reads it, for ``article`` (whose current text is
+    ``existing``): one reader for import and update (:func:`duizhao.importer.read_original`)."""
+    from .importer import footnote_prefix
+    from .importer.read import OriginalError, ReadOptions, is_pdf, read_original
+
+    # A PDF is read once: its layout and the figure detection of `duizhao figures detect` on
+    # the same pages; floats leave the text flow and come back as figure placements where
+    # they are first referenced.
+    options = ReadOptions(
+        base_url=base_url,
+        footnote_prefix=footnote_prefix(existing),
+        number_references=number_references,
+        declared_figures=_declared_figures(article) if is_pdf(original) else (),
+    )
+    try:
+        return read_original(original, options)
+    except OriginalError as exc:
+        if exc.one_line:  # a PDF that cannot be read: one line naming the file and the page
+            refused = click.ClickException(str(exc))
+            refused.exit_code = 2  # the original refused, as for other originals
+            raise refused from None
+        raise click.UsageError(str(exc)) from exc
 
 
 def _declared_figures(article: Path) -> list[str]:
@@ -557,6 +520,124 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     click.echo(f"{article}: renumbered {summary}", err=True)
 
 
+@main.command("update")
+@click.argument("article", type=ArticlePath(exists=True, dir_okay=False))
+@click.option(
+    "--from",
+    "original",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The new version of the original: Markdown, plain text or a PDF (read as import does).",
+)
+@click.option("--version", "version", metavar="TEXT", help="Its version, for 'paper: version:'.")
+@click.option("--write", is_flag=True, help="Apply the plan (default: print it and a diff).")
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the Markdown original is published (as for import).",
+)
+@click.option(
+    "--number-references",
+    is_flag=True,
+    help="PDF: references have paragraph IDs (as when the article was imported with it).",
+)
+def update(
+    article: Path,
+    original: Path,
+    version: str | None,
+    write: bool,
+    base_url: str | None,
+    number_references: bool,
+) -> None:
+    """Bring ARTICLE to a new version of its original without losing a translation.
+
+    Old and new paragraphs are aligned; unchanged and moved ones keep their translation, edited
+    ones get the new original and keep their translation as stale (DZ301) until accepted, new
+    ones come to translate, removed ones go with their translation to ARTICLE's .removed.yml.
+    IDs follow the new version, with every link to them. Without --write, prints the plan and
+    a diff. Exit status 1 (nothing written) when the plan cannot be applied.
+    """
+    from .lock import article_key
+
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise click.UsageError(f"--base-url must be an http(s) URL, not {base_url!r}")
+    if version is not None and (not version.strip() or "\n" in version or len(version) > 100):
+        raise click.UsageError("--version must be one line of text, such as 'v6' or '2024-07-10'")
+    project = _project(article)
+    docs_dir, lock_path = project.docs_dir, project.lock_path
+    key = article_key(article, docs_dir)
+    if key is None:
+        raise click.UsageError(f"{article} is not inside the docs folder {docs_dir}")
+    options = (original, version, base_url, number_references)
+    if write:
+        with project_lock(lock_path):  # plan from what is on disk now, write before release
+            _update(article, docs_dir, lock_path, key, options, write=True)
+    else:
+        _update(article, docs_dir, lock_path, key, options, write=False)
+
+
+def _update(
+    article: Path,
+    docs_dir: Path,
+    lock_path: Path,
+    key: str,
+    options: tuple[Path, str | None, str | None, bool],
+    *,
+    write: bool,
+) -> None:
+    from .importer import PdfImport
+    from .importer.update import FigureUpdate, plan_update
+
+    original, version, base_url, number_references = options
+    lock = _read_lock(lock_path)
+    try:
+        existing = read_bytes(article, MAX_TEXT_BYTES).decode("utf-8", "replace")
+    except (InputError, OSError) as exc:
+        raise click.UsageError(f"cannot read {article}: {exc}") from None
+    source = _read_original(
+        original, article, existing, base_url=base_url, number_references=number_references
+    )
+    figures = None
+    if isinstance(source, PdfImport):  # its floats, detected on the pages read above
+        from .figures.spec import spec_path
+
+        figures = FigureUpdate(spec_path(article), original, source.detected)
+    plan = plan_update(
+        article,
+        source,
+        docs_dir=docs_dir,
+        files=list(iter_markdown([docs_dir])),
+        lock=lock,
+        lock_path=lock_path,
+        key=key,
+        root=project_root(article),
+        version=version,
+        figures=figures,
+    )
+    if plan.refusals:
+        _fail(plan.refusals, f"cannot update {article}")
+    for warning in plan.warnings:
+        click.echo(warning.format(), err=True)
+    for note in plan.notes:
+        click.echo(f"  {note}", err=True)
+    if not plan.changes:
+        click.echo(f"{article}: already matches {original}; nothing to change", err=True)
+        return
+    files = f"{len(plan.changes)} file{'s' * (len(plan.changes) != 1)}"
+    if not write:
+        click.echo(plan.table(), nl=False)
+        click.echo(plan.diff(), nl=False)
+        click.echo(plan.summary(), err=True)
+        click.echo(f"dry run: would change {files}; apply with --write", err=True)
+        return
+    _write({path: new for path, (_old, new) in plan.changes.items()}, "update")
+    click.echo(plan.summary(), err=True)
+    click.echo(f"{article}: updated ({files} changed)", err=True)
+    if plan.removed_file is not None:
+        shown = display_path(plan.removed_file)
+        click.echo(f"  removed blocks are kept in {shown} (never published)", err=True)
+
+
 @main.command("status")
 @_format_option
 @click.option(
@@ -566,16 +647,29 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     metavar="ARTICLE[#P042]",
     help="Mark the translation of an article (or one paragraph) current in duizhao.lock.",
 )
-def status(fmt: str, accept: tuple[str, ...]) -> None:
+@click.option(
+    "--diff",
+    "diff",
+    multiple=True,
+    metavar="ARTICLE[#P042]",
+    help="Word diff of each stale paragraph's original since its translation was accepted.",
+)
+def status(fmt: str, accept: tuple[str, ...], diff: tuple[str, ...]) -> None:
     """Per article: declared, translated, stale and missing paragraphs, figures, progress.
 
-    A translation is stale when its original changed after it was accepted with --accept.
+    A translation is stale when its original changed after it was accepted with --accept;
+    --diff shows what changed (when duizhao update recorded the earlier original).
     """
     from .lock import article_key
     from .progress.report import corpus_progress, format_table, stale_diagnostics, to_json
 
     project = _project()
     docs_dir, lock_path = project.docs_dir, project.lock_path
+    if accept and diff:
+        raise click.UsageError("--accept and --diff do not go together: review, then accept")
+    if diff:
+        _diff(diff, docs_dir, lock_path)
+        return
     if accept:
         with project_lock(lock_path):  # read, change and write the lock with no other writer
             _accept(accept, docs_dir, lock_path)
@@ -600,6 +694,58 @@ def status(fmt: str, accept: tuple[str, ...]) -> None:
     click.echo(format_table(reports), nl=False)
     for diagnostic in stale_diagnostics(articles, reports):
         click.echo(diagnostic.format(), err=True)
+
+
+def _diff(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
+    """``status --diff``: per stale paragraph, the word diff of its original from the one its
+    translation was made for (``[-old-]{+new+}``, coloured on a terminal)."""
+    from .lock import article_key, digest
+    from .worddiff import plain, word_diff
+
+    lock = _read_lock(lock_path)
+    style = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    root = project_root()
+    for target in targets:
+        name, _, pid = target.partition("#")
+        path = Path(name)
+        key = article_key(path, docs_dir)
+        if key is None or not path.is_file():
+            raise click.UsageError(f"{name} is not an article in {docs_dir}")
+        problem = refused_input(path, root, docs_dir)
+        if problem is not None:
+            _fail([problem], f"cannot show {target}")
+        article = read_article(path)
+        if any(d.code == "DZ011" for d in article.diagnostics):
+            _fail(article.diagnostics, f"cannot show {target}")
+        paragraphs = {p.id: p for p in reversed(article.paragraphs) if p.is_well_formed}
+        if pid and pid not in paragraphs:
+            raise click.UsageError(f"{name} has no paragraph {pid}")
+        shown = 0
+        for p in article.paragraphs:
+            if (pid and p.id != pid) or p.id not in paragraphs or paragraphs[p.id] is not p:
+                continue
+            accepted = lock.accepted(key, p.id)
+            stale = accepted is not None and accepted != digest(p.original) and not p.is_todo
+            where = f"{display_path(path)}#{p.id}"
+            if not stale:
+                if pid:
+                    click.echo(
+                        f"{where}: not stale (its translation was accepted for this original)"
+                    )
+                continue
+            earlier = lock.previous_original(key, p.id)
+            shown += 1
+            if earlier is None:
+                click.echo(
+                    f"{where}: its original changed after the translation was accepted; the "
+                    "earlier original is not recorded (it changed outside 'duizhao update')"
+                )
+                continue
+            click.echo(f"{where}: the original its translation was made for → now")
+            click.echo(plain(word_diff(earlier, p.original), style))
+            click.echo("")
+        if not pid and not shown:
+            click.echo(f"{display_path(path)}: no stale paragraph")
 
 
 def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:

@@ -71,10 +71,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
     "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
     "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
-    # Translator's workflow (duizhao status / renumber)
+    # Translator's workflow (duizhao status / renumber / update)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),
     "DZ303": (Severity.ERROR, "unreadable or malformed duizhao.lock"),
+    "DZ304": (Severity.ERROR, "update refused: the article cannot take the new version as it is"),
+    "DZ305": (Severity.WARNING, "link to a paragraph that the new version of the original removed"),
+    "DZ306": (Severity.WARNING, "the new original shares no paragraph with the article"),
 }
 
 

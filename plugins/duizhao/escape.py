@@ -31,7 +31,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
@@ -138,56 +138,147 @@ def search_text(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # Markdown
 
-# Backslash escapes that Python-Markdown honours whatever the extensions (its ESCAPED_CHARS).
-# Not "(" and ")": "\(" opens inline math for pymdownx.arithmatex. Not "[" and "]": a line
-# "[\]: x" is still a reference definition (that regex ignores backslashes).
-_BACKSLASHED = "\\`*_{}#+-"
-# Characters other extensions read (math, tables, ~~del~~, ^^ins^^, ==mark==, :emoji:), and
-# HTML's own: written as character references, which no inline pattern matches and every
-# renderer shows as the character.
-_REFERENCES = {
-    "[": "&#91;",
-    "]": "&#93;",
-    "&": "&amp;",
-    "<": "&lt;",
-    ">": "&gt;",
-    "$": "&#36;",
-    "|": "&#124;",
-    "~": "&#126;",
-    "^": "&#94;",
-    "=": "&#61;",
-}
-_MARKDOWN_RE = re.compile(
-    "|".join(
-        [
-            "[" + re.escape(_BACKSLASHED + "".join(_REFERENCES)) + "]",
-            r":(?=\S)",  # ":name:" (emoji) and "scheme:" (autolinking extensions)
-        ]
-    )
-)
+# One escaper for Markdown inline text, written for two readers: Python-Markdown with any of the
+# extensions a Material site enables (math, ~~del~~, ^^ins^^, ==mark==, ++keys++, :emoji:,
+# magic links, critic marks, attribute lists), which must find no markup in it, and the
+# translator, who reads the imported English in the source, where ``snake_case``, ``3 < 4``
+# and ``[36]`` should stay readable. A character is escaped only where it could start markup:
+# a backslash where Python-Markdown honours one (its ESCAPED_CHARS), a character reference
+# where no backslash is honoured by every extension (``$``, ``~``, ``^``, ``|``), and the
+# start-of-line markers only at the start of a line of its own.
+_BACKSLASHED = frozenset("\\`*{}[]")
+_REFERENCED = {"$": "&#36;", "~": "&#126;", "^": "&#94;"}
+_ENTITY_RE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{0,31}|#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,8});")
+_TAG_START_RE = re.compile(r"<[A-Za-z/!?]")
+#: ``:name:`` (emoji) and ``scheme://`` (magic links) start at a colon.
+_EMOJI_NAME_RE = re.compile(r"[+\-\w]{1,64}:")
+_EMAIL_AT_RE = re.compile(r"(?<=\w)@(?=\w)")
 
 
-_ORDERED_RE = re.compile(r"^([0-9]+)([.)])")
+#: The characters :func:`_escape_inline` may have to escape (the rest are copied as they are).
+_SPECIAL_RE = re.compile(r"[\\`*{}\[\]$~^_&<|=+:@\x02\x03]")
 
 
-def _markdown_char(m: re.Match[str]) -> str:
-    char = m.group(0)
-    if char == ":":
-        return "&#58;"
-    return _REFERENCES.get(char) or "\\" + char
+def _escape_inline(text: str, table: bool) -> str:
+    def escape_one(m: re.Match[str]) -> str:
+        ch, i = m.group(0), m.start()
+        if ch == "]" and text.startswith(":", i + 1):
+            return "&#93;"  # '[\\]: x' is a reference definition (backslash or not)
+        if ch in _BACKSLASHED:
+            return "\\" + ch
+        if ch in _REFERENCED:
+            return _REFERENCED[ch]
+        if ch == "_":
+            before = text[i - 1] if i else " "
+            after = text[i + 1] if i + 1 < len(text) else " "
+            return "_" if before.isalnum() and after.isalnum() else "\\_"
+        if ch == "&":
+            return "&amp;" if _ENTITY_RE.match(text, i) else "&"
+        if ch == "<":
+            return "&lt;" if _TAG_START_RE.match(text, i) else "<"  # '3 < 4' stays
+        if ch == "|":
+            return "&#124;" if table else "|"
+        if ch in "=+":  # ==mark== and ++keys++
+            doubled = text.startswith(ch, i + 1) or (i > 0 and text[i - 1] == ch)
+            return f"&#{ord(ch)};" if doubled else ch
+        if ch == ":":  # :emoji: and scheme:// (magic links)
+            special = text.startswith("//", i + 1) or _EMOJI_NAME_RE.match(text, i + 1)
+            return "&#58;" if special else ch
+        if ch == "@":  # a@b.org would become a mailto link (magiclink)
+            return "&#64;" if _EMAIL_AT_RE.match(text, i) else ch
+        return ""  # \x02, \x03: Python-Markdown's placeholders, never author text
+
+    return _SPECIAL_RE.sub(escape_one, text)
 
 
-def markdown_text(text: str) -> str:
+def _math_block_guard(text: str) -> str:
+    """arithmatex reads a block that is ``\\[…\\]`` as display math: the last bracket becomes
+    a character reference."""
+    if text.startswith("\\[") and text.endswith("\\]") and not text.endswith("\\\\]"):
+        return text[:-2] + "&#93;"
+    return text
+
+
+def markdown_text(text: str, *, table: bool = True, inline: bool = False) -> str:
     """Plain ``text`` as Markdown inline text that renders as exactly ``text``.
 
-    For titles, captions and section names written into a generated page: a heading, link text
-    or table cell. Whitespace (newlines included) is collapsed to single spaces, so the text
-    stays on its line; no character can open emphasis, code, a link, raw HTML, an entity, math
-    (``$…$``, ``\\(…\\)``), a table cell, a heading's closing ``#`` or an attribute list.
+    By default for a title, caption or section name written into a generated page (a heading,
+    link text, a table cell or a line of its own): whitespace, newlines included, is collapsed
+    to single spaces, so the text stays on its line, and nothing at its start makes it a
+    heading, list item, quote or definition. With ``inline=True`` it is a piece of a line (the
+    importer's text between emphasis, links and code): its spaces are kept as they are and
+    the start of the line is :func:`protect_line_start`'s; ``table=False`` then leaves ``|``
+    readable outside pipe tables. Either way no character can open emphasis, code, a link,
+    raw HTML, an entity, math, an attribute list or an extension's markup.
     """
-    out = _MARKDOWN_RE.sub(_markdown_char, " ".join(text.split()))
-    # "1. Intro" and "1) Intro" at the start of a line open an ordered list.
-    return _ORDERED_RE.sub(lambda m: m.group(1) + ("\\." if m.group(2) == "." else "&#41;"), out)
+    if inline:
+        return _escape_inline(text, table)
+    out = _math_block_guard(_escape_inline(" ".join(text.split()), table))
+    end = len(out.rstrip("#"))  # a trailing run of '#' is a heading's closing sequence
+    if end < len(out):
+        out = out[:end] + "\\#" * (len(out) - end)
+    return protect_line_start(out)
+
+
+_LINE_START_RE = re.compile(r"^(?:[#>+=-]|[0-9]{1,9}[.)](?=\s|$)|:(?=\s|$))")
+
+
+def protect_line_start(line: str) -> str:
+    """Escape what would make ``line`` a heading, list item, quote, setext rule or definition
+    (leading spaces go: an indent would make it code)."""
+    stripped = line.lstrip(" \t")
+    m = _LINE_START_RE.match(stripped)
+    if not m:
+        return stripped
+    token = m.group(0)
+    if token[0].isdigit():
+        # "1999. was a year": the character after the number is what makes a list item.
+        return token[:-1] + ("\\." if token[-1] == "." else "&#41;") + stripped[len(token) :]
+    if token in "#+-":
+        return "\\" + stripped
+    # '>' opens a quote, '=' underlines a heading, ':' starts a definition: Python-Markdown
+    # cannot backslash-escape them, so they become character references.
+    return {"=": "&#61;", ":": "&#58;", ">": "&gt;"}[token] + stripped[1:]
+
+
+_BACKTICK_RUN_RE = re.compile(r"`+")
+_FENCE_LANGUAGE_RE = re.compile(r"[^A-Za-z0-9_+#.-]")
+_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22"}
+
+
+def markdown_code_span(code: str) -> str:
+    """Inline code: a backtick run longer than any inside, padded when it touches the ends."""
+    code = code.replace("\n", " ")
+    longest = max((len(run) for run in _BACKTICK_RUN_RE.findall(code)), default=0)
+    fence = "`" * (longest + 1)
+    if code.startswith("`") or code.endswith("`"):
+        code = f" {code} "
+    return f"{fence}{code}{fence}"
+
+
+def fence_for(code: str) -> str:
+    """A backtick fence longer than any run of three or more backticks in ``code``."""
+    longest = max((len(run) for run in _BACKTICK_RUN_RE.findall(code) if len(run) > 2), default=2)
+    return "`" * max(3, longest + 1)
+
+
+def markdown_fence(code: str, language: str = "") -> list[str]:
+    """A fenced code block holding ``code`` verbatim (the fence is longer than any inside)."""
+    lines = code.rstrip("\n").split("\n") if code.strip("\n") else []
+    fence = fence_for(code)
+    language = _FENCE_LANGUAGE_RE.sub("", language)[:30]
+    return [fence + language, *(line.rstrip() for line in lines), fence]
+
+
+def markdown_href(url: str) -> str:
+    """An absolute URL (checked by the caller) as a Markdown link destination that
+    Python-Markdown reads back whole: spaces, parentheses and quotes percent-encoded."""
+    return "".join(_URL_UNSAFE.get(ch, ch) for ch in url if ch >= " ")
+
+
+def markdown_link_title(title: str) -> str:
+    """A link title for ``[text](url "title")``: Python-Markdown cannot escape quotes there."""
+    return " ".join(title.replace('"', "'").split())
 
 
 def markdown_url(url: str) -> str:
@@ -418,3 +509,212 @@ def _fence_end(lines: list[str], index: int, hopeless: dict[str, int]) -> int | 
             return at if closer == fence else None
     hopeless[fence[0]] = len(fence)
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# HTML an original carries
+
+#: Formatting a reader should see as formatting, inside a line of text.
+INLINE_HTML_TAGS = frozenset(
+    {"a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "del", "dfn", "em", "i", "img"}
+    | {"ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time"}
+    | {"u", "var", "wbr"}
+)
+#: ... and the blocks that may hold it, where HTML stands as a block of its own.
+BLOCK_HTML_TAGS = INLINE_HTML_TAGS | frozenset(
+    {"blockquote", "caption", "center", "col", "colgroup", "dd", "details", "div", "dl", "dt"}
+    | {"figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre"}
+    | {"summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"}
+)
+_HTML_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height", "align"},
+    "abbr": {"title"},
+    "td": {"colspan", "rowspan", "align"},
+    "th": {"colspan", "rowspan", "align", "scope"},
+    "col": {"span"},
+    "colgroup": {"span"},
+    "ol": {"start", "type"},
+    "details": {"open"},
+    "p": {"align"},
+    "div": {"align"},
+    "time": {"datetime"},
+}
+#: Elements whose content goes with them (the rest lose their tags and keep their text).
+_DROPPED_WITH_CONTENT = frozenset({"script", "style", "template", "noscript", "textarea", "title"})
+#: Attributes that only style or name an element: dropped without a word (every docs page has
+#: them); any other attribute not allowed (``onerror``, ``srcdoc``, ``formaction``) is reported.
+_QUIET_ATTRIBUTES = frozenset({"class", "style", "id", "name", "role", "target", "rel", "lang"})
+_QUIET_PREFIXES = ("data-", "aria-")
+_WEB_SCHEMES = frozenset({"http", "https", "mailto"})
+_URL_ATTRIBUTES = frozenset({"href", "src"})
+_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]{0,31}):")
+#: Characters of an attribute value that an inline pattern of Python-Markdown or an extension
+#: could read (code, escapes, links, math, emphasis, emoji, magic links, table cells): written
+#: as character references, which the browser reads back and no pattern matches.
+_ATTRIBUTE_REFERENCES = {ch: f"&#{ord(ch)};" for ch in "`\\[]()*_~=^$:|!{}<>+@"}
+
+
+@dataclass(frozen=True)
+class SanitizedHtml:
+    """What :func:`sanitize_html` kept, and what it dropped, in words for a report."""
+
+    html: str
+    dropped: tuple[str, ...]
+
+
+class _HtmlSurvey(HTMLParser):
+    """What the sanitiser will drop, named for the author (nh3 says nothing)."""
+
+    def __init__(self, allowed: frozenset[str]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.allowed = allowed
+        self.dropped: dict[str, None] = {}  # ordered set
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.allowed:
+            self.dropped[
+                f"<{tag}>" + (" with its content" if tag in _DROPPED_WITH_CONTENT else "")
+            ] = None
+            return
+        kept = _HTML_ATTRIBUTES.get(tag, set())
+        for name, value in attrs:
+            if name in kept:
+                if name in _URL_ATTRIBUTES and _unsafe_scheme((value or "")[:64]):
+                    self.dropped[f"{_scheme_of(value or '')}: URL in <{tag} {name}>"] = None
+            elif name not in _QUIET_ATTRIBUTES and not name.startswith(_QUIET_PREFIXES):
+                self.dropped[f"{name} attribute of <{tag}>"] = None
+
+    handle_startendtag = handle_starttag
+
+
+def _scheme_of(url: str) -> str:
+    m = _SCHEME_RE.match(_NOT_IN_SCHEME_RE.sub("", html.unescape(url[:64])))
+    return m.group(1).lower() if m else "unsafe"
+
+
+class _Reserialise(HTMLParser):
+    """nh3's output written again: text and attribute values with
+    :data:`_ATTRIBUTE_REFERENCES` (so that no Markdown pattern reads them) and an ``<img>``
+    that kept no ``src`` replaced by its alt text. nh3's output is well formed, so this
+    parser reads it exactly."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.out: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "img" and not values.get("src"):
+            self.out.append(html_text(values.get("alt") or ""))
+            return
+        written = "".join(f' {name}="{_attribute_value(value or "")}"' for name, value in attrs)
+        self.out.append(f"<{tag}{written}>")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        # Text of kept HTML may be read as Markdown (inline HTML in a paragraph, a table in a
+        # numbered block): what a pattern reads is written as a character reference, which
+        # shows the same either way (the caller's own Markdown, in \x02N\x03, is left alone).
+        self.out.append("".join(_ATTRIBUTE_REFERENCES.get(ch, ch) for ch in data))
+
+    def handle_entityref(self, name: str) -> None:
+        self.out.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.out.append(f"&#{name};")
+
+
+def _attribute_value(value: str) -> str:
+    escaped = html.escape(value, quote=True)
+    return "".join(_ATTRIBUTE_REFERENCES.get(ch, ch) for ch in escaped)
+
+
+def sanitize_html(
+    fragment: str,
+    *,
+    inline: bool,
+    url: Callable[[str, str], str | None] | None = None,
+    keep: Sequence[str] | None = None,
+) -> SanitizedHtml:
+    """HTML from an original, through the allow-list sanitiser nh3 (the Rust ammonia crate).
+
+    Formatting stays (:data:`INLINE_HTML_TAGS`, and with ``inline=False`` the blocks of
+    :data:`BLOCK_HTML_TAGS`), with a few harmless attributes (``href``, ``src``, ``alt``,
+    ``title``, sizes, spans, alignment); everything else goes: ``<script>`` and ``<style>``
+    with their content, other elements (``<iframe>``, ``<svg>``, MDX components) leaving
+    their text, ``on*`` and other attributes, URLs with a scheme other than http(s) or
+    mailto. ``url(value, tag)`` rewrites each ``href``/``src`` (the importer resolves relative
+    ones, or returns None to drop the attribute); whatever it returns is checked again.
+
+    The result is safe as raw HTML in a Markdown page: attribute values hold no character a
+    Markdown pattern reads, ``<`` and ``&`` in text are escaped, and ``\\x02``/``\\x03``
+    (Python-Markdown's placeholders) never come from the original.
+
+    With ``keep``, text between the tags is the caller's own Markdown, already escaped: the
+    fragment holds ``\\x02N\\x03`` where ``keep[N]`` goes (the caller removes ``\\x02`` and
+    ``\\x03`` from the original's tags), and each is put back after sanitising, where the
+    sanitiser left it (inside a dropped ``<script>``, it goes too).
+    """
+    import nh3  # here: only an import needs it
+
+    if keep is None:
+        fragment = fragment.replace("\x02", "").replace("\x03", "")
+    allowed = INLINE_HTML_TAGS if inline else BLOCK_HTML_TAGS
+    survey = _HtmlSurvey(allowed)
+    try:
+        survey.feed(fragment)
+        survey.close()
+    except AssertionError:  # html.parser on a malformed declaration; nh3 still decides
+        survey.dropped["a malformed declaration"] = None
+
+    def attribute(tag: str, name: str, value: str) -> str | None:
+        if name not in _URL_ATTRIBUTES:
+            return value
+        target = url(value, tag) if url is not None else value
+        if target is None or _unsafe_web(target):
+            return None
+        return target
+
+    cleaned = nh3.clean(
+        fragment,
+        tags=set(allowed),
+        clean_content_tags=set(_DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in _HTML_ATTRIBUTES.items() if tag in allowed},
+        attribute_filter=attribute,
+        url_schemes=set(_WEB_SCHEMES),
+        link_rel=None,
+        strip_comments=True,
+    )
+    writer = _Reserialise()
+    writer.feed(cleaned)
+    writer.close()
+    out = "".join(writer.out)
+    if keep is not None:
+        out = _PLACEHOLDER_RE.sub(lambda m: _kept(keep, m.group(1)), out)
+    return SanitizedHtml(out, tuple(survey.dropped))
+
+
+_PLACEHOLDER_RE = re.compile("\x02([0-9]{1,9})\x03")
+
+
+def _kept(keep: Sequence[str], index: str) -> str:
+    n = int(index)
+    return keep[n] if n < len(keep) else ""
+
+
+def _unsafe_web(url: str) -> bool:
+    """Whether ``url`` names a scheme other than http(s) or mailto (read as browsers do)."""
+    scheme, colon, _rest = _NOT_IN_SCHEME_RE.sub("", html.unescape(url[:64])).partition(":")
+    return (
+        bool(colon)
+        and "/" not in scheme
+        and "#" not in scheme
+        and "?" not in scheme
+        and (scheme.lower() not in _WEB_SCHEMES)
+    )

@@ -14,7 +14,20 @@ that accepting a paragraph changes one line of a diff and two branches rarely co
     }
 
 A translation is *stale* when its original's digest no longer matches the accepted one (like
-Sphinx's fuzzy translations, but per numbered paragraph). Pure: no MkDocs import.
+Sphinx's fuzzy translations, but per numbered paragraph).
+
+``duizhao update`` (a new version of the original) adds three sections, each written only when
+it has entries, so a lock that never saw an update keeps exactly the layout above:
+
+- ``previous``: per article and paragraph, the original the translation was made for, as it
+  was before the update changed it (what ``duizhao status --diff`` and the reader's 原文已更新
+  mark compare the new original with); an entry goes when its paragraph is accepted;
+- ``aliases``: per article, an old paragraph ID that no paragraph carries any more → the ID of
+  the paragraph it became (an alias anchor on the page, so readers' bookmarks survive);
+- ``updates``: per article, one record per update, oldest first:
+  ``{"from": "v5", "ids": {"P042": "P043", "P057": null, …}, "to": "v6"}`` (``null``: removed).
+
+Pure: no MkDocs import.
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .article import PARAGRAPH_ID_RE, Article
 from .diagnostics import Diagnostic
@@ -55,14 +69,27 @@ class LockError(Exception):
         self.conflict = conflict
 
 
+#: One update of an article: the versions (``from``, ``to``; None when not given) and the fate
+#: of every old ID (``ids``: old → new, None for a removed paragraph).
+UpdateRecord = dict[str, Any]
+
+
 @dataclass
 class Lock:
-    """Accepted digests by article (docs-relative POSIX path) and paragraph ID."""
+    """Accepted digests by article (docs-relative POSIX path) and paragraph ID, and what
+    ``duizhao update`` keeps about earlier versions (see the module docstring)."""
 
     articles: dict[str, dict[str, str]] = field(default_factory=dict)
+    previous: dict[str, dict[str, str]] = field(default_factory=dict)
+    aliases: dict[str, dict[str, str]] = field(default_factory=dict)
+    updates: dict[str, list[UpdateRecord]] = field(default_factory=dict)
 
     def accepted(self, key: str, pid: str) -> str | None:
         return self.articles.get(key, {}).get(pid)
+
+    def previous_original(self, key: str, pid: str) -> str | None:
+        """The original ``pid``'s translation was made for, before an update changed it."""
+        return self.previous.get(key, {}).get(pid)
 
     def accept(self, key: str, article: Article, pid: str | None = None) -> list[str]:
         """Record the current originals of ``article`` (one paragraph, or every translated one).
@@ -90,10 +117,20 @@ class Lock:
             raise KeyError(pid)
         if not entries:
             del self.articles[key]
+        # What was compared with the new original is reviewed now: nothing left to show.
+        previous = self.previous.get(key, {})
+        for one in accepted if pid is not None else list(previous):
+            previous.pop(one, None)
+        if key in self.previous and not previous:
+            del self.previous[key]
         return accepted
 
     def to_bytes(self) -> bytes:
-        data = {"articles": self.articles, "version": LOCK_VERSION}
+        data: dict[str, Any] = {"articles": self.articles, "version": LOCK_VERSION}
+        for name in ("previous", "aliases", "updates"):
+            section = {k: v for k, v in getattr(self, name).items() if v}
+            if section:
+                data[name] = section
         text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
         return (text + "\n").encode("utf-8")
 
@@ -148,12 +185,7 @@ def parse_lock(data: bytes, path: Path) -> Lock:
     lock = Lock()
     lines = _entry_lines(text)
     for key, entries in articles.items():
-        line = lines.get(key, 1)
-        shown = key if len(key) <= 80 else key[:79] + "…"
-        if not key or key.startswith("/") or ".." in key.split("/") or "\\" in key:
-            raise _bad(path, line, f"lock entry {shown!r} is not a path inside the docs folder")
-        if not isinstance(entries, dict):
-            raise _bad(path, line, f"lock entry {shown!r} is not a map of paragraph IDs to digests")
+        line = _check_key(path, key, entries, lines, "a map of paragraph IDs to digests")
         for pid, value in entries.items():
             if not PARAGRAPH_ID_RE.fullmatch(pid) or not (
                 isinstance(value, str) and _DIGEST_RE.fullmatch(value)
@@ -161,11 +193,86 @@ def parse_lock(data: bytes, path: Path) -> Lock:
                 raise _bad(
                     path,
                     lines.get(pid, line),
-                    f"lock entry {shown!r} has a malformed paragraph {pid[:20]!r}: "
+                    f"lock entry {_shown(key)!r} has a malformed paragraph {pid[:20]!r}: "
                     f"expected an ID such as P042 and a digest of 16 hex digits",
                 )
         lock.articles[key] = dict(entries)
+    lock.previous = _section(raw, "previous", path, lines, _previous_entry)
+    lock.aliases = _section(raw, "aliases", path, lines, _alias_entry)
+    lock.updates = _section(raw, "updates", path, lines, _update_entry)
     return lock
+
+
+def _shown(key: str) -> str:
+    return key if len(key) <= 80 else key[:79] + "…"
+
+
+def _check_key(path: Path, key: str, entries: object, lines: dict[str, int], shape: str) -> int:
+    """The line of the article entry ``key``, after checking it is a docs path and that its
+    value is a JSON object (or, for ``updates``, a list)."""
+    line = lines.get(key, 1)
+    if not key or key.startswith("/") or ".." in key.split("/") or "\\" in key:
+        raise _bad(path, line, f"lock entry {_shown(key)!r} is not a path inside the docs folder")
+    if not isinstance(entries, list if shape.startswith("a list") else dict):
+        raise _bad(path, line, f"lock entry {_shown(key)!r} is not {shape}")
+    return line
+
+
+def _section(
+    raw: dict[str, Any],
+    name: str,
+    path: Path,
+    lines: dict[str, int],
+    valid: Any,
+) -> dict[str, Any]:
+    """An optional section of the lock (``previous``, ``aliases``, ``updates``), validated."""
+    section = raw.get(name, {})
+    if not isinstance(section, dict):
+        raise _bad(path, lines.get(name, 1), f"lock section {name!r} is not a JSON object")
+    shape, check = valid
+    out: dict[str, Any] = {}
+    for key, entries in section.items():
+        line = _check_key(path, key, entries, lines, shape)
+        problem = check(entries)
+        if problem is not None:
+            raise _bad(path, line, f"{name} of {_shown(key)!r}: {problem}")
+        out[key] = entries
+    return out
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, str) and PARAGRAPH_ID_RE.fullmatch(value) is not None
+
+
+def _check_previous(entries: dict[str, Any]) -> str | None:
+    for pid, text in entries.items():
+        if not _is_id(pid) or not isinstance(text, str):
+            return f"expected paragraph IDs and their earlier originals, got {pid[:20]!r}"
+    return None
+
+
+def _check_aliases(entries: dict[str, Any]) -> str | None:
+    for old, new in entries.items():
+        if not (_is_id(old) and _is_id(new)):
+            return f"expected old paragraph IDs and the IDs they became, got {old[:20]!r}"
+    return None
+
+
+def _check_updates(records: list[Any]) -> str | None:
+    for record in records:
+        if not isinstance(record, dict) or not isinstance(record.get("ids"), dict):
+            return "expected records {from, to, ids}"
+        if any(not (v is None or isinstance(v, str)) for k, v in record.items() if k != "ids"):
+            return "versions must be text or null"
+        for old, new in record["ids"].items():
+            if not _is_id(old) or not (new is None or _is_id(new)):
+                return f"expected old IDs and their new IDs (or null), got {old[:20]!r}"
+    return None
+
+
+_previous_entry = ("a map of paragraph IDs to originals", _check_previous)
+_alias_entry = ("a map of old paragraph IDs to new ones", _check_aliases)
+_update_entry = ("a list of update records", _check_updates)
 
 
 def _entry_lines(text: str) -> dict[str, int]:

@@ -250,11 +250,19 @@ class BlockRenderer(BlockProcessor):
                 el, "a", {"class": "dz-pid", "href": f"#{pid}", "title": f"段落 {pid} 的链接"}
             )
             link.text = pid
+            for alias in self.ext.aliases.get(pid, ()):
+                if alias not in self.ext.ids:  # an old ID: readers' bookmarks land here
+                    self.ext.ids.add(alias)
+                    etree.SubElement(el, "span", {"class": "dz-alias", "id": alias})
             if pid in self.ext.stale:
                 el.set("class", "dz-para dz-para--stale")
-                note = "英文原文在译文确认之后有改动，译文待复核"
-                badge = etree.SubElement(el, "span", {"class": "dz-stale", "title": note})
-                badge.text = "原文已更新"
+                previous = self.ext.previous.get(pid)
+                if previous is None:
+                    note = "英文原文在译文确认之后有改动，译文待复核"
+                    badge = etree.SubElement(el, "span", {"class": "dz-stale", "title": note})
+                    badge.text = "原文已更新"
+                else:
+                    _compare(el, previous, p.original)
         else:
             el.set("class", "dz-para dz-para--invalid")
             label = etree.SubElement(el, "span", {"class": "dz-pid"})
@@ -297,6 +305,44 @@ class BlockRenderer(BlockProcessor):
         if body:
             note = etree.SubElement(el, "div", {"class": "dz-figure-note"})
             self.parser.parseBlocks(note, body)
+
+
+def _compare(parent: etree.Element, previous: str, current: str) -> None:
+    """The 原文已更新 mark as a disclosure: it opens the original the translation was made for
+    and the new one side by side, the words that changed marked (``<del>``, ``<ins>``). Both
+    as the reader sees them (plain text); never in the search index."""
+    from .escape import plain_text
+    from .worddiff import side, word_diff
+
+    exclude = {"data-search-exclude": "compare"}
+    details = etree.SubElement(parent, "details", {"class": "dz-stale", **exclude})
+    summary = etree.SubElement(
+        details, "summary", {"title": "英文原文在译文确认之后有改动，点击对照新旧原文", **exclude}
+    )
+    summary.text = "原文已更新"
+    box = etree.SubElement(details, "div", {"class": "dz-compare", **exclude})
+    runs = word_diff(plain_text(previous), plain_text(current))
+    for name, label, which in (
+        ("old", "旧版原文（译文据此翻译）", "-"),
+        ("new", "新版原文", "+"),
+    ):
+        column = etree.SubElement(box, "div", {"class": f"dz-compare__{name}", **exclude})
+        heading = etree.SubElement(column, "p", {"class": "dz-compare__label", **exclude})
+        heading.text = label
+        text = etree.SubElement(column, "p", {"lang": "en", **exclude})
+        pieces: list[str] = []  # text before the first mark, then after each
+        for run in side(runs, which):  # type: ignore[arg-type]
+            words = run.text + (" " if run.space else "")
+            if run.op == "=":
+                if len(text):
+                    text[-1].tail = AtomicString((text[-1].tail or "") + html_text(words))
+                else:
+                    pieces.append(words)
+                continue
+            mark = etree.SubElement(text, "del" if which == "-" else "ins", exclude)
+            mark.text = AtomicString(html_text(run.text))
+            mark.tail = AtomicString(" " if run.space else "")
+        text.text = AtomicString(html_text("".join(pieces)))
 
 
 class EmptyLinkText(Treeprocessor):
@@ -458,6 +504,11 @@ class DuizhaoExtension(Extension):
         #: IDs of the page being converted whose original changed since the translation was
         #: accepted; set by the MkDocs plugin per page (conversion does not reset it)
         self.stale: frozenset[str] = frozenset()
+        #: per stale ID, the original its translation was made for (duizhao update): the
+        #: 原文已更新 mark then opens the old and the new original side by side
+        self.previous: dict[str, str] = {}
+        #: per ID, the old IDs that lead to it (alias anchors for readers' bookmarks)
+        self.aliases: dict[str, tuple[str, ...]] = {}
         #: The anchors duizhao emits on the page a link's path names ("" for this page), set by
         #: the MkDocs plugin per page; None (without MkDocs): every ``#P042`` is duizhao's.
         self.link_anchors: Callable[[str], frozenset[str]] | None = None

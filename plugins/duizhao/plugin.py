@@ -22,7 +22,6 @@ from .config import DuizhaoConfig
 from .dirty import DirtyFeature
 from .features import Feature
 from .figures.feature import FiguresFeature
-from .figures.spec import is_spec
 from .memo import TemplatesFeature
 from .pages import GeneratedPages
 from .progress.feature import ProgressFeature
@@ -30,6 +29,7 @@ from .project import Project
 from .reader.feature import ReaderFeature
 from .render import RenderFeature
 from .search.feature import SearchFeature
+from .sidecars import is_sidecar
 from .site.feature import SiteFeature
 from .watch import WatchFeature
 
@@ -98,7 +98,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         if self.build is None:
             pages = {file.src_uri for file in files.documentation_pages()}
             for file in list(files):
-                if is_spec(file.src_uri, pages):
+                if is_sidecar(file.src_uri, pages):
                     files.remove(file)  # duizhao's source, even while duizhao is off
             return files
         for feature in self.features:

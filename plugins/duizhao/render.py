@@ -31,7 +31,10 @@ class RenderFeature(Feature):
 
     def on_page_markdown(self, build: Build, markdown: str, page: Page) -> str:
         if self.extension is not None:
-            self.extension.stale = build.stale.get(page.file.src_uri, frozenset())
+            uri = page.file.src_uri
+            self.extension.stale = build.stale.get(uri, frozenset())
+            self.extension.previous = build.previous.get(uri, {})
+            self.extension.aliases = build.aliases.get(uri, {})
             self.extension.link_anchors = partial(duizhao_anchors, build, page.file.src_uri)
         return markdown
 

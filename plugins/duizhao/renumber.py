@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,32 +50,46 @@ class Plan:
     #: blocks whose ID changes (placeholders such as ``P???`` included)
     renumbered: int = 0
     references: int = 0
+    #: (file, line, ID) of each link to an ID of the article that no block carries (nor a
+    #: merge took in): left as written
+    dangling: list[tuple[Path, int, str]] = field(default_factory=list)
 
     def diff(self, base: str | os.PathLike[str] | None = None) -> str:
         """A unified diff of every change, paths relative to ``base`` (default: cwd)."""
-        out: list[str] = []
-        for path, (old, new) in sorted(self.changes.items()):
-            name = display_path(path, base)
-            out.extend(
-                difflib.unified_diff(
-                    old.decode("utf-8-sig").splitlines(keepends=True),
-                    new.decode("utf-8-sig").splitlines(keepends=True),
-                    f"a/{name}",
-                    f"b/{name}",
-                )
+        return unified_diff(self.changes, base)
+
+
+def unified_diff(
+    changes: dict[Path, tuple[bytes, bytes]], base: str | os.PathLike[str] | None = None
+) -> str:
+    """A unified diff of ``changes`` (path → old and new bytes), paths relative to ``base``."""
+    out: list[str] = []
+    for path, (old, new) in sorted(changes.items()):
+        name = display_path(path, base)
+        out.extend(
+            difflib.unified_diff(
+                old.decode("utf-8-sig").splitlines(keepends=True),
+                new.decode("utf-8-sig").splitlines(keepends=True),
+                f"a/{name}",
+                f"b/{name}",
             )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
 @dataclass
-class _Doc:
+class Doc:
+    """A source file as read: its bytes, its lines for editing and its parse."""
+
     path: Path
     data: bytes
     source: SourceFile
     article: Article
 
 
-def _load(path: Path, root: Path, refusals: list[Diagnostic]) -> _Doc | None:
+def load_doc(path: Path, root: Path, refusals: list[Diagnostic]) -> Doc | None:
+    """Read ``path`` (inside ``root``) for editing; None, with the reason in ``refusals``, when
+    it cannot be read."""
     # A link out of the project is never read (its text would be quoted in the diff) nor
     # written (the write would change a file outside the project, or copy it into docs).
     problem = refused_input(path, root)
@@ -93,7 +108,7 @@ def _load(path: Path, root: Path, refusals: list[Diagnostic]) -> _Doc | None:
         refusals.append(problem)
         return None
     source = SourceFile.from_bytes(data)
-    return _Doc(path, data, source, parse(source.text, path))
+    return Doc(path, data, source, parse(source.text, path))
 
 
 def _text_end(line: str, url_column: int) -> int | None:
@@ -123,20 +138,34 @@ def plan(
     lock_path: Path | None = None,
     lock_key: str | None = None,
     root: Path | None = None,
+    *,
+    edited: bytes | None = None,
+    absorbed: Mapping[str, str] | None = None,
 ) -> Plan:
     """Plan the renumbering of ``article_path``; ``files`` are every Markdown file that may link
     to it (normally the whole docs tree). ``lock`` entries under ``lock_key`` follow the IDs.
-    Every file must lie, through its symlinks, inside ``root`` (default: ``docs_dir``)."""
+    Every file must lie, through its symlinks, inside ``root`` (default: ``docs_dir``).
+
+    ``duizhao update`` plans its edit and the renumbering as one change: ``edited`` is the
+    article as the update leaves it, renumbered instead of the file (whose bytes stay the old
+    side of the change), and ``absorbed`` maps IDs that no block of ``edited`` carries any more
+    (paragraphs merged into another) to the ID of the block that took them in: links to them
+    follow that block.
+    """
     result = Plan()
     target = article_path.resolve()
-    docs: dict[Path, _Doc] = {}
+    docs: dict[Path, Doc] = {}
     for path in dict.fromkeys([article_path, *files]):
-        doc = _load(path, root or docs_dir, result.refusals)
+        doc = load_doc(path, root or docs_dir, result.refusals)
         if doc is not None:
             docs[path.resolve()] = doc
     if result.refusals:
         return result
     main = docs[target]
+    if edited is not None:
+        updated = SourceFile.from_bytes(edited)
+        main = Doc(main.path, main.data, updated, parse(updated.text, main.path))
+        docs[target] = main
     article = main.article
     blocking = [d for d in article.diagnostics if d.code in _BLOCKING]
     rng = article.paragraph_range
@@ -173,6 +202,11 @@ def plan(
         if p.is_well_formed and p.id not in duplicates and p.id != new
     }
     result.mapping = mapping
+    # Links may also name an ID a merge took away: they follow the block that took it in.
+    followed = dict(mapping)
+    for old, into in (absorbed or {}).items():
+        if old not in counts:
+            followed[old] = mapping.get(into, into)
 
     # References to the article's paragraphs, in every file.
     corpus = Corpus(docs_dir)
@@ -205,20 +239,22 @@ def plan(
                     )
                 )
                 continue
-            if fragment not in mapping:
+            if fragment not in followed:
+                if fragment not in counts:
+                    result.dangling.append((doc.path, link.line, fragment))
                 continue
             begin = link.column + len(link.url) - len(fragment)
             line_text = doc.source.line(link.line)
             if line_text[begin : begin + len(fragment)] != fragment:
                 continue  # an escaped URL whose text differs from its value: left to the author
             spans = edits.setdefault(key, {}).setdefault(link.line, [])
-            spans.append((begin, begin + len(fragment), mapping[fragment]))
+            spans.append((begin, begin + len(fragment), followed[fragment]))
             if link.text == fragment:  # [P042](#P042) keeps reading as its target
                 text_end = _text_end(line_text, link.column)
                 if text_end is not None and line_text[text_end - len(fragment) : text_end] == (
                     fragment
                 ):
-                    spans.append((text_end - len(fragment), text_end, mapping[fragment]))
+                    spans.append((text_end - len(fragment), text_end, followed[fragment]))
             result.references += 1
     if result.refusals:
         result.refusals.sort(key=lambda d: (str(d.path), d.line))
@@ -244,8 +280,9 @@ def plan(
             source.set_line(range_line, replaced)
 
     for doc in docs.values():
-        if doc.source.changed:
-            result.changes[doc.path] = (doc.data, doc.source.to_bytes())
+        data = doc.source.to_bytes()
+        if data != doc.data:  # (for the article of an update: against the file on disk)
+            result.changes[doc.path] = (doc.data, data)
 
     if lock is not None and lock_path is not None and lock_key is not None:
         _follow_lock(result, lock, lock_path, lock_key, article, new_ids)
@@ -255,25 +292,46 @@ def plan(
 def _follow_lock(
     result: Plan, lock: Lock, path: Path, key: str, article: Article, new_ids: list[str]
 ) -> None:
-    """Move the article's accepted digests to the new IDs (duplicates: by matching digest)."""
-    old = lock.articles.get(key)
-    if not old:
-        return
+    """Move the article's entries in the lock to the new IDs: accepted digests (duplicates: by
+    matching digest), earlier originals and the targets of alias anchors."""
+    old = lock.articles.get(key, {})
     moved: dict[str, str] = {}
-    claimed: set[str] = set()
+    #: the new ID of the block each old ID's entries belong to: the one whose original
+    #: matches the accepted digest, else the first block with that ID
+    owner: dict[str, str] = {}
+    counts = Counter(p.id for p in article.paragraphs)
     for p, new in zip(article.paragraphs, new_ids, strict=True):
         accepted = old.get(p.id)
-        if accepted is None or p.id in claimed:
+        if accepted is None or p.id in owner:
             continue
-        if sum(q.id == p.id for q in article.paragraphs) > 1 and accepted != digest(p.original):
+        if counts[p.id] > 1 and accepted != digest(p.original):
             continue
-        claimed.add(p.id)
+        owner[p.id] = new
         moved[new] = accepted
-    if moved == old:
+    for p, new in zip(article.paragraphs, new_ids, strict=True):
+        if p.is_well_formed:
+            owner.setdefault(p.id, new)
+    before = (
+        lock.articles.get(key),
+        lock.previous.get(key),
+        lock.aliases.get(key),
+    )
+    previous = {owner[pid]: t for pid, t in lock.previous.get(key, {}).items() if pid in owner}
+    aliases = {
+        alias: owner[into]
+        for alias, into in lock.aliases.get(key, {}).items()
+        if into in owner and alias not in owner.values()
+    }
+    for name, section in (("articles", moved), ("previous", previous), ("aliases", aliases)):
+        table = getattr(lock, name)
+        if section:
+            table[key] = section
+        else:
+            table.pop(key, None)
+    if (lock.articles.get(key), lock.previous.get(key), lock.aliases.get(key)) == before:
         return
     try:
-        before = path.read_bytes()
+        on_disk = path.read_bytes()
     except FileNotFoundError:
-        before = b""
-    lock.articles[key] = moved
-    result.changes[path] = (before, lock.to_bytes())
+        on_disk = b""
+    result.changes[path] = (on_disk, lock.to_bytes())

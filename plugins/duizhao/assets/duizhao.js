@@ -100,6 +100,8 @@
     var id = decodeURIComponent(window.location.hash.slice(1));
     if (!id) return;
     var target = document.getElementById(id);
+    // An alias (an old ID kept by duizhao update) stands for the block it is in.
+    if (target && target.classList.contains("dz-alias")) target = target.parentElement;
     if (target && target.classList.contains("dz-para")) target.classList.add("dz-para--target");
   }
 

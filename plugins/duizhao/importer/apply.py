@@ -19,6 +19,11 @@ from ..source import SourceFile
 from .model import Chunk, ImportRefused, ImportResult
 
 
+def quoted(text: str) -> list[str]:
+    """An original as the blockquote lines of a paragraph block."""
+    return [f"> {line}".rstrip() for line in text.split("\n")]
+
+
 def block_lines(chunk: Chunk, pid: str) -> list[str]:
     """The lines of one imported unit: a numbered paragraph block, or a heading, code, figure
     candidate or footnote written as it is between the blocks (no number, no empty block)."""
@@ -26,8 +31,7 @@ def block_lines(chunk: Chunk, pid: str) -> list[str]:
         return ["#" * max(1, min(6, chunk.level)) + " " + chunk.text, ""]
     if not chunk.is_numbered:
         return [*chunk.text.split("\n"), ""]
-    quoted = [f"> {line}".rstrip() for line in chunk.text.split("\n")]
-    return [f"/// paragraph | {pid}", *quoted, "", TODO_MARKER, "///", ""]
+    return [f"/// paragraph | {pid}", *quoted(chunk.text), "", TODO_MARKER, "///", ""]
 
 
 def _refuse(article: Article, line: int, code: str, message: str) -> ImportRefused:

@@ -23,8 +23,9 @@ class ImportRefused(Exception):  # noqa: N818 (reads better than ImportRefusedEr
 #: ``verbatim``: code or an HTML block, written as a fenced block between the numbered ones;
 #: ``figure``: a figure candidate (images, unnumbered) for the author to place or crop;
 #: ``footnote``: the original's footnote definitions (labels namespaced, e.g. ``[^orig-1]``);
-#: ``reference``: an entry of a paper's reference list (plain text, not translated).
-ChunkKind = Literal["paragraph", "heading", "verbatim", "figure", "footnote", "reference"]
+#: ``reference``: an entry of a paper's reference list (plain text, not translated);
+#: ``label``: a tab's or option's label (``npm``, ``PyTorch``), in bold between the blocks.
+ChunkKind = Literal["paragraph", "heading", "verbatim", "figure", "footnote", "reference", "label"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ class Original:
     #: other article front matter the original gives (``date``)
     meta: dict[str, Any] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
+    #: the dialects the original was read as, each with where it was seen (for the report)
+    dialects: list[str] = field(default_factory=list)
 
     def count(self, kind: ChunkKind) -> int:
         if kind == "heading":

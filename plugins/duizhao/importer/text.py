@@ -1,4 +1,6 @@
-"""Plain text or Markdown → :class:`~duizhao.importer.model.Chunk` s.
+"""Plain text → :class:`~duizhao.importer.model.Chunk` s: literally (:func:`literal_chunks`,
+what ``duizhao import`` does with a ``.txt`` original), or read as simple Markdown
+(:func:`chunks_from_text`).
 
 Paragraphs are separated by blank lines, ATX headings stay headings, fenced code and lists keep
 their lines, and the hard wraps and hyphenated line breaks of text copied from a PDF are joined.
@@ -14,6 +16,7 @@ from .model import Chunk
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _STRUCTURED_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|[0-9]{1,3}[.)][ \t]|\||>|<)")
+_BLANK_RE = re.compile(r"\n[ \t]*\n")
 
 
 def join_lines(lines: list[str], joiner: Joiner | None = None) -> str:
@@ -71,4 +74,32 @@ def chunks_from_text(text: str) -> list[Chunk]:
             continue
         group.append(line)
     flush()
+    return chunks
+
+
+def literal_chunks(text: str) -> list[Chunk]:
+    """A plain-text original, literally: every character shows as written (``*stars*``,
+    ``_under_``, `` `ticks` ``, ``<b>``, ``# not a heading``). Paragraphs are separated by
+    blank lines; hard wraps are joined as in :func:`join_lines`, except in a paragraph whose
+    lines are a list, a table or code (a line starting with a marker or an indent), whose
+    line breaks stay."""
+    from ..escape import markdown_text, protect_line_start
+
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n")
+    joiner = Joiner.of(text.split("\n"))
+    chunks: list[Chunk] = []
+
+    def literal(line: str) -> str:
+        return protect_line_start(markdown_text(line.strip(), table=False, inline=True))
+
+    for block in _BLANK_RE.split(text):
+        lines = [line for line in block.split("\n") if line.strip()]
+        if not lines:
+            continue
+        if len(lines) > 1 and any(_STRUCTURED_RE.match(x) or x[:1] in " \t" for x in lines[1:]):
+            chunks.append(Chunk("<br>\n".join(literal(x) for x in lines)))
+        else:
+            joined = join_lines(lines, joiner)
+            if joined:
+                chunks.append(Chunk(literal(joined)))
     return chunks

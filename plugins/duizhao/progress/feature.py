@@ -13,7 +13,14 @@ from ..build import Build
 from ..features import Feature
 from ..lock import Lock, LockError, read_lock
 from ..memo import ArticleMemo
-from .report import ArticleProgress, article_progress, corpus_progress, progress_markdown, stale_ids
+from .report import (
+    ArticleProgress,
+    article_progress,
+    corpus_progress,
+    earlier_versions,
+    progress_markdown,
+    stale_ids,
+)
 
 
 def check_page_uri(uri: str) -> None:
@@ -42,6 +49,7 @@ class ProgressFeature(Feature):
         self.memo.retain(build.articles.values())
         reports = corpus_progress(build.articles, lock, self._one)
         build.stale = stale_ids(reports)
+        build.previous, build.aliases = earlier_versions(lock, build.stale, build.articles)
         uri = self.page_uri
         if not uri or not reports:
             return
@@ -58,7 +66,10 @@ class ProgressFeature(Feature):
         )
 
     def page_inputs(self, build: Build, file: File) -> str:
-        return " ".join(sorted(build.stale.get(file.src_uri, ())))
+        uri = file.src_uri
+        stale = " ".join(sorted(build.stale.get(uri, ())))
+        extra = (sorted(build.previous.get(uri, {}).items()), sorted(build.aliases.get(uri, {})))
+        return stale + (repr(extra) if any(extra) else "")
 
     def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         if self.lock_path.exists():

@@ -172,6 +172,31 @@ def stale_ids(reports: Iterable[ArticleProgress]) -> dict[str, frozenset[str]]:
     return {r.key: frozenset(r.stale) for r in reports if r.stale}
 
 
+def earlier_versions(
+    lock: Lock, stale: Mapping[str, frozenset[str]], articles: Mapping[str, Article]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, tuple[str, ...]]]]:
+    """What ``duizhao update`` left for the pages: per article, the earlier original of each
+    stale paragraph, and the old IDs that lead to each paragraph (aliases whose ID no block
+    of the article carries now)."""
+    previous = {
+        key: {pid: text for pid, text in lock.previous.get(key, {}).items() if pid in ids}
+        for key, ids in stale.items()
+    }
+    aliases: dict[str, dict[str, tuple[str, ...]]] = {}
+    for key, table in lock.aliases.items():
+        article = articles.get(key)
+        if article is None:
+            continue
+        current = {p.id for p in article.paragraphs}
+        by_target: dict[str, list[str]] = {}
+        for old, new in sorted(table.items()):
+            if old not in current and new in current:
+                by_target.setdefault(new, []).append(old)
+        if by_target:
+            aliases[key] = {new: tuple(olds) for new, olds in by_target.items()}
+    return {k: v for k, v in previous.items() if v}, aliases
+
+
 # --------------------------------------------------------------------------------------------
 # Terminal
 

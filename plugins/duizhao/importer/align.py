@@ -1,0 +1,487 @@
+"""Which paragraph of an old version of an original became which paragraph of the new one. Pure.
+
+``duizhao update`` carries each translation to the paragraph its original became, so the
+alignment must never pair unrelated paragraphs (a translation carried there would be wrong and
+look right). It is deterministic and runs in named steps, each a small function:
+
+1. :func:`normalise` both sides as re-import noise demands (whitespace, ligatures and other
+   compatibility forms, typographic quotes and dashes, soft hyphens, hyphens at line ends and
+   inside words, Markdown escapes, the prefix of imported footnote labels): the *key* of a
+   paragraph. Equal keys are the same paragraph, whatever the bytes.
+2. :func:`common_subsequence`: the longest common subsequence of the keys anchors the order
+   (Hunt–Szymanski: O(r log n) for r equal pairs, linear for distinct paragraphs).
+3. Moves: equal keys out of that order, paired in order of appearance.
+4. Gaps between consecutive anchors: one-to-one by similarity, best first (rapidfuzz's Indel
+   similarity over words, or over characters for short units, which must be near-exact),
+   with one paragraph split in two and two merged into one found by concatenation.
+5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
+
+Everything else is new (in the new version) or removed (from the old one). The thresholds are
+named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
+itself.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Literal, TypeVar
+
+from rapidfuzz.distance import Indel
+
+from ..worddiff import peel
+
+Fate = Literal["same", "moved", "edited", "rewritten", "split", "merged", "new", "removed"]
+#: The order fates are counted in a summary.
+FATES: tuple[Fate, ...] = (
+    "same",
+    "edited",
+    "rewritten",
+    "moved",
+    "split",
+    "merged",
+    "new",
+    "removed",
+)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every tolerance of the alignment, named. Similarities are rapidfuzz's normalised Indel
+    similarity (1 − insertions and deletions / total length), between 0 and 1."""
+
+    #: word similarity from which a long paragraph is the same one, edited (a typo, a number,
+    #: a sentence added to a paragraph of five)
+    edited: float = 0.85
+    #: word similarity from which a long paragraph is the same one, rewritten; only between
+    #: the same two anchors of the order (unrelated paragraphs of one paper share a third of
+    #: their words: "the", "GPU", "KVCache" …)
+    rewritten: float = 0.6
+    #: a unit of fewer words is short (a heading, a caption, a one-line paragraph): matched
+    #: on characters, near-exact only, never "rewritten", never across anchors
+    short_words: int = 12
+    #: character similarity a short unit needs, case aside (one or two characters in a
+    #: 25-character line)
+    short: float = 0.9
+    #: word similarity of a paragraph with two consecutive ones joined, for a split or merge
+    joined: float = 0.85
+    #: share of the other part's words that joining it must add to the match with the better
+    #: part alone (so that a split or merge is taken only when both parts are really there)
+    joined_gain: float = 0.5
+    #: a gap with more old × new pairs than this (a rewrite of hundreds of paragraphs) is
+    #: compared along its diagonal only, ``band`` positions either side: the work stays
+    #: linear in the article's length (a rewritten paragraph rarely moves that far)
+    gap_pairs: int = 20_000
+    band: int = 40
+    #: outside the gaps a near-exact paragraph shares its rarest words: each old paragraph is
+    #: compared with the new ones holding one of its ``rare_words`` rarest words (words in more
+    #: than ``common_word`` paragraphs are not looked up)
+    rare_words: int = 8
+    common_word: int = 50
+
+
+THRESHOLDS = Thresholds()
+
+
+@dataclass(frozen=True)
+class Match:
+    """Old paragraphs (indexes, 0 to 2) that became new ones (0 to 2), with the evidence."""
+
+    fate: Fate
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+    #: similarity of the originals (1.0 for equal keys)
+    score: float = 1.0
+
+
+@dataclass
+class Alignment:
+    matches: list[Match] = field(default_factory=list)
+
+    def by_old(self) -> dict[int, Match]:
+        return {i: m for m in self.matches for i in m.old}
+
+    def by_new(self) -> dict[int, Match]:
+        return {j: m for m in self.matches for j in m.new}
+
+    def counts(self) -> dict[Fate, int]:
+        found = {fate: 0 for fate in FATES}
+        for m in self.matches:
+            found[m.fate] += 1
+        return found
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Keys
+
+#: Typographic forms that NFKC keeps and re-extraction varies: quotes, dashes, minus, bullets.
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2212": "-",
+        "\u00ad": None,  # soft hyphen
+        "\u200b": None,  # zero-width space
+        "\ufeff": None,
+    }
+)
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_FOOTNOTE_MARK = "[^orig"
+
+
+def normalise(text: str) -> str:
+    """The key of an original: what stays when re-import noise is taken away.
+
+    No regular expression (issue 19's analyser scans every pattern): one pass over the
+    characters after NFKC and the folding table.
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n and text[i + 1] in _ASCII_PUNCTUATION:
+            out.append(text[i + 1])  # a Markdown escape: `\*` is `*`
+            i += 2
+            continue
+        if c == "[" and text.startswith(_FOOTNOTE_MARK, i):
+            # `[^orig2-3]` (a second import's footnote labels) is `[^orig-3]`
+            j = i + len(_FOOTNOTE_MARK)
+            while j < n and text[j].isdigit():
+                j += 1
+            if j < n and text[j] == "-":
+                out.append("[^orig-")
+                i = j + 1
+                continue
+        if c == "-" and out and out[-1].isalpha():
+            # a hyphen inside a word or at a line end (`commu-\nnication`, `state-of-the-art`):
+            # dropped, with the space after it when a lower-case letter follows
+            j = i + 1
+            while j < n and text[j].isspace():
+                j += 1
+            if j < n and text[j].isalpha() and (j == i + 1 or text[j].islower()):
+                i = j
+                continue
+        out.append(c)
+        i += 1
+    return " ".join("".join(out).split())
+
+
+def without_targets(key: str) -> str:
+    """``key`` with the targets of its Markdown links and images left out: ``[text](url)`` is
+    ``[text]``. One pass; an unclosed ``](`` keeps the rest as it is."""
+    out: list[str] = []
+    i = 0
+    while True:
+        j = key.find("](", i)
+        if j < 0:
+            out.append(key[i:])
+            return "".join(out)
+        k = key.find(")", j + 2)
+        if k < 0:
+            out.append(key[i:])
+            return "".join(out)
+        out.append(key[i : j + 1])
+        i = k + 1
+
+
+# --------------------------------------------------------------------------------------------
+# 2. The order's anchors
+
+
+def common_subsequence(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int]]:
+    """The index pairs of a longest common subsequence of ``old`` and ``new`` (empty keys never
+    match). Hunt–Szymanski: for each new key, the old positions holding it, longest increasing
+    chain by patience sorting."""
+    where: dict[str, list[int]] = {}
+    for i, key in enumerate(old):
+        if key:
+            where.setdefault(key, []).append(i)
+    # each new key's old positions in decreasing order, so that a chain takes one of them
+    return longest_increasing(
+        (i, (i, j)) for j, key in enumerate(new) for i in reversed(where.get(key, ()))
+    )
+
+
+_T = TypeVar("_T")
+
+
+def longest_increasing(items: Iterable[tuple[int, _T]]) -> list[_T]:
+    """The payloads of a longest subsequence of ``items`` whose numbers strictly increase
+    (patience sorting, O(n log n))."""
+    tails: list[int] = []  # tails[k]: the smallest number ending a chain of length k + 1
+    ends: list[tuple[_T, object]] = []  # the chain ending there: (payload, previous link)
+    for number, payload in items:
+        k = bisect_left(tails, number)
+        link = (payload, ends[k - 1] if k else None)
+        if k == len(tails):
+            tails.append(number)
+            ends.append(link)
+        else:
+            tails[k] = number
+            ends[k] = link
+    chain: list[_T] = []
+    node: object = ends[-1] if ends else None
+    while node is not None:
+        assert isinstance(node, tuple)
+        payload, node = node
+        chain.append(payload)
+    chain.reverse()
+    return chain
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Similarity
+
+
+class _Units:
+    """The keys of one side, with each word as one character so that rapidfuzz's Indel
+    similarity over these strings is a similarity over words."""
+
+    def __init__(self, keys: Sequence[str], vocabulary: dict[str, str]) -> None:
+        self.keys = list(keys)
+        #: what a short unit is compared by: its words as a reader sees them (case and link
+        #: targets aside: a link fixed in a one-line note is the same note)
+        self.folded = [without_targets(key).casefold() for key in self.keys]
+        tokens = [words(key) for key in self.keys]
+        self.words = [_encode(t, vocabulary) for t in tokens]
+        self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
+
+
+def words(key: str) -> list[str]:
+    """The words of a key, with the punctuation around them as words of their own (so that
+    ``matter.`` and ``matter`` share a word)."""
+    out: list[str] = []
+    for chunk in key.split():
+        lead, core, trail = peel(chunk)
+        out.extend(lead)
+        if core:
+            out.append(core)
+        out.extend(trail)
+    return out
+
+
+def _encode(words: Iterable[str], vocabulary: dict[str, str]) -> str:
+    out = []
+    for word in words:
+        code = vocabulary.get(word)
+        if code is None:
+            # from U+10000 on: no surrogates, and rapidfuzz takes any code point
+            code = vocabulary[word] = chr(0x10000 + len(vocabulary))
+        out.append(code)
+    return "".join(out)
+
+
+def _similarity(a: str, b: str, cutoff: float) -> float:
+    """Indel similarity, 0 below ``cutoff`` (skipped when the lengths alone rule it out)."""
+    la, lb = len(a), len(b)
+    if not la or not lb or 2 * min(la, lb) / (la + lb) < cutoff:
+        return 0.0
+    return float(Indel.normalized_similarity(a, b, score_cutoff=cutoff))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    score: float
+    fate: Fate
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+    #: how far apart in their gaps (relative positions): breaks ties toward the diagonal
+    distance: float
+
+
+def _single(
+    olds: _Units, news: _Units, i: int, j: int, t: Thresholds, *, gap: bool
+) -> tuple[Fate, float] | None:
+    if min(olds.counts[i], news.counts[j]) < t.short_words:
+        if not gap:
+            return None
+        score = _similarity(olds.folded[i], news.folded[j], t.short)
+        return ("edited", score) if score >= t.short else None
+    score = _similarity(olds.words[i], news.words[j], t.rewritten if gap else t.edited)
+    if score >= t.edited:
+        return "edited", score
+    if gap and score >= t.rewritten:
+        return "rewritten", score
+    return None
+
+
+def _common(a: str, b: str) -> float:
+    """Length of the longest common subsequence of two encoded texts (from Indel)."""
+    return (len(a) + len(b) - Indel.distance(a, b)) / 2
+
+
+def _joined(one: str, parts: tuple[str, str], t: Thresholds) -> float:
+    """The similarity of ``one`` with ``parts`` joined, when it is high enough and each part
+    adds to it (0 otherwise)."""
+    joined = parts[0] + parts[1]
+    score = _similarity(one, joined, t.joined)
+    if score < t.joined:
+        return 0.0
+    both = _common(one, joined)
+    for alone, other in ((parts[0], parts[1]), (parts[1], parts[0])):
+        if both - _common(one, alone) < t.joined_gain * len(other):
+            return 0.0
+    return score
+
+
+def _gap_candidates(
+    olds: _Units, news: _Units, gap_old: list[int], gap_new: list[int], t: Thresholds
+) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    span_old, span_new = max(1, len(gap_old)), max(1, len(gap_new))
+    wide = span_old * span_new > t.gap_pairs
+
+    def near(a: int, count: int) -> range:
+        """The new positions old position ``a`` is compared with (all, or a band)."""
+        if not wide:
+            return range(count)
+        centre = round(a * span_new / span_old)
+        return range(max(0, centre - t.band), min(count, centre + t.band + 1))
+
+    for a, i in enumerate(gap_old):
+        for b in near(a, len(gap_new)):
+            j = gap_new[b]
+            result = _single(olds, news, i, j, t, gap=True)
+            if result:
+                distance = abs(a / span_old - b / span_new)
+                found.append(_Candidate(result[1], result[0], (i,), (j,), distance))
+
+    def long(units: _Units, k: int) -> bool:
+        return units.counts[k] >= t.short_words
+
+    # one old paragraph split into two consecutive new ones, and two merged into one
+    for a, i in enumerate(gap_old):
+        for b in near(a, len(gap_new) - 1):
+            j, k = gap_new[b], gap_new[b + 1]
+            if k != j + 1 or not long(olds, i):
+                continue
+            score = _joined(olds.words[i], (news.words[j], news.words[k]), t)
+            if score:
+                distance = abs(a / span_old - b / span_new)
+                found.append(_Candidate(score, "split", (i,), (j, k), distance))
+    for a in range(len(gap_old) - 1):
+        i, k = gap_old[a], gap_old[a + 1]
+        if k != i + 1:
+            continue
+        for b in near(a, len(gap_new)):
+            j = gap_new[b]
+            if not long(news, j):
+                continue
+            score = _joined(news.words[j], (olds.words[i], olds.words[k]), t)
+            if score:
+                distance = abs(a / span_old - b / span_new)
+                found.append(_Candidate(score, "merged", (i, k), (j,), distance))
+    return found
+
+
+def _sharing_rare_words(
+    olds: _Units, news: _Units, rest_old: list[int], rest_new: list[int], t: Thresholds
+) -> list[tuple[int, int]]:
+    """(old, new) pairs of long paragraphs that share one of the old one's rarest words."""
+    holders: dict[str, list[int]] = {}
+    for j in rest_new:
+        if news.counts[j] >= t.short_words:
+            for code in set(news.words[j]):
+                holders.setdefault(code, []).append(j)
+    pairs: list[tuple[int, int]] = []
+    for i in rest_old:
+        if olds.counts[i] < t.short_words:
+            continue
+        rare = sorted(
+            (len(holders[code]), code)
+            for code in set(olds.words[i])
+            if 0 < len(holders.get(code, ())) <= t.common_word
+        )[: t.rare_words]
+        near = sorted({j for _n, code in rare for j in holders[code]})
+        pairs.extend((i, j) for j in near)
+    return pairs
+
+
+def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]) -> list[Match]:
+    """Best first, one to one: the highest score, then the nearest to the diagonal."""
+    out: list[Match] = []
+    for c in sorted(candidates, key=lambda c: (-c.score, c.distance, c.old, c.new)):
+        if used_old.isdisjoint(c.old) and used_new.isdisjoint(c.new):
+            used_old.update(c.old)
+            used_new.update(c.new)
+            out.append(Match(c.fate, c.old, c.new, round(c.score, 3)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The whole alignment
+
+
+def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRESHOLDS) -> Alignment:
+    """Align the originals ``old`` (the article's paragraphs) with ``new`` (the new version's).
+
+    An empty original never matches. Every index of either side is in exactly one match
+    (``new`` and ``removed`` ones have one side empty).
+    """
+    old_keys = [normalise(text) for text in old]
+    new_keys = [normalise(text) for text in new]
+    vocabulary: dict[str, str] = {}
+    olds, news = _Units(old_keys, vocabulary), _Units(new_keys, vocabulary)
+    matches: list[Match] = []
+
+    anchors = common_subsequence(old_keys, new_keys)
+    matches += [Match("same", (i,), (j,)) for i, j in anchors]
+    used_old = {i for i, _ in anchors}
+    used_new = {j for _, j in anchors}
+
+    # 3. Moves: equal keys out of the anchors' order
+    waiting: dict[str, list[int]] = {}
+    for j, key in enumerate(new_keys):
+        if key and j not in used_new:
+            waiting.setdefault(key, []).append(j)
+    for i, key in enumerate(old_keys):
+        if i not in used_old and waiting.get(key):
+            j = waiting[key].pop(0)
+            matches.append(Match("moved", (i,), (j,)))
+            used_old.add(i)
+            used_new.add(j)
+
+    # 4. Between consecutive anchors
+    bounds = [(-1, -1), *anchors, (len(old), len(new))]
+    for (i0, j0), (i1, j1) in pairwise(bounds):
+        gap_old = [i for i in range(i0 + 1, i1) if i not in used_old and old_keys[i]]
+        gap_new = [j for j in range(j0 + 1, j1) if j not in used_new and new_keys[j]]
+        if gap_old and gap_new:
+            candidates = _gap_candidates(olds, news, gap_old, gap_new, thresholds)
+            matches += _assign(candidates, used_old, used_new)
+
+    # 5. Anywhere: long paragraphs that are still near-exact (moved and edited)
+    rest_old = [i for i in range(len(old)) if i not in used_old and old_keys[i]]
+    rest_new = [j for j in range(len(new)) if j not in used_new and new_keys[j]]
+    candidates = []
+    for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, thresholds):
+        result = _single(olds, news, i, j, thresholds, gap=False)
+        if result:
+            candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
+    matches += _assign(candidates, used_old, used_new)
+
+    matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
+    matches += [Match("new", (), (j,), 0.0) for j in range(len(new)) if j not in used_new]
+    # A removed paragraph is listed where it was: after the new place of the old one before it.
+    place = [-1.0] * (len(old) + 1)
+    for m in matches:
+        if m.new and m.old:
+            for i in m.old:
+                place[i + 1] = float(max(m.new))
+    for i in range(len(old)):
+        place[i + 1] = max(place[i + 1], place[i])
+    matches.sort(key=lambda m: (m.new[0] if m.new else place[m.old[0]] + 0.5, m.old))
+    return Alignment(matches)

@@ -1,0 +1,449 @@
+"""`duizhao update`: alignment, the plan, the write, refusals, the lock, the site (issue 22)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from duizhao.article import parse
+from duizhao.importer.align import align, normalise
+from test_cli import project, run
+
+ARTICLE = """\
+---
+title: T  # the article
+paper:
+  title: P
+  license: CC-BY-4.0
+  version: v1
+paragraphs: P001-P008
+status: draft
+---
+
+# T
+
+## 导言
+
+先读 [](#P003)。
+
+## 1 Intro
+
+/// paragraph | P001
+> The scheduler keeps every prefill instance busy while the decoding instances stream tokens back to the users who asked for them.
+
+T001 调度器让每个 prefill 实例都忙碌。
+///
+
+/// paragraph | P002
+> Early rejection drops a request before its prefill starts when the decoding instances will not have room for it in time.
+
+T002 提前拒绝。
+///
+
+译注：这里说的是过载。
+
+/// paragraph | P003
+> The cache pool lives in the CPU memory of every node and is shared over RDMA by all the prefill instances of the cluster.
+
+T003 缓存池。
+///
+
+## 2 Design
+
+/// paragraph | P004
+> We measured 8 GPUs per node in the first cluster, with one prefill group of two nodes and three decoding nodes beside it.
+
+T004 第一个集群每节点 8 块 GPU。
+///
+
+/// paragraph | P005
+> The conductor picks the prefill instance with the longest prefix match. It then estimates the queueing time of that instance. It also estimates the transfer time of the missing blocks. Finally it chooses the instance with the shortest time to first token.
+
+T005 Conductor 选择前缀最长的实例。
+///
+
+/// paragraph | P006
+> Hot blocks are replicated to several nodes so that no single node becomes a point of congestion for the whole cluster.
+
+T006 热块被复制。
+///
+
+/// paragraph | P007
+> Cold blocks are swapped out to the SSD of the node when the memory pool runs short of space for new requests.
+
+T007 冷块被换出。
+///
+
+/// paragraph | P008
+> The trace will be published later, after the internal review of its contents has finished.
+
+<!-- duizhao:todo -->
+///
+"""
+
+NEW = """\
+# T
+
+## 1 Intro
+
+The scheduler keeps every prefill instance busy while the decoding instances stream tokens back to the users who asked for them.
+
+The cache pool lives in the CPU memory of every node and is shared over RDMA by all the prefill instances of the cluster.
+
+A brand new paragraph about fault tolerance explains how the conductor restarts a failed prefill group without losing requests.
+
+## 2 Design
+
+We measured 16 GPUs per node in the first cluster, with one prefill group of two nodes and three decoding nodes beside it.
+
+The conductor picks the prefill instance with the longest prefix match. It then estimates the queueing time of that instance.
+
+It also estimates the transfer time of the missing blocks. Finally it chooses the instance with the shortest time to first token.
+
+Hot blocks are replicated to several nodes so that no single node becomes a point of congestion for the whole cluster. Cold blocks are swapped out to the SSD of the node when the memory pool runs short of space for new requests.
+
+The trace will be published later, after the internal review of its contents has finished.
+"""
+
+OTHER = "---\ntitle: O\n---\n\n见 [第二段](a.md#P002)、[](a.md#P004) 与 [](a.md#P006)。\n"
+
+
+def _site(tmp_path: Path) -> Path:
+    root = project(
+        tmp_path,
+        {"docs/a.md": ARTICLE, "docs/o.md": OTHER, "new.md": NEW},
+        "docs_dir: docs\nplugins: [duizhao]\n",
+    )
+    return root
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".lock.lock" not in p.name
+    }
+
+
+def _accept(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _out, err = run(["status", "--accept", "docs/a.md"], root, monkeypatch)
+    assert code == 0, err
+
+
+# --------------------------------------------------------------------------------------------
+# Alignment
+
+
+def test_reimport_noise_is_no_change() -> None:
+    old = "The ﬁrst commu-\nnication is “state-of-the-art” \\*here\\* [^orig-1], see [x](y)."
+    new = 'The first communication is "state-of-the-art" *here* [^orig2-1], see [x](y).'
+    assert normalise(old) == normalise(new)
+    assert [m.fate for m in align([old], [new]).matches] == ["same"]
+
+
+def test_every_fate() -> None:
+    article = parse(ARTICLE)
+    old = [p.original for p in article.paragraphs]
+    new = [p.strip() for p in NEW.split("\n\n") if p.strip() and not p.startswith("#")]
+    fates = {(m.fate, m.old, m.new) for m in align(old, new).matches}
+    assert fates == {
+        ("same", (0,), (0,)),
+        ("removed", (1,), ()),
+        ("same", (2,), (1,)),
+        ("new", (), (2,)),
+        ("edited", (3,), (3,)),
+        ("split", (4,), (4, 5)),
+        ("merged", (5, 6), (6,)),
+        ("same", (7,), (7,)),
+    }
+    by = {m.old: m for m in align(old, new).matches if m.old}
+    assert by[(3,)].fate == "edited" and 0.85 <= by[(3,)].score < 1
+    assert by[(4,)].fate == "split" and by[(4,)].new == (4, 5)
+    assert by[(5, 6)].fate == "merged" and by[(5, 6)].new == (6,)
+    assert by[(1,)].fate == "removed"
+
+
+def test_moved_paragraphs_are_found() -> None:
+    texts = [
+        f"Paragraph number {n} talks about a different subject of its own, at length."
+        for n in range(6)
+    ]
+    new = [texts[0], texts[4], texts[1], texts[2], texts[3], texts[5]]
+    fates = {m.old: m.fate for m in align(texts, new).matches}
+    assert fates[(4,)] == "moved" and all(fates[(i,)] == "same" for i in (0, 1, 2, 3, 5))
+
+
+def test_short_units_need_a_near_exact_match() -> None:
+    old = ["3 Results", "See Table 2.", "Table 2: Settings of each run in the cluster."]
+    new = ["4 Results", "See Figure 5.", "Table 3: Settings of each run in the cluster."]
+    by = {m.old: m for m in align(old, new).matches if m.old}
+    assert by[(0,)].fate == "removed"  # one character in nine: not near-exact
+    assert by[(1,)].fate == "removed"
+    assert by[(2,)].fate == "edited"
+
+
+def test_unrelated_paragraphs_are_not_matched() -> None:
+    old = [
+        "Early rejection drops a request before its prefill starts when the decoding instances "
+        "will not have room for it in time."
+    ]
+    new = [
+        "The conductor restarts a failed prefill group from its last checkpoint so that no "
+        "request of the cluster is lost in time."
+    ]
+    assert [m.fate for m in align(old, new).matches] == ["removed", "new"]
+
+
+# --------------------------------------------------------------------------------------------
+# The command
+
+
+def test_plan_then_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _site(tmp_path)
+    _accept(root, monkeypatch)
+    before = _snapshot(root)
+    code, out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v2"], root, monkeypatch
+    )
+    assert code == 0, err
+    assert _snapshot(root) == before  # a dry run writes nothing
+    assert "8 → 8 paragraphs: 3 same, 1 edited, 1 split, 1 merged, 1 new, 1 removed\n" in err
+    assert "dry run: would change 4 files; apply with --write" in err
+    assert (
+        "P002        -           removed         removed: block moved to docs/a.removed.yml" in out
+    )
+    assert "P005        P005+P006   split" in out
+    assert "P006+P007   P007        merged" in out
+    assert "--- a/docs/a.md" in out and "+++ b/docs/o.md" in out
+
+    code, out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v2", "--write"],
+        root,
+        monkeypatch,
+    )
+    assert code == 0, err
+    assert "docs/o.md:5: DZ305 link to P002, which the new version of docs/a.md" in err
+    text = (root / "docs/a.md").read_text(encoding="utf-8")
+    article = parse(text)
+    ids = [p.id for p in article.paragraphs]
+    assert ids == [f"P{n:03d}" for n in range(1, 9)]
+    assert 'version: "v2"' in text and "paragraphs: P001-P008" in text
+    assert "title: T  # the article" in text  # the front matter's comment stays
+    translations = {p.id: p.translation for p in article.paragraphs}
+    assert translations["P001"].startswith("T001")
+    assert translations["P002"].startswith("T003")  # moved up: P002 was removed
+    assert translations["P003"] == "<!-- duizhao:todo -->"  # new, at its place
+    assert translations["P004"].startswith("T004")
+    assert translations["P005"].startswith("T005")  # split: the translation stays first
+    assert translations["P006"] == "<!-- duizhao:todo -->"
+    assert translations["P007"] == "T006 热块被复制。\n\nT007 冷块被换出。"  # merged
+    assert "16 GPUs" in article.paragraphs[3].original
+    assert text.index("A brand new paragraph") < text.index("## 2 Design")
+    assert "译注：这里说的是过载。" in text  # the translator's note between blocks stays
+    assert "先读 [](#P002)。" in text  # the intro's link follows P003 → P002
+
+    other = (root / "docs/o.md").read_text(encoding="utf-8")
+    assert (
+        other == "---\ntitle: O\n---\n\n见 [第二段](a.md#P002)、[](a.md#P004) 与 [](a.md#P007)。\n"
+    )
+
+    removed = yaml.safe_load((root / "docs/a.removed.yml").read_text(encoding="utf-8"))
+    (entry,) = removed["removed"]
+    assert entry["id"] == "P002" and entry["was_in"] == "v1" and entry["removed_in"] == "v2"
+    assert "T002 提前拒绝。" in entry["block"] and entry["block"].startswith("/// paragraph | P002")
+
+    lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
+    (record,) = lock["updates"]["a.md"]
+    assert record["from"] == "v1" and record["to"] == "v2"
+    assert record["ids"] == {
+        "P001": "P001",
+        "P002": None,
+        "P003": "P002",
+        "P004": "P004",
+        "P005": "P005",
+        "P006": "P007",
+        "P007": "P007",
+        "P008": "P008",
+    }
+    previous = lock["previous"]["a.md"]
+    assert set(previous) == {"P004", "P005", "P007"}
+    assert "8 GPUs" in previous["P004"]
+    assert previous["P007"].count("\n\n") == 1  # both originals of the merge
+    assert set(lock["articles"]["a.md"]) == {"P001", "P002", "P004", "P005", "P007"}
+    assert "aliases" not in lock  # every old ID is in use again
+
+    code, _out, err = run(["status"], root, monkeypatch)
+    stale = [line.split(" DZ301 ")[1][:18] for line in err.splitlines() if " DZ301 " in line]
+    assert stale == ["the original of P0"] * 3
+    assert sum(f"of {pid} changed" in err for pid in ("P004", "P005", "P007")) == 3
+
+    code, out, _err = run(["status", "--diff", "docs/a.md#P004"], root, monkeypatch)
+    assert code == 0 and "We measured [-8-]{+16+} GPUs per node" in out
+
+    # idempotent, and renumber has nothing left to do
+    after = _snapshot(root)
+    code, _out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v2", "--write"],
+        root,
+        monkeypatch,
+    )
+    assert code == 0 and "already matches" in err
+    code, _out, err = run(["renumber", "docs/a.md"], root, monkeypatch)
+    assert code == 0 and "already sequential" in err
+    assert _snapshot(root) == after
+
+
+def test_accept_clears_the_earlier_original(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _site(tmp_path)
+    _accept(root, monkeypatch)
+    run(["update", "docs/a.md", "--from", "new.md", "--write"], root, monkeypatch)
+    run(["status", "--accept", "docs/a.md#P004"], root, monkeypatch)
+    lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
+    assert "P004" not in lock["previous"]["a.md"] and "P005" in lock["previous"]["a.md"]
+    code, out, _err = run(["status", "--diff", "docs/a.md#P004"], root, monkeypatch)
+    assert code == 0 and "not stale" in out
+
+
+def test_old_ids_no_paragraph_uses_become_aliases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _site(tmp_path)
+    short = NEW.replace(
+        "A brand new paragraph about fault tolerance explains how the conductor restarts a "
+        "failed prefill group without losing requests.\n\n",
+        "",
+    )
+    (root / "new.md").write_text(short, encoding="utf-8")
+    code, _out, err = run(["update", "docs/a.md", "--from", "new.md", "--write"], root, monkeypatch)
+    assert code == 0, err
+    lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
+    # 8 → 7 paragraphs: old P008 is now P007; no paragraph is P008 any more
+    assert lock["aliases"]["a.md"] == {"P008": "P007"}
+    assert "paragraphs: P001-P007" in (root / "docs/a.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "code_word"),
+    [
+        (
+            lambda root: (root / "docs/a.md").write_text(
+                ARTICLE.replace("T007 冷块被换出。\n///", "T007"), "utf-8"
+            ),
+            "DZ007",
+        ),
+        (lambda root: (root / "duizhao.lock").write_text("{not json", "utf-8"), "DZ303"),
+        (
+            lambda root: (root / "docs/a.md").write_text(
+                ARTICLE.replace("/// paragraph | P005", "/// paragraph | P004"), "utf-8"
+            ),
+            "DZ304",
+        ),
+        (lambda root: (root / "new.md").write_text("# Only a heading\n", "utf-8"), "DZ304"),
+        (
+            lambda root: (root / "docs/a.removed.yml").write_text("removed: [unclosed", "utf-8"),
+            "DZ304",
+        ),
+    ],
+    ids=["unclosed-block", "unreadable-lock", "duplicate-id", "empty-original", "bad-removed-file"],
+)
+def test_refusals_write_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: object, code_word: str
+) -> None:
+    root = _site(tmp_path)
+    assert callable(change)
+    change(root)
+    before = _snapshot(root)
+    code, _out, err = run(["update", "docs/a.md", "--from", "new.md", "--write"], root, monkeypatch)
+    assert code == 1, err
+    assert f" {code_word} " in err and "nothing written" in err
+    assert _snapshot(root) == before
+
+
+def test_crlf_and_bom_survive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _site(tmp_path)
+    (root / "docs/a.md").write_bytes(b"\xef\xbb\xbf" + ARTICLE.replace("\n", "\r\n").encode())
+    code, _out, err = run(["update", "docs/a.md", "--from", "new.md", "--write"], root, monkeypatch)
+    assert code == 0, err
+    data = (root / "docs/a.md").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"\n" not in data.replace(b"\r\n", b"")
+
+
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [
+        ("paper:\n  title: P\n", 'paper:\n  title: P\n  version: "v9"\n'),
+        (
+            "paper:\n  title: P\n  version: v1  # arXiv\n",
+            'paper:\n  title: P\n  version: "v9"  # arXiv\n',
+        ),
+        ("status: draft\n", 'status: draft\npaper:\n  version: "v9"\n'),
+    ],
+)
+def test_version_is_written_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, front: str, expected: str
+) -> None:
+    article = (
+        "---\ntitle: T\n"
+        + front
+        + "---\n\n/// paragraph | P001\n> A long enough original sentence for the test here.\n\n译文。\n///\n"
+    )
+    root = project(
+        tmp_path,
+        {"docs/a.md": article, "new.md": "A long enough original sentence for the test here.\n"},
+    )
+    code, _out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v9", "--write"], root, monkeypatch
+    )
+    assert code == 0, err
+    assert (root / "docs/a.md").read_text(encoding="utf-8").startswith("---\ntitle: T\n" + expected)
+
+
+@pytest.mark.parametrize(
+    ("paper", "expected"),
+    [
+        ("{title: P, version: v1}", '{title: P, version: "v2"}'),
+        ("{title: P, license: MIT}", '{title: P, license: MIT, version: "v2"}'),
+        ("{}", '{version: "v2"}'),
+    ],
+)
+def test_a_flow_paper_mapping_gets_its_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, paper: str, expected: str
+) -> None:
+    article = (
+        f"---\ntitle: T\npaper: {paper}\n---\n\n"
+        "/// paragraph | P001\n> A long enough original sentence for the test here.\n\n译文。\n///\n"
+    )
+    root = project(
+        tmp_path,
+        {"docs/a.md": article, "new.md": "A long enough original sentence for the test here.\n"},
+    )
+    code, _out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v2", "--write"],
+        root,
+        monkeypatch,
+    )
+    assert code == 0, err
+    assert f"\npaper: {expected}\n" in (root / "docs/a.md").read_text(encoding="utf-8")
+
+
+def test_a_paper_mapping_over_lines_in_flow_style_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    article = (
+        "---\ntitle: T\npaper: {title: P,\n  license: MIT}\n---\n\n"
+        "/// paragraph | P001\n> Original.\n\n译文。\n///\n"
+    )
+    root = project(tmp_path, {"docs/a.md": article, "new.md": "Original.\n"})
+    before = (root / "docs/a.md").read_bytes()
+    code, _out, err = run(
+        ["update", "docs/a.md", "--from", "new.md", "--version", "v2", "--write"],
+        root,
+        monkeypatch,
+    )
+    assert code == 1 and "DZ304 cannot write 'paper: version:'" in err
+    assert (root / "docs/a.md").read_bytes() == before
