@@ -259,7 +259,12 @@ class Caption:
 
 def _span(page: _Page, line: Line, layout: Layout) -> tuple[float, float]:
     col = page.layout.column_of(line.x0, line.x1, layout.settings.column_share)
-    return col if col is not None else page.layout.text_span
+    if col is not None:
+        return col
+    # Across the gutter, or wider than the text a page without a gutter has (its other
+    # column holding no body-size text): the text width, and at least the caption's.
+    s0, s1 = page.layout.text_span
+    return (min(s0, line.x0), max(s1, line.x1))
 
 
 def caption_starts(page: _Page, layout: Layout) -> list[Caption]:
@@ -365,10 +370,14 @@ def extend(caption: Caption, layout: Layout) -> None:
         if not fits or caption_label(nxt.text) is not None:
             return
         if any(
-            g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0
+            (g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0)
+            or (
+                overlap_len(g[1], g[3], nxt.y0, nxt.y1) > s.caption_next * (nxt.y1 - nxt.y0)
+                and overlap_len(g[0], g[2], nxt.x0, nxt.x1) > 0
+            )
             for g in page.graphics
         ):
-            return  # a rule between: the table starts
+            return  # a rule between, or one down across the line (a table's column rule)
         caption.lines.append(nxt)
         own |= {id(p) for p in (nxt.pieces or [nxt])}
 
@@ -596,9 +605,15 @@ def choose(
                 else float("inf")
                 for u in (True, False)
             )
-            if up_gap != down_gap:
-                votes[up_gap < down_gap] += 1
-        default = kind == "figure"  # tables, algorithms and listings: captioned above
+            # The usual side (figures above their captions) holds unless the other starts
+            # clearly nearer: floats stacked with a caption between their bodies put the
+            # next float's body right under a caption.
+            default = kind == "figure"  # tables, algorithms and listings: captioned above
+            usual, other = (up_gap, down_gap) if default else (down_gap, up_gap)
+            margin = s.side_margin * layout.leading
+            if usual != other:
+                votes[default if usual <= other + margin else not default] += 1
+        default = kind == "figure"
         side[kind] = votes.most_common(1)[0][0] if votes else default
         if votes[True] == votes[False]:
             side[kind] = default

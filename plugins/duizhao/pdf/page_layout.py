@@ -93,6 +93,10 @@ class PageLayout:
         return None
 
     def extent(self, ln: Line) -> tuple[float, float]:
+        """The edges of the measure ``ln`` is set in: its column's, or narrower beside a
+        float."""
+        if ln.measure is not None:
+            return ln.measure
         return self.extents.get(ln.column, self.extents.get(-1, (ln.x0, ln.x1)))
 
 
@@ -407,18 +411,33 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
                 and not _in_text(ln, live, layout)
             ):
                 candidates.append(ln)
-                places.setdefault(_running_key(ln.text), []).append((page.number, ln.y0))
+                # A head's parts (left and right of a page without a gutter, where they
+                # merge into one line) are looked up one by one too.
+                for part in {ln.text, *ln.parts}:
+                    places.setdefault(_running_key(part), []).append((page.number, ln.y0))
 
-    def recurs(ln: Line) -> bool:
+    def recurs(text: str, ln: Line) -> bool:
         return any(
             number != ln.page and abs(y - ln.y0) <= s.running_height
-            for number, y in places[_running_key(ln.text)]
+            for number, y in places[_running_key(text)]
+        )
+
+    def parts_recur(ln: Line) -> bool:
+        """A head in parts at both sides of the page: every part recurs, or reads as a page
+        number, and one with words recurs (not a row of a figure's labels)."""
+        w = layout.pages[ln.page - 1].width
+        return (
+            len(ln.parts) > 1
+            and ln.x0 < s.head_sides * w
+            and ln.x1 > (1 - s.head_sides) * w
+            and all(recurs(p, ln) or _PAGE_NUMBER_RE.match(p) for p in ln.parts)
+            and any(recurs(p, ln) and sum(c.isalpha() for c in p) >= 3 for p in ln.parts)
         )
 
     for ln in candidates:
         if words_only and not any(ch.isalpha() for ch in ln.text.replace("page", "")):
             continue
-        if _PAGE_NUMBER_RE.match(ln.text) or recurs(ln):
+        if _PAGE_NUMBER_RE.match(ln.text) or recurs(ln.text, ln) or parts_recur(ln):
             set_role(ln, "running")
     if words_only:
         return

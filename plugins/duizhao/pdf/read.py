@@ -258,6 +258,8 @@ class _Reader:
         self.form_object = _fast(pdfium_c.FPDFFormObj_GetObject, vp, vp, ctypes.c_ulong)
         self.page_object = _fast(pdfium_c.FPDFPage_GetObject, vp, vp, c_int)
         self.objects = _Objects()
+        #: the text objects of the page being read whose glyphs the text layer holds
+        self.text_objects: set[int] = set()
 
     # -- one page -------------------------------------------------------------------------
 
@@ -396,6 +398,7 @@ class _Reader:
             text = chr(code) if code < 0x110000 else "\ufffd"
             append(Char(text, *box, info[1], info[0], space, generated))
             space = generated = False
+        self.text_objects = {key for key in objects if key}
         for ch in chars:  # a high half without its low half
             if 0xD800 <= ord(ch.text[0]) < 0xDC00:
                 ch.text = "\ufffd"
@@ -443,7 +446,9 @@ class _Reader:
                     (self.form_object(obj, j), inner, depth + 1) for j in reversed(range(n))
                 )
                 continue
-            if kind not in (_PATH, _IMAGE, _SHADING):
+            if kind == _TEXT and obj in self.text_objects:
+                continue  # its glyphs are in the text layer
+            if kind not in (_PATH, _IMAGE, _SHADING, _TEXT):
                 continue
             if kind == _PATH and not self._shows(obj):
                 continue
@@ -469,9 +474,11 @@ class _Reader:
             )
             if box[2] < box[0] or box[3] < box[1]:
                 continue
+            # Text drawn that the text layer does not hold (the pieces of a large bracket, a
+            # Type 3 drawing): ink of the page all the same.
             out.append(
                 Graphic(
-                    box, "image" if kind == _IMAGE else "shading" if kind == _SHADING else "path"
+                    box, {_IMAGE: "image", _SHADING: "shading", _TEXT: "text"}.get(kind, "path")
                 )
             )
         return out

@@ -135,6 +135,9 @@ class Settings:
     #: … and stands further than this many leadings from the text (running text at a
     #: page's top has its next line one leading below)
     running_gap: float = 1.3
+    #: a running head set in parts (left and right) reaches into this share of the page's
+    #: width at either side
+    head_sides: float = 0.2
     #: text outside this share of the page's width at either side is a margin stamp
     stamp_margin: float = 0.07
     #: a paper has a text band when it has this many lines of running text
@@ -181,6 +184,9 @@ class Settings:
     apart_score: float = 1.0
     near_score: float = 3.0
     near_lines: float = 2.0
+    #: a float's usual side (figures above their captions) wins its vote unless the other
+    #: side's region starts more than this many leadings nearer
+    side_margin: float = 1.0
     #: a caption goes on with a line starting this far (em) below its last one's top, within
     #: this gap (em) of it, of its size (within ``caption_size`` pt)
     caption_next: float = 0.5

@@ -223,6 +223,9 @@ class Line:
     parts: list[str] = field(default_factory=list)
     #: the fragments merged into this line (empty for a fragment)
     pieces: list[Line] = field(default_factory=list)
+    #: the left and right edges of the text's measure when it is set narrower than its
+    #: column, beside a float (a wrapfigure's); None: the column's
+    measure: tuple[float, float] | None = None
     column: int = -1  # 0 left, 1 right, -1 spanning or single column
     #: text, running, front, title, float, caption, dropped
     role: str = "text"

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...pdf.geometry import Box, area, inside, merge_boxes
+from ...pdf.geometry import Box, area, inside, merge_boxes, union
 from ...pdf.page_layout import Layout, Note, PageLayout
 from ...pdf.read import Char
 from ...pdf.settings import SETTINGS, Settings
-from ...pdf.text import Line, make_line
+from ...pdf.text import Line, make_line, merge
 
 
 class FloatLike(Protocol):
@@ -71,13 +71,62 @@ def use_floats(layout: Layout, floats: Sequence[FloatLike]) -> list[Float]:
         )
     for page in layout.pages:
         here = [f for f in out if f.page == page.number]
+        if not here:
+            continue
+        page.lines = [_outside(ln, here, layout) for ln in page.lines]
         for ln in page.lines:
             for f in here:
                 if _within(ln, f.caption_box, s):
                     ln.role = "caption"
                 elif _within(ln, f.box, s):
                     ln.role = "float"
+        for f in here:
+            _narrowed(page, f, layout)
     return out
+
+
+def _outside(ln: Line, floats: Sequence[Float], layout: Layout) -> Line:
+    """A line without the fragments of it that lie in a float (on a page of one column a
+    wrapfigure's labels share the baselines of the text beside it)."""
+    s = layout.settings
+    if len(ln.pieces) < 2:
+        return ln
+    kept = [
+        p
+        for p in ln.pieces
+        if not any(_within(p, f.box, s) or _within(p, f.caption_box, s) for f in floats)
+    ]
+    if len(kept) == len(ln.pieces) or not kept:
+        return ln
+    line = merge(kept, layout.fonts, s)
+    line.column, line.number = ln.column, ln.number
+    return line
+
+
+def _narrowed(page: PageLayout, f: Float, layout: Layout) -> None:
+    """Text set beside a float in its column (a wrapfigure's) has the measure of its lines:
+    their own edges tell its full lines and indents."""
+    b = union((f.box, f.caption_box))
+    beside = []
+    for ln in page.lines:
+        left, right = page.extent(ln)
+        if (
+            ln.role != "text"
+            or min(ln.y1, b[3]) - max(ln.y0, b[1]) <= 0
+            or b[0] < left - layout.body
+            or b[2] > right + layout.body
+        ):
+            continue
+        if ln.x1 <= b[0] or ln.x0 >= b[2]:
+            beside.append(ln)
+    for side in (True, False):
+        lines = [ln for ln in beside if (ln.x1 <= b[0]) == side]
+        if len(lines) < 2:
+            continue
+        left, right = page.extent(lines[0])
+        edge = (left, max(ln.x1 for ln in lines)) if side else (min(ln.x0 for ln in lines), right)
+        for ln in lines:
+            ln.measure = edge
 
 
 def use_captions(layout: Layout, boxes: Sequence[tuple[int, Box]]) -> None:
