@@ -15,21 +15,16 @@ from hypothesis import strategies as st
 from conftest import Site
 from duizhao.article import read_article
 from duizhao.cli import main
+from duizhao.figures.spec import load_spec
 from duizhao.importer import PdfImport, import_pdf
-from duizhao.importer.layout import (
-    Box,
-    Char,
-    Float,
-    FontStyle,
-    Joiner,
-    _make_line,
-    _small_type,
-    caption_match,
-    line_text,
-    merge_boxes,
-    normalize_text,
-)
-from duizhao.importer.pdf import figure_text, read_pages
+from duizhao.importer.pdf import Float, figure_text
+from duizhao.importer.pdf.lines import small_type as _small_type
+from duizhao.pdf.captions import caption_match
+from duizhao.pdf.geometry import Box, merge_boxes
+from duizhao.pdf.hyphens import Joiner
+from duizhao.pdf.read import Char, FontStyle, read_path
+from duizhao.pdf.text import line_text, normalize_text
+from duizhao.pdf.text import make_line as _make_line
 from pdf_papers import make_ieee_paper
 
 PAPERS = Path(__file__).parent / "data" / "papers"
@@ -306,7 +301,7 @@ def test_amsart_abstract_in_small_type_is_kept_and_nothing_is_lost(amsart: PdfIm
     assert texts[3] == "1. Introduction"
     # Nothing of the page is lost: every letter and digit drawn on it (but the page number)
     # is in the title, the paragraphs and headings, or the report's author block.
-    pages, _fonts = read_pages(AMSART)
+    pages = read_path(AMSART).pages
     drawn = Counter(
         ch.text for ch in pages[0].chars if ch.text.isalnum() and ch.y0 < 0.9 * pages[0].height
     )
@@ -342,7 +337,7 @@ def test_amsart_formulas_keep_their_scripts_and_displays_are_one_unit() -> None:
     texts = [c.text for c in result.chunks]
     # Nothing of the page is lost: every letter and digit drawn on it (but the running head,
     # with the page number, in 6 pt at the top) is in a chunk.
-    pages, _fonts = read_pages(AMSART_MATH)
+    pages = read_path(AMSART_MATH).pages
     page = pages[1]
     drawn = Counter(
         c
@@ -549,8 +544,14 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     }
     assert [p.id for p in article.paragraphs] == [f"P00{n}" for n in range(1, 8)]
     text = (site.docs / "papers/layout.md").read_text(encoding="utf-8")
-    assert "<!-- duizhao:figure 1 page: 1 box: [" in text
-    assert "<!-- duizhao:table table-1 page: 2 box: [" in text
+    # The paper lies in the project: its floats go into layout.figures.yml and are placed
+    # where the text first refers to them, and the article counts its figures.
+    assert "/// figure | 1\n///" in text and "/// figure | table-1\n///" in text
+    assert "<!-- duizhao:figure" not in text and "<!-- duizhao:table" not in text
+    assert article.meta["figures"] == 2
+    spec = load_spec(site.docs / "papers/layout.figures.yml", site.root)
+    assert spec.diagnostics == [] and sorted(spec.declared) == ["1", "2", "table-1"]
+    assert "docs/papers/layout.figures.yml: 3 figure and table entries added" in result.stderr
     # The author states the licence (the PDF does not) and writes the 导言 where the import
     # left its to-do marker (else DZ009); then the strict build passes.
     text = text.replace("  authors:", "  license: CC-BY-4.0\n  authors:", 1)
@@ -558,6 +559,7 @@ def test_cli_creates_the_article_with_paper_fields_and_builds_strictly(
     (site.docs / "papers/layout.md").write_text(text, encoding="utf-8")
     site.build(strict=True)
     page = site.html("papers/layout.md")
+    assert 'id="fig-1"' in page and 'id="table-1"' in page  # cropped and captioned
     assert "Owned&lt;T&gt; types" in page and "<T>" not in page
     assert "Vector&lt;u8&gt;" in page
     assert "[1] A. Author, B. Writer and C. Reader" in page  # a plain, unnumbered reference
@@ -640,7 +642,8 @@ def test_acm_sample_with_ruled_tables_appendices_and_unmapped_ligatures() -> Non
 def test_cli_places_figures_the_spec_declares(
     make_site: Callable[..., Site], chdir: Callable[[Path], None]
 ) -> None:
-    """detect → write → import: a declared figure gets a real placement, the rest a marker."""
+    """An entry the author wrote is kept as written; the floats the spec lacks are added
+    (merged as `figures detect --write` does); all of them are placed."""
     site = make_site({"index.md": "# Home\n"})
     chdir(site.root)
     make_ieee_paper(site.root / "paper.pdf")
@@ -658,7 +661,10 @@ def test_cli_places_figures_the_spec_declares(
     text = (site.docs / "x.md").read_text(encoding="utf-8")
     assert "/// figure | 1\n///\n" in text
     assert "<!-- duizhao:figure 1" not in text
-    assert "<!-- duizhao:table table-1 page: 2" in text  # the spec does not declare it
+    assert "/// figure | table-1\n///\n" in text  # added to the spec, which lacked it
+    spec = (site.docs / "x.figures.yml").read_text(encoding="utf-8")
+    assert spec.startswith("source: ../paper.pdf\nfigures:\n  - id: 1\n    page: 1\n")
+    assert "x.figures.yml: Fig. 1 kept as written; differs in" in result.stderr
 
 
 boxes_st = st.lists(

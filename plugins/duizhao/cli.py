@@ -26,7 +26,7 @@ from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
 if TYPE_CHECKING:
-    from .importer import Original
+    from .importer import Original, PdfImport
     from .lock import Lock
 
 # Commands import what only they need: `duizhao check` starts without the importer's
@@ -316,6 +316,13 @@ def _import(article: Path, original: Path, base_url: str | None, number_referenc
         base_url=base_url,
         number_references=number_references,
     )
+    from .importer import PdfImport
+
+    spec, placed = (
+        _place_figures(article, original, source, new=existing is None)
+        if isinstance(source, PdfImport)
+        else ({}, "")
+    )
     title = source.title or article.stem.replace("-", " ").replace("_", " ")
     chunks = source.chunks
     if existing is None and chunks and not (chunks[0].is_heading or chunks[0].is_numbered):
@@ -334,13 +341,15 @@ def _import(article: Path, original: Path, base_url: str | None, number_referenc
             article.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise click.UsageError(f"cannot create the folder of {article}: {exc}") from exc
-    _write({article: result.data}, "import")
+    _write({article: result.data, **spec}, "import")
     click.echo(
         f"{article}: imported {result.paragraphs} paragraphs ({result.first}-{result.last}) "
         f"and {result.headings} heading{'s' * (result.headings != 1)}; "
         f"paragraphs: {result.range}"
     )
     _import_report(original, source)
+    if placed:
+        click.echo(placed, err=True)
     if existing is None:
         click.echo(
             f"{article}: created as a draft; add the original's licence as 'paper: license:' "
@@ -379,6 +388,41 @@ def _import_report(original: Path, source: Original) -> None:
         click.echo(note.format(str(original)), err=True)
 
 
+def _place_figures(
+    article: Path, original: Path, paper: PdfImport, new: bool
+) -> tuple[dict[Path, bytes], str]:
+    """The paper's floats merged into the article's .figures.yml, as `figures detect --write`
+    does (an author's entry is never changed), and placed as `/// figure` blocks where the
+    text first refers to them; a new article gets 'figures: N'. Only for a paper inside the
+    project (the build crops from it): else they stay markers. The spec's new bytes, to be
+    written with the article, and what to report."""
+    from .figures.cli import merged_spec
+    from .figures.merge import keyed
+    from .figures.spec import figure_key, spec_path
+
+    if not paper.detected:
+        return {}, ""
+    if not Path(os.path.realpath(original)).is_relative_to(os.path.realpath(project_root())):
+        return {}, (
+            f"{original}: outside the project, so its figures cannot be cropped: they are left "
+            "as markers; copy the paper into the project (e.g. papers/) and import again"
+        )
+    spec_file = spec_path(article)
+    found, _unkeyed = keyed(paper.detected)  # "Figure B.1" beside "Figure 1" stays a marker
+    _text, merged = merged_spec(spec_file, original, found)
+    declared = {*_declared_figures(article), *(figure_key(f.kind, f.number) for f in merged.added)}
+    paper.chunks = paper.declaring(declared)
+    count = max((int(k) for k in declared if k.isdigit()), default=0)
+    if new and count:
+        paper.meta["figures"] = count
+    report = (
+        f"{spec_file}: {len(merged.added)} figure and table entries added, "
+        f"{len(found) - len(merged.added)} already there; placed where the text "
+        "first refers to them"
+    )
+    return ({spec_file: merged.text.encode("utf-8")} if merged.added else {}), report
+
+
 def _read_original(
     original: Path,
     article: Path,
@@ -392,26 +436,22 @@ def _read_original(
     from .importer import footnote_prefix
     from .importer.read import OriginalError, ReadOptions, is_pdf, read_original
 
-    detect = None
-    if is_pdf(original):
-        from .figures.cli import detect_cache_dir
-        from .figures.detect import detect_cached
-
-        # the detection of `duizhao figures detect` (and its cache, by the PDF's digest):
-        # floats leave the text flow and come back as figure placements where they are first
-        # referenced
-        cache = detect_cache_dir(article)
-        detect = lambda pdf: detect_cached(pdf, cache).figures  # noqa: E731
+    # A PDF is read once: its layout and the figure detection of `duizhao figures detect` on
+    # the same pages; floats leave the text flow and come back as figure placements where
+    # they are first referenced.
     options = ReadOptions(
         base_url=base_url,
         footnote_prefix=footnote_prefix(existing),
         number_references=number_references,
-        declared_figures=_declared_figures(article) if detect is not None else (),
-        detect=detect,
+        declared_figures=_declared_figures(article) if is_pdf(original) else (),
     )
     try:
         return read_original(original, options)
     except OriginalError as exc:
+        if exc.one_line:  # a PDF that cannot be read: one line naming the file and the page
+            refused = click.ClickException(str(exc))
+            refused.exit_code = 2  # the original refused, as for other originals
+            raise refused from None
         raise click.UsageError(str(exc)) from exc
 
 
@@ -545,7 +585,7 @@ def _update(
     *,
     write: bool,
 ) -> None:
-    from .importer.read import is_pdf
+    from .importer import PdfImport
     from .importer.update import FigureUpdate, plan_update
 
     original, version, base_url, number_references = options
@@ -558,16 +598,10 @@ def _update(
         original, article, existing, base_url=base_url, number_references=number_references
     )
     figures = None
-    if is_pdf(original):
-        from .figures.cli import detect_cache_dir
-        from .figures.detect import detect_cached
+    if isinstance(source, PdfImport):  # its floats, detected on the pages read above
         from .figures.spec import spec_path
 
-        try:  # (cached by the PDF's digest: the import above ran the same detection)
-            found = detect_cached(original, detect_cache_dir(article)).figures
-        except (OSError, ValueError) as exc:
-            raise click.UsageError(f"cannot read {original}: {exc}") from exc
-        figures = FigureUpdate(spec_path(article), original, found)
+        figures = FigureUpdate(spec_path(article), original, source.detected)
     plan = plan_update(
         article,
         source,

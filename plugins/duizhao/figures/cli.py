@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from ..project import project_root
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
 from .spec import load_spec, spec_path
+
+if TYPE_CHECKING:
+    from .merge import Merge
 
 DEFAULT_PREVIEW_DIR = Path(".cache/duizhao/preview")
 DEFAULT_CACHE_DIR = ".cache/duizhao"
@@ -124,7 +127,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     from ..lock import LOCK_NAME
     from ..source import ProjectBusyError, project_lock, write_atomically
     from .detect import detect_cached
-    from .merge import spec_text
+    from .merge import keyed, spec_text
     from .review import count_of, missing_numbers, review_html
     from .sources import sniff
 
@@ -146,7 +149,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         except (OSError, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
     seconds = time.perf_counter() - started
-    found = result.figures
+    found, unkeyed = keyed(result.figures)
     spec_file = spec_path(article) if article is not None else None
 
     figures_n = sum(f.kind == "figure" for f in found)
@@ -161,6 +164,16 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         f"{count_of(tables_n, 'table')} ({how})",
         err=True,
     )
+    for note in result.notes:
+        click.echo(f"  {paper}: {note}", err=True)
+    for unboxed in result.unboxed:
+        click.echo(f"  {paper}: {unboxed.message()}", err=True)
+    for f in unkeyed:
+        click.echo(
+            f"  {paper}: page {f.page}: {f.label} has the number of another {f.kind} (a "
+            ".figures.yml id is a number): left out; add it by hand under a free id",
+            err=True,
+        )
     for kind in ("figure", "table"):
         missing = missing_numbers([f.number for f in found if f.kind == kind])
         if missing:
@@ -191,9 +204,11 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         _merge(spec_file, paper, found, write=False)
 
 
-def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> None:
-    from ..source import write_atomically
-    from .merge import MergeError, entry_lines, merge
+def merged_spec(spec_file: Path, paper: Path, found: Sequence[Any]) -> tuple[str, Merge]:
+    """The spec's text as it is and with ``found`` merged in (nothing written); the
+    differences of the entries kept as written are reported. ``ClickException`` when the
+    spec cannot be read or merged into."""
+    from .merge import MergeError, merge
 
     try:
         data = read_bytes(spec_file, MAX_YAML_BYTES) if spec_file.is_file() else b""
@@ -206,6 +221,14 @@ def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> No
         raise click.ClickException(f"{spec_file}: {exc}") from exc
     for f, diff in merged.differences:
         click.echo(f"  {spec_file.name}: {f.label} kept as written; differs in {diff}", err=True)
+    return text, merged
+
+
+def _merge(spec_file: Path, paper: Path, found: list[Any], *, write: bool) -> None:
+    from ..source import write_atomically
+    from .merge import entry_lines
+
+    text, merged = merged_spec(spec_file, paper, found)
     if not write:
         lines: list[str] = []
         for f in merged.added:

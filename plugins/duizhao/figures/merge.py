@@ -64,6 +64,20 @@ def spec_text(found: Sequence[DetectedFigure], source: str, paper: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def keyed(found: Sequence[DetectedFigure]) -> tuple[list[DetectedFigure], list[DetectedFigure]]:
+    """The floats a spec can hold, one per kind and number (the first in reading order), and
+    the others: an appendix's "Figure B.1" has the number of "Figure 1", and a spec's ``id``
+    is a number."""
+    kept: list[DetectedFigure] = []
+    others: list[DetectedFigure] = []
+    seen: set[str] = set()
+    for f in found:
+        key = figure_key(f.kind, f.number)
+        (others if key in seen else kept).append(f)
+        seen.add(key)
+    return kept, others
+
+
 def by_number(found: Sequence[DetectedFigure]) -> list[DetectedFigure]:
     """Figures, then tables, each by number: the order an author looks them up in."""
     return sorted(found, key=lambda f: (f.kind != "figure", f.kind, f.number))

@@ -5,8 +5,8 @@
 - :mod:`.from_markdown`: a Markdown original in its dialect (markdown-it-py tokens) → chunks,
   metadata, report;
 - :mod:`.escape`: the old names of :mod:`duizhao.escape`'s Markdown escapers (for the PDF importer);
-- :mod:`.pdf`: a PDF paper → chunks, from glyphs, fonts and positions (pypdfium2);
-- :mod:`.layout`: the layout analysis behind it (columns, floats, headings), pure;
+- :mod:`.pdf`: a PDF paper → chunks, on the PDF engine (:mod:`duizhao.pdf`) and its figure
+  detector;
 - :mod:`.apply`: chunks → blocks appended to an article, its range extended in place;
 - :mod:`.read`: the one entry point that reads an original of any kind (import and update);
 - ``duizhao update`` (a new version of an original): :mod:`.align` (which old paragraph became
@@ -16,12 +16,13 @@
 
 from __future__ import annotations
 
+from ..pdf.hyphens import vocabulary
 from .apply import block_lines, import_chunks, new_article
 from .from_markdown import footnote_prefix, parse_markdown
 from .model import Chunk, ImportRefused, ImportResult, Note, Original
 from .pdf import PdfImport, import_pdf
 from .read import OriginalError, ReadOptions, read_original
-from .text import chunks_from_text, join_lines, literal_chunks, vocabulary
+from .text import chunks_from_text, join_lines, literal_chunks
 
 __all__ = [
     "Chunk",

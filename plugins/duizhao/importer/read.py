@@ -30,6 +30,11 @@ MARKDOWN_SUFFIXES = frozenset(
 class OriginalError(Exception):
     """The original cannot be read (the message says why, in words)."""
 
+    def __init__(self, message: str, one_line: bool = False) -> None:
+        super().__init__(message)
+        #: the message names the file and the page itself, on one line (a PDF's)
+        self.one_line = one_line
+
 
 @dataclass(frozen=True)
 class ReadOptions:
@@ -43,7 +48,8 @@ class ReadOptions:
     number_references: bool = False
     #: PDF: the figure keys the article's ``.figures.yml`` declares ("3", "table-2")
     declared_figures: Collection[str] = ()
-    #: PDF: a figure detector (``detect_figures``-shaped), or None for the importer's own
+    #: PDF: floats that override the figure detector's of the same page, kind and number
+    #: (``detect_figures``-shaped), or None
     detect: Callable[[Path], Any] | None = None
 
 
@@ -63,6 +69,7 @@ def read_original(path: Path, options: ReadOptions = ReadOptions()) -> Original:
     except (InputError, OSError) as exc:
         raise OriginalError(f"cannot read {path}: {exc}") from None
     if pdf:
+        from ..pdf.read import PdfError
         from .pdf import import_pdf
 
         del raw  # (the PDF reader opens the file itself)
@@ -73,6 +80,8 @@ def read_original(path: Path, options: ReadOptions = ReadOptions()) -> Original:
                 declared_figures=options.declared_figures,
                 detect=options.detect,
             )
+        except PdfError as exc:
+            raise OriginalError(str(exc), one_line=True) from exc
         except (OSError, ValueError) as exc:
             raise OriginalError(f"cannot read {path}: {exc}") from exc
     try:

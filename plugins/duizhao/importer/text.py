@@ -10,58 +10,32 @@ from __future__ import annotations
 
 import re
 
+from ..pdf.hyphens import SOFT_HYPHENS, Joiner
 from .model import Chunk
 
-#: PDFium marks a hyphen it found at a line end with U+0002 (and some producers use U+00AD).
-_SOFT_HYPHENS = ("\x02", "\xad")
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _STRUCTURED_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|[0-9]{1,3}[.)][ \t]|\||>|<)")
-_WORD_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
 
 
-def vocabulary(text: str) -> set[str]:
-    """The words of ``text`` (lowercase, compounds whole) to settle hyphens at line ends."""
-    return {w.lower() for w in _WORD_RE.findall(text)}
-
-
-def join_lines(lines: list[str], words: set[str] | None = None) -> str:
+def join_lines(lines: list[str], joiner: Joiner | None = None) -> str:
     """Join hard-wrapped lines into one; ``commu-`` + ``nication`` becomes ``communication``.
 
-    A hyphen stays when the broken word is already a compound (``state-of-the-`` + ``art``),
-    when the next line does not start with a lowercase letter (``GPU-`` + ``NPU``), or when
-    ``words`` (the document's vocabulary) has the hyphenated form but not the joined one
-    (``well-`` + ``known``).
+    The hyphen stays where the :class:`~.hyphens.Joiner` (by default one that knows the words
+    of ``lines``) keeps it: a compound already (``state-of-the-`` + ``art``), before a capital
+    (``GPU-`` + ``NPU``), a compound the text writes with its hyphen (``well-`` + ``known``).
     """
-    out = ""
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
-        if not out:
-            out = line
-            continue
-        soft = out.endswith(_SOFT_HYPHENS)
-        if (soft or out.endswith("-")) and len(out) > 1 and out[-2].isalpha():
-            word = out[:-1].rsplit(" ", 1)[-1]
-            m = _WORD_RE.match(line)
-            head = m.group(0) if m else ""
-            compound = f"{word}-{head}".lower()
-            known = words is not None and compound in words and f"{word}{head}".lower() not in words
-            if line[:1].islower() and "-" not in word and not known:
-                out = out[:-1] + line
-            else:
-                out = out[:-1] + "-" + line
-        else:
-            out += " " + line
-    return "".join(ch for ch in out if ch not in _SOFT_HYPHENS)
+    stripped = [line.strip() for line in lines]
+    cleaned = [line[:-1] + "-" if line.endswith(SOFT_HYPHENS) else line for line in stripped]
+    out = (joiner or Joiner.of(cleaned)).join(cleaned)
+    return "".join(ch for ch in out if ch not in SOFT_HYPHENS)
 
 
 def chunks_from_text(text: str) -> list[Chunk]:
     """Split plain text or Markdown into headings and paragraphs (see the module docstring)."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n")
-    words = vocabulary(text)
+    joiner = Joiner.of(text.split("\n"))
     chunks: list[Chunk] = []
     group: list[str] = []
     fence: str | None = None
@@ -72,7 +46,7 @@ def chunks_from_text(text: str) -> list[Chunk]:
         if _FENCE_RE.match(group[0]) or any(_STRUCTURED_RE.match(g) for g in group):
             chunks.append(Chunk("\n".join(g.rstrip() for g in group)))
         else:
-            joined = join_lines(group, words)
+            joined = join_lines(group, joiner)
             if joined:
                 chunks.append(Chunk(joined))
         group.clear()
@@ -112,7 +86,7 @@ def literal_chunks(text: str) -> list[Chunk]:
     from ..escape import markdown_text, protect_line_start
 
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n")
-    words = vocabulary(text)
+    joiner = Joiner.of(text.split("\n"))
     chunks: list[Chunk] = []
 
     def literal(line: str) -> str:
@@ -125,7 +99,7 @@ def literal_chunks(text: str) -> list[Chunk]:
         if len(lines) > 1 and any(_STRUCTURED_RE.match(x) or x[:1] in " \t" for x in lines[1:]):
             chunks.append(Chunk("<br>\n".join(literal(x) for x in lines)))
         else:
-            joined = join_lines(lines, words)
+            joined = join_lines(lines, joiner)
             if joined:
                 chunks.append(Chunk(literal(joined)))
     return chunks

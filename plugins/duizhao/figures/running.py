@@ -1,0 +1,145 @@
+"""Step 1 of the figure detection: which fragments of a page stop a float's region.
+
+*Running text* is a fragment of body size that fills most of one column from its left edge,
+alone on its line, not monospaced and not drawn inside a graphic, the short last line of a
+paragraph, and running text narrowed beside a wrapfigure; section headings stop a region as
+it does; running heads and folios lie outside it. Pure: on the engine's page layout.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..pdf.geometry import Box, area, inside
+from ..pdf.headings import heading_like
+from ..pdf.page_layout import Layout, PageLayout, margin
+from ..pdf.settings import Settings
+from ..pdf.text import Line
+
+
+@dataclass
+class DetectPage:
+    """A page as the detector sees it: its layout and which fragments stop a region."""
+
+    layout: PageLayout
+    #: ids of fragments of running text
+    body: set[int] = field(default_factory=set)
+    #: ids of fragments outside the text band (running heads, folios, stamps)
+    margin: set[int] = field(default_factory=set)
+    #: ids of fragments of section headings (they stop a region as running text does)
+    headings: set[int] = field(default_factory=set)
+    #: the graphics a float may hold (not page backgrounds)
+    graphics: list[Box] = field(default_factory=list)
+
+
+def running_text(layout: Layout) -> list[DetectPage]:
+    """Mark every page's fragments of running text and of the margins (see step 1)."""
+    s = layout.settings
+    pages = []
+    for pl in layout.pages:
+        page = DetectPage(pl)
+        limit = s.background_share * pl.width * pl.height
+        page.graphics = [g.box for g in pl.graphics if area(g.box) <= limit]
+        rows = {id(p) for ln in pl.lines if len(ln.pieces) > 1 for p in ln.pieces}
+        for ln in pl.lines:
+            if heading_like(ln, layout.body, s):
+                page.headings.update(id(p) for p in ln.pieces or [ln])
+        for f in pl.fragments:
+            if f.role != "text" or margin(layout, f.box):
+                page.margin.add(id(f))
+                continue
+            col = pl.column_of(f.x0, f.x1, s.column_share)
+            if (
+                body_sized(layout, f)
+                and id(f) not in rows
+                and col is not None
+                and f.width >= s.body_width * (col[1] - col[0])
+                and col[0] - s.body_start_slack <= f.x0 <= col[0] + s.body_indent * layout.body
+                and f.x1 <= col[1] + s.body_start_slack
+                and not _inside_graphic(f, page.graphics, s)
+            ):
+                page.body.add(id(f))
+        _narrowed_text(page, layout)
+        _paragraph_ends(page, layout)
+        pages.append(page)
+    return pages
+
+
+def _narrowed_text(page: DetectPage, layout: Layout) -> None:
+    """Running text set narrower than its column, beside a wrapfigure: a stack of body-size
+    lines from the column's left edge, one leading apart, justified to one right edge (the
+    figure's labels may share their baselines). Table cells are ragged or start right of
+    the column's edge."""
+    s = layout.settings
+    lead = layout.leading
+    pl = page.layout
+    stack: list[Line] = []
+
+    def close() -> None:
+        rights = Counter(round(f.x1) for f in stack)
+        if len(stack) >= s.narrow_lines and rights.most_common(1)[0][1] >= s.narrow_justified:
+            page.body.update(id(f) for f in stack)
+        stack.clear()
+
+    candidates = sorted(
+        (
+            f
+            for f in pl.fragments
+            if id(f) not in page.body
+            and id(f) not in page.margin
+            and len(f.chars) >= s.narrow_chars
+            and body_sized(layout, f)
+            and any(abs(f.x0 - c0) <= s.body_start_slack for c0, _c1 in pl.columns)
+        ),
+        key=lambda f: (round(f.x0), f.y0),
+    )
+    for f in candidates:
+        if stack:
+            last = stack[-1]
+            pitch = f.y0 - last.y0
+            same_start = abs(f.x0 - last.x0) <= s.body_start_slack
+            if not (
+                same_start and s.paragraph_pitch[0] * lead <= pitch <= s.paragraph_pitch[1] * lead
+            ):
+                close()
+        stack.append(f)
+    if stack:
+        close()
+
+
+def body_sized(layout: Layout, f: Line) -> bool:
+    """Body size, and not code (a listing set as a figure is body-sized but monospaced)."""
+    return layout.body_sized(f) and not layout.mono(f)
+
+
+def _inside_graphic(f: Line, graphics: Sequence[Box], s: Settings) -> bool:
+    slack = s.inside_slack
+    return any(
+        inside(f.box, g, slack) and (g[3] - g[1]) > s.inside_height * (f.y1 - f.y0)
+        for g in graphics
+    )
+
+
+def _paragraph_ends(page: DetectPage, layout: Layout) -> None:
+    """Mark the short last line of a paragraph as running text: body-sized, starting at the
+    column's left edge one line below a body line."""
+    s = layout.settings
+    lead = layout.leading
+    frags = page.layout.fragments
+    body = sorted((f for f in frags if id(f) in page.body), key=lambda f: f.y0)
+    tops = [f.y0 for f in body]
+    for f in frags:
+        if id(f) in page.body or id(f) in page.margin or not body_sized(layout, f):
+            continue
+        col = page.layout.column_of(f.x0, f.x1, s.column_share)
+        if col is None or abs(f.x0 - col[0]) > s.body_start_slack:
+            continue
+        if _inside_graphic(f, page.graphics, s):
+            continue
+        lo = bisect.bisect_left(tops, f.y0 - s.paragraph_pitch[1] * lead)
+        hi = bisect.bisect_right(tops, f.y0 - s.paragraph_pitch[0] * lead)
+        if any(abs(b.x0 - f.x0) <= s.body_indent * layout.body for b in body[lo:hi]):
+            page.body.add(id(f))

@@ -1,0 +1,199 @@
+"""Section headings of a paper: a numbering pattern *and* a heading style.
+
+Numbered ``1 Introduction``, ``2.1 Title``, ``2.2.1. Title.`` run in (amsart's ``1.1.
+**Title.**``, number in roman, too), IEEE ``I. INTRODUCTION`` / ``A. Subsection``, appendix
+``A PROOF`` / ``A.1 Lemma``, or a known name (Abstract, References, Acknowledgments, CCS
+Concepts, Keywords …); styled larger, bold, in capitals (small capitals count) or, for ``A.
+Subsection``, italic. In a paper set in one font a short numbered line standing apart
+qualifies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...pdf.headings import ABSTRACT_RE, caps, heading_candidate
+from ...pdf.page_layout import Layout, PageLayout
+from ...pdf.read import FontStyle
+from ...pdf.text import Line, line_text
+
+#: Numbered headings this deep (1.1.1) may run in without a full stop.
+_RUN_IN_DEPTH = 3
+_SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.? {1,4}(?=\S)")
+
+
+@dataclass
+class Sections:
+    """The last subsection letter seen (A., B., …), to read "I." after "H." as a letter."""
+
+    letter: str = ""
+
+    def follows_letter(self, number: str) -> bool:
+        return bool(self.letter) and ord(number) == ord(self.letter) + 1
+
+
+def _abstract(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
+    """IEEE's run-in "Abstract—", LNCS's bold "Abstract.", amsart's small capitals."""
+    text = ln.text
+    m = ABSTRACT_RE.match(text)
+    if m is None:
+        return None
+    lead = layout.fonts[ln.chars[0].font] if ln.chars else None
+    if (
+        ln.bold
+        or ln.italic
+        or ln.smallcaps
+        or (lead is not None and (lead.bold or lead.italic or lead.smallcaps))
+        or caps(text[: m.end()].strip(" —–:.-"))
+    ):
+        return 2, "Abstract", text[m.end() :].strip()
+    return None
+
+
+def _plain_styled(layout: Layout, page: PageLayout, ln: Line, last: Line | None) -> bool:
+    """A paper in one font: a short numbered line standing apart is a heading too."""
+    s = layout.settings
+    text = ln.text
+    left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+    apart = (
+        last is None or last.page != ln.page or ln.y0 - last.y1 > s.heading_apart * layout.leading
+    )
+    title = text.split(None, 1)[-1]
+    return (
+        apart
+        and ln.width < s.plain_heading_width * (right - left)
+        and len(text.split()) <= s.plain_heading_words
+        and not text.endswith((".", ",", ";", ":"))
+        # "2. Memory: 12 GB" is a list item
+        and ":" not in title
+        and not any(ch.isdigit() for ch in title)
+    )
+
+
+def _level(kind: str, depth: int, number: str, sections: Sections) -> int:
+    if kind == "named":
+        return 2
+    if kind == "numeric":
+        return 1 + depth
+    if kind == "roman":
+        sections.letter = ""
+        return 2
+    if kind == "appendix":  # "A PROOF" is a section, "A.1 Lemma" a subsection
+        return 1 + depth
+    if depth == 1:
+        sections.letter = number
+    return 2 + depth
+
+
+def as_heading(
+    layout: Layout,
+    page: PageLayout,
+    ln: Line,
+    para: Sequence[Line],
+    last: Line | None,
+    sections: Sections,
+) -> tuple[int, str, str] | None:
+    """(level, title, rest of the line) when ``ln`` opens a section."""
+    s = layout.settings
+    # A heading starts a block: after a finished line, a gap, or at a column top.
+    if para and last is not None and last.page == ln.page and last.column == ln.column:
+        gap = ln.y0 - last.y1
+        if (
+            gap < s.heading_gap * layout.leading
+            and not last.text.endswith((".", ":", "?", "!"))
+            and layout.full_width(last, page)
+        ):
+            return None
+    abstract = _abstract(layout, ln)
+    if abstract is not None:
+        return abstract
+    text = ln.text
+    larger = ln.size >= layout.body * s.heading_size
+    styled = larger or ln.bold_share >= s.bold_heading or ln.smallcaps or caps(text)
+    found = heading_candidate(text)
+    if found is not None and not styled and found[0] in ("numeric", "roman", "named"):
+        styled = _plain_styled(layout, page, ln, last)
+    if found is not None:
+        kind, depth = found
+        italic_ok = kind == "letter" and ln.italic
+        left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
+        # A bold or larger heading may fill its column (and wrap); others are short.
+        reach = s.strong_heading_width if ln.bold or larger else s.heading_width
+        if (styled or italic_ok) and ln.width < reach * (right - left) + 1:
+            number = text.split(".", 1)[0]
+            if kind == "roman" and len(number) == 1 and sections.follows_letter(number):
+                kind = "letter"  # "I. Sub Figures" after "H. Figures", not section I
+            return _level(kind, depth, number, sections), text, ""
+    return _run_in(layout, ln)
+
+
+def _run_in(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
+    """Run-in heading: a bold (or italic) numbered prefix ending with a full stop."""
+    prefix = styled_prefix(ln, layout.fonts)
+    found = heading_candidate(prefix.rstrip(".")) if prefix else None
+    # A run-in heading's prefix ends with a full stop, or is a subsection's number and title
+    # (acmart's italic "6.1.1 Throughput and Delay" runs in without one).
+    ended = prefix.endswith((".", "?", "!")) or (
+        found is not None and found[0] == "numeric" and found[1] >= _RUN_IN_DEPTH
+    )
+    if (
+        found is None
+        or not ended
+        or len(prefix) >= layout.settings.run_in_length
+        or found[0] not in ("numeric", "letter", "roman", "appendix")
+    ):
+        return None
+    depth = found[1]
+    level = 1 + depth if found[0] in ("numeric", "appendix") else 3 + depth
+    rest = ln.text[len(prefix) :].strip()
+    return (min(level, 6), prefix.rstrip(". "), rest) if rest else None
+
+
+def styled_prefix(ln: Line, fonts: Sequence[FontStyle]) -> str:
+    """The bold (or italic) run that opens ``ln``: "2.2.1. WebRTC APIs." in LNCS, IEEE.
+
+    amsart sets a run-in subsection's number in the roman body font and only its words in
+    bold ("1.1. **Driving Factors.**"): a subsection number (two levels or more, so that a
+    list item "1. **Setup.**" is not taken) may come before the run.
+    """
+    if not ln.chars:
+        return ""
+    start = 0
+    m = _SUBSECTION_NUMBER_RE.match(ln.text)
+    if m and not (fonts[ln.chars[0].font].bold or fonts[ln.chars[0].font].italic):
+        # The number's glyphs (the text's spaces have no glyph).
+        start = sum(not ch.isspace() for ch in m.group())
+        if start >= len(ln.chars):
+            return ""
+    first = fonts[ln.chars[start].font]
+    if not (first.bold or first.italic):
+        return ""
+    n = start
+    for ch in ln.chars[start:]:
+        style = fonts[ch.font]
+        if style.bold != first.bold or style.italic != first.italic:
+            break
+        n += 1
+    if n == len(ln.chars):
+        return ""
+    return line_text(ln.chars[:n], fonts)
+
+
+def continues_heading(layout: Layout, page: PageLayout, head: Line, ln: Line) -> bool:
+    """The second line of a heading too wide for one line: same style, set tight below it."""
+    s = layout.settings
+    left, right = page.extents.get(head.column, (head.x0, head.x1))
+    gap = ln.y0 - head.y1
+    return (
+        head.page == ln.page
+        and head.column == ln.column
+        and head.width > s.wrapped_heading * (right - left)
+        and -s.heading_wrap_gap * head.size <= gap < s.heading_wrap_lead * head.size
+        and abs(ln.size - head.size) < s.same_size
+        and (ln.bold, ln.italic, ln.smallcaps) == (head.bold, head.italic, head.smallcaps)
+        and caps(ln.text) == caps(head.text)
+        and heading_candidate(ln.text) is None
+        and not ln.text.endswith(".")
+    )

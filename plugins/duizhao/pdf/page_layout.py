@@ -1,0 +1,573 @@
+"""The page-layout pass: body type, columns, reading order, running heads and footers, page
+and line numbers, margin stamps, the text band, running text. Pure (no PDF library).
+
+The steps, each a function below, over a :class:`~.read.Document`:
+
+1. overdrawn glyphs are dropped (:func:`~.text.drop_overdrawn`), glyphs become fragments
+   (:func:`~.text.fragments`), the line numbers of a review copy leave (:func:`line_numbers`);
+2. the body size is the most common type size (:func:`body_size`);
+3. each page's gutter is found from its body-size lines (:func:`find_gutter`), pages without
+   one of their own take the paper's usual one (:func:`settle_gutters`);
+4. fragments on one baseline in one column become a line (:func:`merge_baselines`), read
+   band by band, left column before right (:func:`reading_order`), and numbered;
+5. column edges (:func:`column_edges`) and the leading (:func:`leading`) are measured;
+6. running heads, footers, page numbers and margin stamps get the role ``running``
+   (:func:`mark_running`); the text band is what lies between them (:func:`text_band`);
+7. footnotes: small type under a column's last line of body-size text (:func:`column_feet`)
+   that opens with a mark (:func:`opens_footnote`).
+
+Coordinates are points from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .geometry import Box, overlap_len
+from .read import Document, FontStyle, Graphic, PageContent
+from .settings import SETTINGS, Settings
+from .text import Line, drop_overdrawn, fragments, merge
+
+_PAGE_NUMBER_RE = re.compile(
+    r"^(?:[-–—] ?)?(?:page )?[0-9ivxlc]{1,5}(?: of [0-9]{1,5})?(?: ?[-–—])?$", re.IGNORECASE
+)
+_DIGITS_RE = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the author should review: what was dropped or is uncertain, and where."""
+
+    page: int
+    line: int
+    message: str
+
+
+@dataclass(eq=False)
+class PageLayout:
+    content: PageContent
+    #: runs of glyphs without a wide gap, in drawing order (a table's cells apart)
+    fragments: list[Line]
+    #: fragments on one baseline in one column, in reading order, numbered from 1
+    lines: list[Line]
+    gutter: tuple[float, float] | None = None
+    #: x extent of each column (0, 1) and of the text block (-1)
+    extents: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def number(self) -> int:
+        return self.content.number
+
+    @property
+    def width(self) -> float:
+        return self.content.width
+
+    @property
+    def height(self) -> float:
+        return self.content.height
+
+    @property
+    def graphics(self) -> list[Graphic]:
+        return self.content.graphics
+
+    @property
+    def columns(self) -> list[tuple[float, float]]:
+        """The text columns, left to right (one on a page without a gutter)."""
+        if self.gutter is None:
+            return [self.extents[-1]]
+        return [self.extents[0], self.extents[1]]
+
+    @property
+    def text_span(self) -> tuple[float, float]:
+        return self.extents[-1]
+
+    def column_of(self, x0: float, x1: float, share: float) -> tuple[float, float] | None:
+        """The one column holding ``share`` of ``x0``–``x1``, or None (it crosses a gutter)."""
+        for c0, c1 in self.columns:
+            if overlap_len(x0, x1, c0, c1) >= share * (x1 - x0):
+                return (c0, c1)
+        return None
+
+    def extent(self, ln: Line) -> tuple[float, float]:
+        """The edges of the measure ``ln`` is set in: its column's, or narrower beside a
+        float."""
+        if ln.measure is not None:
+            return ln.measure
+        return self.extents.get(ln.column, self.extents.get(-1, (ln.x0, ln.x1)))
+
+
+@dataclass
+class Layout:
+    pages: list[PageLayout]
+    fonts: Sequence[FontStyle]
+    body: float
+    leading: float
+    #: the band of a page that holds its text, (top, bottom); running heads lie outside
+    band: tuple[float, float]
+    #: the paper itself is set in a monospaced font (then code is not told by its font)
+    mono_body: bool
+    notes: list[Note]
+    settings: Settings = SETTINGS
+
+    # -- predicates on lines, shared by the figure detector and the importer --------------
+
+    def body_sized(self, ln: Line) -> bool:
+        return abs(ln.size - self.body) <= self.settings.body_size_tolerance * self.body + 0.1
+
+    def body_like(self, ln: Line, page: PageLayout) -> bool:
+        """A line of running text: body size, not monospaced, few gaps, most of a column."""
+        if not self.body_sized(ln) or ln.code or ln.gaps > 0:
+            return False
+        left, right = page.extent(ln)
+        # The short last line of a paragraph starts at the column's left edge.
+        return ln.width >= self.settings.body_width * (right - left) or abs(ln.x0 - left) < 1.5
+
+    def full_width(self, ln: Line, page: PageLayout) -> bool:
+        _left, right = page.extent(ln)
+        return ln.x1 >= right - self.settings.full_line * self.body
+
+    def indented(self, ln: Line, page: PageLayout) -> bool:
+        left, _right = page.extent(ln)
+        s = self.settings
+        return s.indent_min * self.body < ln.x0 - left < s.indent_max * self.body
+
+    def mono(self, ln: Line) -> bool:
+        return not self.mono_body and self.fonts[ln.chars[0].font].mono
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Glyphs → fragments
+
+
+def glyph_notes(content: PageContent, dropped: int) -> list[Note]:
+    text = "".join(ch.text for ch in content.chars)
+    # Control characters and U+FFFD are glyphs without a Unicode mapping (U+0002 is PDFium's
+    # mark of a line-end hyphen).
+    unmapped = sum(not c.isprintable() for c in text) - text.count("\x02") + text.count("\ufffd")
+    notes = []
+    if unmapped:
+        notes.append(
+            Note(
+                content.number,
+                0,
+                f"{unmapped} glyphs have no Unicode mapping in the PDF: words there may "
+                "miss letters (often the ligatures ﬁ, ﬀ, Th)",
+            )
+        )
+    if dropped:
+        notes.append(
+            Note(content.number, 0, f"merged {dropped} overdrawn glyphs (bold drawn twice)")
+        )
+    return notes
+
+
+def line_numbers(lines: list[Line], s: Settings = SETTINGS) -> tuple[list[Line], int]:
+    """Remove the line numbers of a review copy: bare numbers stacked in one margin column."""
+    stacks: dict[int, list[Line]] = {}
+    for ln in lines:
+        if ln.text.isdigit() and len(ln.text) <= 4:
+            stacks.setdefault(round(ln.x1 / s.line_number_column), []).append(ln)
+    numbers = {
+        id(ln) for stack in stacks.values() if len(stack) >= s.line_number_stack for ln in stack
+    }
+    if not numbers:
+        return lines, 0
+    return [ln for ln in lines if id(ln) not in numbers], len(numbers)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2-3. Body size, gutters
+
+
+def body_size(lines: Iterable[Line]) -> float:
+    """The most common type size, by glyph count: the body text's."""
+    sizes: Counter[float] = Counter()
+    for ln in lines:
+        sizes[round(ln.size * 2) / 2] += len(ln.chars)
+    return sizes.most_common(1)[0][0] if sizes else SETTINGS.default_body
+
+
+def _is_body_size(line: Line, body: float, s: Settings) -> bool:
+    return abs(line.size - body) <= s.body_size_tolerance * body + 0.1
+
+
+def find_gutter(
+    lines: Sequence[Line], width: float, body: float, s: Settings = SETTINGS
+) -> tuple[float, float] | None:
+    """The empty vertical band between two columns, from the body-size lines of a page."""
+    body_lines = [
+        ln for ln in lines if _is_body_size(ln, body, s) and len(ln.chars) >= s.gutter_line_chars
+    ]
+    if len(body_lines) < s.gutter_min_lines:
+        return None
+    bins = [0] * (int(width) + 2)
+    for ln in body_lines:
+        for x in range(max(0, int(ln.x0)), min(len(bins), int(ln.x1) + 1)):
+            bins[x] += 1
+    allowed = max(1, int(s.gutter_crossing * len(body_lines)))
+    lo, hi = int(s.gutter_zone[0] * width), int(s.gutter_zone[1] * width)
+    best: tuple[float, float] | None = None
+    x = lo
+    while x < hi:
+        if bins[x] <= allowed:
+            start = x
+            while x < len(bins) - 1 and bins[x] <= allowed:
+                x += 1
+            if x - start >= s.gutter_min_width:
+                left = sum(1 for ln in body_lines if ln.x1 <= start + 1)
+                right = sum(1 for ln in body_lines if ln.x0 >= x - 1)
+                candidate = (float(start), float(x))
+                enough = max(2, s.gutter_side_share * len(body_lines))
+                if left >= enough and right >= enough:
+                    center = width / 2
+                    if best is None or abs(sum(candidate) / 2 - center) < abs(
+                        sum(best) / 2 - center
+                    ):
+                        best = candidate
+        x += 1
+    return best
+
+
+def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTINGS) -> None:
+    """Pages without a gutter of their own (a page of floats) take the paper's usual one."""
+    found = [p.gutter for p in pages if p.gutter is not None]
+    if len(found) < max(1, len(pages) // s.gutter_pages):
+        for p in pages:
+            p.gutter = None
+        return
+    usual = statistics.median_low([(g[0] + g[1]) / 2 for g in found])
+    common = min(found, key=lambda g: abs((g[0] + g[1]) / 2 - usual))
+    for p in pages:
+        if p.gutter is None:
+            lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)]
+            crossing = [ln for ln in lines if ln.x0 < common[0] and ln.x1 > common[1]]
+            # A title page: a block across the page (title, authors, abstract), then columns
+            # on both sides of the gutter, all below it.
+            lowest = max((ln.y1 for ln in crossing), default=0.0)
+            below = [ln for ln in lines if ln.y0 >= lowest - body]
+            header = (
+                bool(crossing)
+                and len(below) >= s.gutter_min_lines
+                and any(ln.x1 <= common[1] for ln in below)
+                and any(ln.x0 >= common[0] for ln in below)
+            )
+            if lines and (len(crossing) <= s.gutter_settle_crossing * len(lines) or header):
+                p.gutter = common
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Lines and reading order
+
+
+def assign_columns(lines: Iterable[Line], gutter: tuple[float, float] | None) -> None:
+    for ln in lines:
+        if gutter is None:
+            ln.column = -1
+        elif ln.x1 <= gutter[1] - 1:
+            ln.column = 0
+        elif ln.x0 >= gutter[0] + 1:
+            ln.column = 1
+        else:
+            ln.column = -1
+
+
+def merge_baselines(
+    lines: list[Line], fonts: Sequence[FontStyle], s: Settings = SETTINGS
+) -> list[Line]:
+    """Fragments on one baseline in one column become one line (in x order)."""
+    ordered = sorted(lines, key=lambda ln: (ln.column, ln.mid, ln.x0))
+    out: list[Line] = []
+    group: list[Line] = []
+    for ln in ordered:
+        if group:
+            head = group[0]
+            tol = s.same_baseline * min(head.size, ln.size)
+            if ln.column == head.column and abs(ln.mid - head.mid) < tol:
+                group.append(ln)
+                continue
+            out.append(merge(group, fonts, s))
+            group.clear()
+        group.append(ln)
+    if group:
+        out.append(merge(group, fonts, s))
+    return out
+
+
+def reading_order(lines: list[Line]) -> list[Line]:
+    """Bands separated by spanning lines; in each band the left column, then the right."""
+    by_y = sorted(lines, key=lambda ln: (ln.y0, ln.x0))
+    spanning = [ln for ln in by_y if ln.column == -1]
+    columns = [ln for ln in by_y if ln.column != -1]
+    if not columns:
+        return by_y
+    out: list[Line] = []
+    i = 0
+    for span in [*spanning, None]:
+        limit = span.y0 if span is not None else float("inf")
+        band = []
+        while i < len(columns) and columns[i].mid < limit:
+            band.append(columns[i])
+            i += 1
+        out.extend(sorted(band, key=lambda ln: (ln.column, ln.y0, ln.x0)))
+        if span is not None:
+            out.append(span)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Column edges, leading
+
+
+def _left_edge(lefts: Counter[int]) -> float:
+    """Where a column's lines start: the leftmost edge two lines share (indented first lines
+    and hanging list items start further right, and may be the majority on a page)."""
+    shared = [x for x, n in lefts.items() if n >= 2]
+    return float(min(shared) if shared else lefts.most_common(1)[0][0])
+
+
+def column_edges(
+    lines: Iterable[Line], body: float, least: int = 1, s: Settings = SETTINGS
+) -> dict[int, tuple[float, float]]:
+    """The usual left and right edge of each column (-1: the text block), from lines of
+    running text (body size, 20 glyphs or more: not tick labels or table cells)."""
+    lefts: dict[int, Counter[int]] = {-1: Counter(), 0: Counter(), 1: Counter()}
+    rights: dict[int, Counter[int]] = {-1: Counter(), 0: Counter(), 1: Counter()}
+    for ln in lines:
+        if len(ln.chars) >= s.edge_line_chars and _is_body_size(ln, body, s):
+            for col in {-1, ln.column}:
+                lefts[col][round(ln.x0)] += 1
+                rights[col][round(ln.x1)] += 1
+    return {
+        col: (_left_edge(lefts[col]), float(rights[col].most_common(1)[0][0]))
+        for col in (-1, 0, 1)
+        if lefts[col].total() >= least
+    }
+
+
+def page_extents(
+    page: PageLayout, usual: dict[int, tuple[float, float]], body: float, s: Settings = SETTINGS
+) -> dict[int, tuple[float, float]]:
+    own = column_edges(page.lines, body, s.edge_page_lines, s)
+    out = {col: own.get(col) or usual.get(col) for col in (-1, 0, 1)}
+    found = {col: e for col, e in out.items() if e is not None}
+    w = page.width
+    margin = s.default_margin
+    if page.gutter is None:
+        block = found.get(-1, (w * margin, w * (1 - margin)))
+        return {-1: block, 0: block, 1: block}
+    left = found.get(0, (w * margin, page.gutter[0]))
+    right = found.get(1, (page.gutter[1], w * (1 - margin)))
+    return {0: left, 1: right, -1: (left[0], right[1])}
+
+
+def leading(pages: Sequence[PageLayout], body: float, s: Settings = SETTINGS) -> float:
+    """The usual distance from one body line to the next (baseline to baseline)."""
+    diffs: list[float] = []
+    for page in pages:
+        prev: Line | None = None
+        for ln in page.lines:
+            if prev is not None and prev.column == ln.column and _is_body_size(ln, body, s):
+                d = ln.y1 - prev.y1
+                if s.leading_range[0] * body < d < s.leading_range[1] * body:
+                    diffs.append(d)
+            prev = ln
+    return statistics.median(diffs) if diffs else s.default_leading * body
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Running heads, page numbers, stamps; the text band
+
+
+def _running_key(text: str) -> str:
+    return _DIGITS_RE.sub("#", text.strip().lower())
+
+
+def mark_running(layout: Layout, words_only: bool = False) -> None:
+    """Lines above or below the text block that repeat across pages, and page numbers.
+
+    Candidates are a page's two top and two bottom lines of text that lie in its top or
+    bottom ``running_zone`` (LNCS sets its running heads 12 % down an A4 page). A candidate
+    is running when its words (digits aside) recur on another page, or it reads as a page
+    number. ``words_only``: only those with words ("Berthoud et al."), as bare numbers may be
+    a float's tick labels until the floats have taken theirs.
+    """
+    s = layout.settings
+    places: dict[str, list[tuple[int, float]]] = {}
+    candidates: list[Line] = []
+    for page in layout.pages:
+        h = page.height
+        live = sorted((ln for ln in page.lines if ln.role == "text"), key=lambda ln: ln.y0)
+        for ln in live[:2] + live[-2:]:
+            near_edge = ln.y1 <= s.running_zone * h or ln.y0 >= (1 - s.running_zone) * h
+            # A line of running text is no running head, even where the same words open
+            # the next page at the same height: the text goes on a line under it.
+            if (
+                near_edge
+                and not any(c is ln for c in candidates)
+                and not _in_text(ln, live, layout)
+            ):
+                candidates.append(ln)
+                # A head's parts (left and right of a page without a gutter, where they
+                # merge into one line) are looked up one by one too.
+                for part in {ln.text, *ln.parts}:
+                    places.setdefault(_running_key(part), []).append((page.number, ln.y0))
+
+    def recurs(text: str, ln: Line) -> bool:
+        return any(
+            number != ln.page and abs(y - ln.y0) <= s.running_height
+            for number, y in places[_running_key(text)]
+        )
+
+    def parts_recur(ln: Line) -> bool:
+        """A head in parts at both sides of the page: every part recurs, or reads as a page
+        number, and one with words recurs (not a row of a figure's labels)."""
+        w = layout.pages[ln.page - 1].width
+        return (
+            len(ln.parts) > 1
+            and ln.x0 < s.head_sides * w
+            and ln.x1 > (1 - s.head_sides) * w
+            and all(recurs(p, ln) or _PAGE_NUMBER_RE.match(p) for p in ln.parts)
+            and any(recurs(p, ln) and sum(c.isalpha() for c in p) >= 3 for p in ln.parts)
+        )
+
+    for ln in candidates:
+        if words_only and not any(ch.isalpha() for ch in ln.text.replace("page", "")):
+            continue
+        if _PAGE_NUMBER_RE.match(ln.text) or recurs(ln.text, ln) or parts_recur(ln):
+            set_role(ln, "running")
+    if words_only:
+        return
+    # Margin stamps (arXiv identifiers, "Preprint") are outside every column.
+    for page in layout.pages:
+        w = page.width
+        for ln in page.lines:
+            if ln.role == "text" and (
+                ln.x1 < s.stamp_margin * w or ln.x0 > (1 - s.stamp_margin) * w
+            ):
+                set_role(ln, "running")
+
+
+def _in_text(ln: Line, lines: Sequence[Line], layout: Layout) -> bool:
+    """``ln`` is running text with more of it a line away (below it at a page's top, above
+    it at its foot), in its column: running heads stand further apart."""
+    if not layout.body_sized(ln):
+        return False
+    reach = layout.settings.running_gap * layout.leading
+    top = ln.y1 < layout.pages[ln.page - 1].height / 2
+    for other in lines:
+        if other is ln or other.column != ln.column or not layout.body_sized(other):
+            continue
+        step = other.y1 - ln.y1 if top else ln.y1 - other.y1
+        if 0 < step <= reach:
+            return True
+    return False
+
+
+def column_feet(layout: Layout) -> dict[tuple[int, int], float]:
+    """Where each (page, column)'s body-size text ends (lines of role ``text``: call it once
+    the floats have taken theirs). Small type below it is a footnote."""
+    feet: dict[tuple[int, int], float] = {}
+    for page in layout.pages:
+        for ln in page.lines:
+            if ln.role == "text" and layout.body_sized(ln):
+                key = (ln.page, ln.column)
+                feet[key] = max(feet.get(key, ln.y1), ln.y1)
+    return feet
+
+
+_FOOTNOTE_MARKS = "*†‡§¶‖#"
+
+
+def opens_footnote(ln: Line, s: Settings = SETTINGS) -> bool:
+    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol."""
+    if not ln.chars:
+        return False
+    first = ln.chars[0]
+    return (
+        first.text in _FOOTNOTE_MARKS or first.text.isdigit() or first.size < s.mark_size * ln.size
+    )
+
+
+def set_role(ln: Line, role: str) -> None:
+    """Give a line and the fragments it was merged from one role."""
+    ln.role = role
+    for piece in ln.pieces:
+        piece.role = role
+
+
+def text_band(layout: Layout) -> tuple[float, float]:
+    """The band of a page that holds text: from the body text's usual top to its usual
+    bottom, narrowed to stay clear of the running heads and footers."""
+    s = layout.settings
+    body = [
+        ln for p in layout.pages for ln in p.lines if ln.role == "text" and layout.body_like(ln, p)
+    ]
+    height = statistics.median([p.height for p in layout.pages]) if layout.pages else 792.0
+    band = (0.0, height)
+    tops = sorted(ln.y0 for ln in body)
+    bottoms = sorted(ln.y1 for ln in body)
+    if len(tops) >= s.band_min_lines:
+        # A robust extreme: a stray body-like line in a margin must not widen the band.
+        k = max(1, len(tops) // s.band_outliers)
+        half = s.band_pad * layout.leading
+        band = (tops[k] - half, bottoms[-k - 1] + half)
+        band = (min(band[0], s.band_edge * height), max(band[1], (1 - s.band_edge) * height))
+    heads = [
+        ln.y1 for p in layout.pages for ln in p.lines if ln.role == "running" and ln.y1 < height / 2
+    ]
+    feet = [
+        ln.y0 for p in layout.pages for ln in p.lines if ln.role == "running" and ln.y0 > height / 2
+    ]
+    if heads:
+        band = (max(band[0], max(heads) + 1.0), band[1])
+    if feet:
+        band = (band[0], min(band[1], min(feet) - 1.0))
+    return band
+
+
+# ---------------------------------------------------------------------------------------------
+# The pass
+
+
+def analyse(doc: Document, s: Settings | None = None) -> Layout:
+    """The layout of every page of ``doc`` (see the module docstring)."""
+    s = s or doc.settings
+    notes: list[Note] = []
+    pages: list[PageLayout] = []
+    for content in doc.pages:
+        chars, dropped = drop_overdrawn(content.chars, s)
+        notes.extend(glyph_notes(content, dropped))
+        frags, numbered = line_numbers(fragments(content.number, chars, doc.fonts, s), s)
+        if numbered:
+            notes.append(Note(content.number, 0, f"dropped {numbered} line numbers in the margin"))
+        pages.append(PageLayout(content, frags, []))
+    body = body_size(ln for page in pages for ln in page.fragments)
+    for page in pages:
+        page.gutter = find_gutter(page.fragments, page.width, body, s)
+    settle_gutters(pages, body, s)
+    for page in pages:
+        assign_columns(page.fragments, page.gutter)
+        page.lines = reading_order(merge_baselines(page.fragments, doc.fonts, s))
+        for n, ln in enumerate(page.lines, 1):
+            ln.number = n
+    usual = column_edges((ln for page in pages for ln in page.lines), body, 1, s)
+    for page in pages:
+        page.extents = page_extents(page, usual, body, s)
+    sized = [f for p in pages for f in p.fragments if _is_body_size(f, body, s)]
+    mono_chars = sum(len(f.chars) for f in sized if doc.fonts[f.chars[0].font].mono)
+    mono_body = mono_chars > s.mono_paper * max(1, sum(len(f.chars) for f in sized))
+    layout = Layout(
+        pages, doc.fonts, body, leading(pages, body, s), (0.0, 1e9), mono_body, notes, s
+    )
+    mark_running(layout, words_only=True)
+    layout.band = text_band(layout)
+    return layout
+
+
+def margin(layout: Layout, box: Box) -> bool:
+    """``box`` lies outside the text band (in the page's top or bottom margin)."""
+    return box[3] < layout.band[0] or box[1] > layout.band[1]

@@ -1,0 +1,300 @@
+"""Every threshold of the PDF engine, named, in one frozen object (after pdfplumber's
+``TableSettings``). Lengths in ``em`` are multiples of a font size (the body's unless said
+otherwise); lengths in ``pt`` are PDF points; shares are of a page, a column or a line.
+
+Steps take a :class:`Settings` (``SETTINGS`` by default); nothing in a function body is a bare
+ratio. Measured on real ACM, IEEE, USENIX, amsart and LNCS papers unless a comment says
+otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    # -- reading (read.py) ------------------------------------------------------------------
+    #: PDF's own limit of a page side (ISO 32000: 200 in); larger pages are refused
+    max_page_side: float = 14_400.0
+    #: pages with more drawing objects than this are refused: a million paths take PDFium
+    #: a second and 400 MB to parse, and no paper draws that much on a page
+    max_page_objects: int = 500_000
+    #: pages with more objects than this (a scatter plot of 100,000 points) are read by their
+    #: rendered ink: walking them object by object costs ~10 µs an object
+    ink_objects: int = 20_000
+    #: forms nested this deep are refused: PDFium parses no deeper than 40 levels, so what is
+    #: drawn there is neither read nor rendered; real papers nest two or three
+    max_form_depth: int = 32
+    #: a glyph within this angle (radians) of the page's upright is text; others are drawing
+    upright_tolerance: float = 0.01
+    #: a fill or stroke whose every channel is at least this (0-255) is white: it shows nothing
+    white_level: int = 250
+
+    # -- rendered ink (ink.py) --------------------------------------------------------------
+    #: grey level (0-255) under which a rendered pixel is ink
+    ink_level: int = 245
+    #: resolution of the render that stands in for a page's objects (and trims its boxes)
+    ink_dpi: float = 72.0
+    #: resolution of the render that trims a float's box to its ink
+    trim_dpi: float = 72.0
+    #: white kept around a trimmed box (pt): a stroke is wider than its path
+    trim_pad: float = 1.0
+    #: resolution of the self-check render (unexplained ink)
+    check_dpi: float = 36.0
+    #: a glyph's box grown by this (pt) covers its rendered ink (anti-aliasing, overhangs)
+    glyph_pad: float = 1.0
+    #: a graphic's box grown by this (pt) covers its rendered ink (stroke width)
+    graphic_pad: float = 2.0
+    #: blots of fewer pixels than this are noise in the self-check
+    check_min_pixels: int = 3
+
+    # -- glyphs and text (text.py) ------------------------------------------------------------
+    #: a glyph drawn again within this share of its width (or ``overdraw_min`` em) of itself
+    #: is overprinted (fake bold), not a second letter ("ll" stand a whole glyph apart)
+    overdraw_shift: float = 0.3
+    overdraw_min: float = 0.05
+    #: width (pt) of the buckets overdrawn glyphs are looked up in
+    overdraw_bucket: float = 2.0
+    #: a gap wider than this (em) between glyphs is a word space: justified text's are ≥ 0.15,
+    #: kerning stays under 0.1
+    word_space: float = 0.11
+    #: … or wider than this where the PDF has a real space character
+    marked_space: float = 0.02
+    #: … or wider than the line's letter spacing by this where PDFium generated a space
+    generated_space: float = 0.03
+    #: glyphs smaller than this share of a line's largest are scripts (no generated spaces)
+    script_size: float = 0.9
+    #: in a listing a space is an empty cell: a gap wider than this (em)
+    code_space: float = 0.35
+    #: between two monospaced glyphs only a gap wider than this (em) is a space
+    mono_space: float = 0.3
+    #: a line with more than this share of monospaced glyphs is code
+    code_mono_share: float = 0.8
+    #: … as is a letter-spaced one: this many tokens or more, this share of them one letter
+    spaced_tokens: int = 6
+    spaced_share: float = 0.45
+    #: glyphs whose middles lie within this (em) of the run's are on its line
+    same_line: float = 0.45
+    #: a gap wider than this (em) ends a fragment: the cells of a table row, or two columns
+    fragment_gap: float = 1.0
+    #: a glyph this far (em) left of the last one starts a new fragment (a new line)
+    backward_gap: float = 0.5
+    #: a glyph this much larger than the run's reference size becomes its reference
+    size_step: float = 1.05
+    #: fragments of a line further apart than this (em) are table cells (wider than the word
+    #: spaces of a justified line)
+    cell_gap: float = 2.0
+
+    # -- page layout (page_layout.py) ------------------------------------------------------------
+    #: the body size when a paper has no text at all
+    default_body: float = 10.0
+    #: a line within this share of the body size (plus 0.1 pt) is body-sized
+    body_size_tolerance: float = 0.08
+    #: a line of running text fills this share of its column (or starts at its left edge)
+    body_width: float = 0.55
+    #: a line ending within this (em) of its column's right edge is full
+    full_line: float = 1.2
+    #: a first line set in by this much (em) is indented; more is a display or a list
+    indent_min: float = 0.5
+    indent_max: float = 4.0
+    #: line numbers: bare numbers whose right edges share a column this wide (pt), stacked
+    #: this many on a page
+    line_number_column: float = 3.0
+    line_number_stack: int = 8
+    #: gutter: body-size lines of this many glyphs, at least this many on the page
+    gutter_line_chars: int = 8
+    gutter_min_lines: int = 6
+    #: … a band at least this wide (pt), crossed by no more than this share of them
+    gutter_min_width: int = 4
+    gutter_crossing: float = 0.1
+    #: … lying in this part of the page's width, with this share of the lines on each side
+    gutter_zone: tuple[float, float] = (0.3, 0.7)
+    gutter_side_share: float = 0.1
+    #: a paper has a usual gutter when one page in this many has one of its own
+    gutter_pages: int = 3
+    #: … which a page takes when no more than this share of its body lines cross it (or when
+    #: those that do stand above the others: a title page's block across the columns)
+    gutter_settle_crossing: float = 0.2
+    #: fragments whose middles lie within this (em) of each other share a baseline
+    same_baseline: float = 0.35
+    #: column edges are measured on body-size lines of this many glyphs or more
+    edge_line_chars: int = 20
+    #: a page measures its own edges when it has this many such lines
+    edge_page_lines: int = 5
+    #: a page without text lines has text from this share of its width to 1 minus it
+    default_margin: float = 0.08
+    #: body lines this far apart (em, baseline to baseline) measure the leading
+    leading_range: tuple[float, float] = (0.8, 2.0)
+    #: the leading when none can be measured (em)
+    default_leading: float = 1.2
+    #: running heads and footers lie in this share of the page's height at its top or bottom
+    running_zone: float = 0.15
+    #: a running head recurs on another page within this (pt) of its height
+    running_height: float = 4.0
+    #: … and stands further than this many leadings from the text (running text at a
+    #: page's top has its next line one leading below)
+    running_gap: float = 1.3
+    #: a running head set in parts (left and right) reaches into this share of the page's
+    #: width at either side
+    head_sides: float = 0.2
+    #: text outside this share of the page's width at either side is a margin stamp
+    stamp_margin: float = 0.07
+    #: a paper has a text band when it has this many lines of running text
+    band_min_lines: int = 20
+    #: … of which one in this many at either end is an outlier
+    band_outliers: int = 200
+    #: … and its edges lie this much (of the leading) outside its first and last lines
+    band_pad: float = 0.5
+    #: … and at least reach this share of the page's height from its top and bottom (text
+    #: areas start within it: IEEE's 0.75 in top margin is 7 % of a Letter page; a short
+    #: paper whose running text never reaches its margins says nothing about them)
+    band_edge: float = 0.06
+    #: a paper whose body-size glyphs are monospaced in this share is set in a monospaced font
+    mono_paper: float = 0.3
+
+    # -- figure detection (figures/detect.py) ------------------------------------------------
+    #: a graphic over this share of the page is its background or frame, no float's body
+    background_share: float = 0.85
+    #: a line lies in a column when this share of its width does
+    column_share: float = 0.8
+    #: running text starts within this (pt) of its column's left edge (or ``body_indent`` em
+    #: right of it: an indented first line) and ends within it of the right edge
+    body_start_slack: float = 3.0
+    body_indent: float = 3.0
+    #: text inside a graphic (within this slack, pt) taller than this many text lines is
+    #: figure text
+    inside_slack: float = 2.0
+    inside_height: float = 2.0
+    #: a paragraph's short last line lies this many leadings below a line of running text
+    paragraph_pitch: tuple[float, float] = (0.7, 1.3)
+    #: running text narrowed beside a wrapfigure: this many lines or more from the column's
+    #: left edge, each of this many glyphs, this many of them ending at one right edge
+    narrow_lines: int = 3
+    narrow_chars: int = 25
+    narrow_justified: int = 2
+    #: a label's text may stand this far (em) right of it, on its line (within this share of
+    #: the size, between middles)
+    label_gap: float = 3.0
+    label_line: float = 0.5
+    #: scores of a caption candidate: a bold label, a delimiter after it, standing apart from
+    #: running text, a region right beside it (within ``near_lines`` leadings)
+    bold_label_score: float = 2.0
+    delim_score: float = 1.0
+    apart_score: float = 1.0
+    near_score: float = 3.0
+    near_lines: float = 2.0
+    #: a float's usual side (figures above their captions) wins its vote unless the other
+    #: side's region starts more than this many leadings nearer
+    side_margin: float = 1.0
+    #: a caption goes on with a line starting this far (em) below its last one's top, within
+    #: this gap (em) of it, of its size (within ``caption_size`` pt)
+    caption_next: float = 0.5
+    caption_lead: float = 0.6
+    caption_size: float = 0.6
+    #: … or, under a label alone on its line, within this share of the label's size (IEEE
+    #: sets TABLE I in capitals, its text below in smaller ones)
+    alone_caption_size: float = 0.25
+    #: fragments of a row further apart than this (em) are table cells, not a caption's line
+    caption_cell_gap: float = 1.5
+    #: an item belongs to a caption's span when this share of its width lies in it
+    region_share: float = 0.5
+    #: captions side by side overlap vertically, or stand within this many leadings
+    beside_lines: float = 2.0
+    #: graphics this far (pt) outside the text band still count (a rule under a header)
+    band_slack: float = 2.0
+    #: a region ends at a gap wider than this (pt, or leadings); past a table's first row at
+    #: one wider than ``row_*``
+    gap_floor: float = 24.0
+    gap_lines: float = 2.5
+    row_floor: float = 8.0
+    row_lines: float = 0.8
+    #: items may start this far (pt) inside the caption's edge
+    start_slack: float = 1.5
+    #: running text overlapping what was taken by more than this (pt) is beside the float
+    beside_overlap: float = -0.5
+
+    # -- PDF import (importer/pdf/) ----------------------------------------------------------
+    #: a line within this (pt) of a float's box or its caption's is the float's
+    float_slack: float = 2.0
+    #: a drawing over this share of the page is a background, no float
+    drawing_share: float = 0.5
+    #: a drawing smaller than this (pt) both ways is a speck
+    speck: float = 0.5
+    #: text inside a drawing larger than this (em²) without a caption is figure text
+    large_drawing: float = 40.0
+    #: tick labels stand this far (em) left or right of a float's box (one em above, below)
+    tick_reach: float = 3.0
+    #: below this share of the body size a line is set in small type (footnotes, scripts)
+    small_type: float = 0.88
+    #: … unless it has a letter or digit of at least this share (a formula's base letters)
+    body_glyph: float = 0.92
+    #: a glyph overlapping a script by this share of the narrower is a limit over it
+    limit_overlap: float = 0.3
+    #: a script lies within this (em) left and right of its line, overlapping it by this
+    #: share of its own height, and has no more glyphs than ``script_chars``
+    script_reach: tuple[float, float] = (0.3, 0.6)
+    script_overlap: float = 1 / 3
+    script_chars: int = 24
+    #: a footnote's mark is a glyph smaller than this share of its line's size
+    mark_size: float = 0.8
+    #: a displayed equation is set in by more than this (em), and a line of one inside a
+    #: display narrower than this share of the column, within this many leadings below
+    display_indent: float = 3.0
+    display_short: float = 0.6
+    display_lead: float = 0.8
+    #: a listing goes on with a line narrower than this share of the column, within this
+    #: many leadings (baseline to baseline)
+    code_short: float = 0.5
+    code_lead: float = 2.6
+    #: a reference starts within this (em) of where its column's references start
+    ref_edge: float = 0.3
+    #: a change of type size of this much (em of the body) ends a paragraph
+    size_break: float = 0.2
+    #: a paragraph ends at a pitch over this many leadings and a gap over ``paragraph_gap`` em
+    paragraph_pitch_break: float = 1.6
+    paragraph_gap: float = 0.6
+    #: a heading stands over this much (leadings) below an unfinished full line
+    heading_gap: float = 0.35
+    #: a heading set in type this much larger than the body is styled, as is one this share
+    #: of whose glyphs are bold
+    heading_size: float = 1.08
+    bold_heading: float = 0.9
+    #: a heading in bold or larger type fills at most this share of its column (others
+    #: ``heading_width``): it may wrap
+    strong_heading_width: float = 1.02
+    heading_width: float = 0.95
+    #: in a paper set in one font a heading stands this many leadings apart, narrower than
+    #: this share of its column, in no more than this many words
+    heading_apart: float = 0.5
+    plain_heading_width: float = 0.6
+    plain_heading_words: int = 9
+    #: a run-in heading is shorter than this (characters)
+    run_in_length: int = 100
+    #: a heading wider than this share of its column may wrap onto a line set within
+    #: ``heading_wrap_lead`` em below it (or ``heading_wrap_gap`` em into it)
+    wrapped_heading: float = 0.6
+    heading_wrap_lead: float = 0.6
+    heading_wrap_gap: float = 0.5
+    #: type sizes within this (pt) are one size
+    same_size: float = 0.3
+    #: the title lies in this share of page 1 from the top, in type this much larger than
+    #: the body (else the set-apart block at the top)
+    title_zone: float = 0.5
+    title_larger: float = 1.15
+    #: a title block: up to ``title_lines`` lines within this many leadings of each other,
+    #: this many leadings above what follows, centred within this share of the text width,
+    #: in type of at least this share of the body
+    title_lead: float = 0.8
+    title_lines: int = 4
+    title_apart: float = 1.2
+    title_centred: float = 0.05
+    title_size: float = 0.85
+    #: a heading that ends the front matter is set in type of at least this share of the body
+    heading_min: float = 0.75
+    #: an affiliation sits under the line above within this (em) and overlaps it by this share
+    stack_gap: float = 0.6
+    stack_overlap: float = 0.3
+
+
+SETTINGS = Settings()

@@ -1,0 +1,51 @@
+"""Pieces of the PDF engine (duizhao/pdf): the caption grammar, spec keys of detected floats."""
+
+from __future__ import annotations
+
+from duizhao.figures.detect import DetectedFigure
+from duizhao.figures.merge import keyed
+from duizhao.pdf.captions import caption_label, caption_match, parse_label, roman
+from duizhao.pdf.headings import heading_candidate
+
+
+def test_caption_grammar() -> None:
+    assert caption_match("Figure 3: Overview.") == ("figure", "Figure 3", 3)
+    assert caption_match("Fig.3. Latency") == ("figure", "Fig. 3", 3)
+    assert caption_match("TABLE II") == ("table", "TABLE II", 2)
+    assert caption_match("Table 4 (continued)") == ("table", "Table 4", 4)
+    assert caption_match("Figure B.1: Roughness.") == ("figure", "Figure B.1", 1)
+    # references, not captions
+    assert caption_match("Figure 3 shows the design.") is None
+    assert caption_match("Table IV lists the runs") is None
+    assert caption_match("Figure 3.1 shows") is None  # a chapter's numbering: not read
+    assert caption_match("Figure 03: x") is None
+    # a bold label needs no delimiter; algorithms and listings are floats, not spec entries
+    assert caption_label("Figure 3 Overview", bold=True) is not None
+    algorithm = caption_label("Algorithm 1 Ordering", bold=True)
+    assert algorithm is not None and algorithm.kind == "algorithm"
+    assert caption_match("Algorithm 1: Ordering") is None
+    label = parse_label("Figure 3: Overview")
+    assert label is not None and label.end == len("Figure 3:")
+
+
+def test_roman_numerals_are_canonical() -> None:
+    assert [roman(n) for n in ("I", "IV", "IX", "XIV", "XL")] == [1, 4, 9, 14, 40]
+    assert roman("IIII") is None and roman("VX") is None
+
+
+def test_lettered_appendix_headings() -> None:
+    assert heading_candidate("A Notations") == ("appendix", 1)
+    assert heading_candidate("C Why Do the Loss Landscapes of LLMs Resemble Basins?") == (
+        "appendix",
+        1,
+    )
+    assert heading_candidate("A FaaS platform for the edge") is None
+
+
+def test_a_spec_holds_one_float_per_number() -> None:
+    def fig(label: str, number: int) -> DetectedFigure:
+        return DetectedFigure(1, "figure", label, number, "c", (0, 0, 1, 1), (0, 2, 1, 3))
+
+    kept, others = keyed([fig("Figure 1", 1), fig("Figure B.1", 1), fig("Figure 2", 2)])
+    assert [f.label for f in kept] == ["Figure 1", "Figure 2"]
+    assert [f.label for f in others] == ["Figure B.1"]

@@ -1,0 +1,101 @@
+"""The PDF engine on PDFs no typesetter makes (written byte by byte in bench/rawpdf.py): the
+page model agrees with what the renderer draws, dense pages are read by their ink, and bad
+input gets one line naming the file and the page, with nothing written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bench import rawpdf
+from click.testing import CliRunner
+
+from conftest import Site
+from duizhao.cli import main
+from duizhao.figures.detect import detect_figures
+from duizhao.pdf.ink import render_gray, unexplained_ink
+from duizhao.pdf.read import read_path
+
+
+def test_forms_are_read_with_their_matrices_composed_and_clipped(tmp_path: Path) -> None:
+    """A form whose matrix scales and shifts, a form in a form, a form whose bounding box
+    cuts its drawing and one whose box runs far past its ink: each graphic is what the
+    renderer draws."""
+    doc = read_path(rawpdf.forms_page(tmp_path / "forms.pdf"))
+    try:
+        page = doc.pages[0]
+        assert sorted(g.box for g in page.graphics) == sorted(rawpdf.FORMS_INK)
+        pdfium_page = doc.pdf[0]
+        assert unexplained_ink(pdfium_page, page, doc.settings) == []
+        # …and the render really has ink there (the check is not blind).
+        image = render_gray(pdfium_page, 1.0, rawpdf.FORMS_INK[0])
+        assert image.getextrema()[0] < 100
+        pdfium_page.close()
+    finally:
+        doc.close()
+
+
+def test_a_page_of_300_000_objects_is_read_by_its_ink(tmp_path: Path) -> None:
+    pdf = rawpdf.dense_page(tmp_path / "dense.pdf")
+    doc = read_path(pdf)
+    try:
+        page = doc.pages[0]
+        assert page.ink and page.objects > 300_000
+        assert all(g.kind == "ink" for g in page.graphics)
+        assert unexplained_ink(doc.pdf[0], page, doc.settings) == []
+    finally:
+        doc.close()
+    (found,) = detect_figures(pdf)
+    assert (found.label, found.caption) == ("Figure 1", "A scatter plot of many points.")
+    # the marks' ink: x 72–532, y 92–392 from the top
+    x0, y0, x1, y1 = found.box
+    assert abs(x0 - 72) <= 2 and abs(y0 - 92) <= 2 and abs(x1 - 532) <= 2 and abs(y1 - 392) <= 2
+
+
+def _damaged(path: Path) -> Path:
+    whole = rawpdf.write(path, rawpdf.text([(72, 700, "A paper.")]))
+    path.write_bytes(whole.read_bytes()[:200])
+    return path
+
+
+BAD: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "scanned": (rawpdf.scanned, "page 1: no text layer (a scanned paper?): nothing to read"),
+    "encrypted": (rawpdf.encrypted, "encrypted: it needs a password to be read"),
+    "damaged": (_damaged, "not a readable PDF"),
+    "huge": (rawpdf.huge_page, "page 1: 20000 × 20000 pt, larger than the 14,400 pt"),
+    "nested": (rawpdf.nested_forms, "page 1: forms nested 32 deep or more"),
+    "million": (
+        lambda p: rawpdf.dense_page(p, 1_000_000),
+        "page 1: 1,000,021 drawing objects, more than the 500,000 a page may have",
+    ),
+}
+
+
+def _files(root: Path) -> list[str]:
+    """What a project holds (the writers' advisory lock file aside: it holds nothing)."""
+    return sorted(
+        str(p.relative_to(root)) for p in root.rglob("*") if p.name != ".duizhao.lock.lock"
+    )
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_pdfs_get_one_line_naming_file_and_page(
+    case: str, make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    make, message = BAD[case]
+    site = make_site({"index.md": "# Home\n"})
+    chdir(site.root)
+    make(site.root / "paper.pdf")
+    before = _files(site.root)
+    result = CliRunner().invoke(main, ["figures", "detect", "paper.pdf"])
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"Error: paper.pdf: {message}" + lines[0].split(message, 1)[-1]], lines
+    assert "Traceback" not in result.output
+    if case == "million":
+        return  # the import reads the same way; a second million-object parse adds nothing
+    result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", "paper.pdf"])
+    assert result.exit_code == 2, result.output  # the original is refused
+    assert result.stderr.strip().splitlines() == lines
+    assert _files(site.root) == before  # nothing written

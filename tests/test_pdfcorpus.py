@@ -1,0 +1,89 @@
+"""The labelled corpus of real papers (tests/data/pdfcorpus): detection scored against the
+hand-made labels, the importer against each paper's hand-read expectations, and the reader's
+page model against the rendered pages. The floors are what the engine achieves today; issue
+20's targets are recall and precision ≥ 0.95, captions ≥ 0.95, no template below 0.9.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bench import pdfcorpus
+from bench.detect import timed_detector
+
+from duizhao.importer import import_pdf
+
+#: Overall floors of the detection score: what the engine achieves on the corpus as merged
+#: (20 papers, 12 templates, 243 floats: 0.947, 0.975, 0.942; the analysers it replaced:
+#: 0.835, 0.902, 0.802). Raise them as the engine and the corpus grow.
+RECALL_FLOOR = 0.94
+PRECISION_FLOOR = 0.97
+CAPTION_FLOOR = 0.94
+#: The lowest of a template's recall, precision and caption accuracy (ICLR: 0.824).
+TEMPLATE_FLOOR = 0.82
+#: Share of the importer's hand-read expectations (titles, headings, running heads absent,
+#: joined sentences) that hold, over the corpus (601 of 640; the importer it replaced: 573).
+IMPORT_FLOOR = 0.93
+
+PAPERS = pdfcorpus.load()
+
+
+def test_the_corpus_is_there_and_well_formed() -> None:
+    assert len(PAPERS) >= 2
+    for paper in PAPERS:
+        assert paper.pdf.is_file(), paper.slug
+        for label in paper.labels:
+            assert label.kind in ("figure", "table"), (paper.slug, label)
+            assert 1 <= label.page <= paper.pages, (paper.slug, label)
+            x0, y0, x1, y1 = label.box
+            assert x0 < x1 and y0 < y1, (paper.slug, label)
+
+
+@pytest.fixture(scope="module")
+def report() -> pdfcorpus.Report:
+    return pdfcorpus.score(PAPERS, timed_detector)  # type: ignore[arg-type]
+
+
+def test_detection_scores_hold_their_floors(report: pdfcorpus.Report) -> None:
+    text = pdfcorpus.format_report(report, PAPERS)
+    overall = report.overall
+    assert overall.recall >= RECALL_FLOOR, text
+    assert overall.precision >= PRECISION_FLOOR, text
+    assert overall.caption_accuracy >= CAPTION_FLOOR, text
+    assert report.worst_style() >= TEMPLATE_FLOOR, text
+
+
+def test_import_expectations_hold_their_floor() -> None:
+    held = total = 0
+    lines = []
+    for paper in PAPERS:
+        if not paper.expect:
+            continue
+        result = import_pdf(paper.pdf)
+        check = pdfcorpus.check_import(paper, result.title, result.chunks)
+        held, total = held + check.held, total + check.total
+        lines.append(f"{paper.slug}: {check.held}/{check.total}")
+        lines.extend(f"    {f}" for f in check.failed)
+    assert total > 0
+    assert held / total >= IMPORT_FLOOR, "\n".join(lines)
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.slug)
+def test_the_page_model_explains_the_rendered_ink(paper: pdfcorpus.Paper) -> None:
+    """Every blot of ink the renderer draws lies under a glyph or a graphic of the model."""
+    from duizhao.pdf.ink import unexplained_ink
+    from duizhao.pdf.read import read_path
+
+    doc = read_path(paper.pdf)
+    try:
+        missed = {}
+        for content in doc.pages:
+            page = doc.pdf[content.number - 1]
+            try:
+                blots = unexplained_ink(page, content, doc.settings)
+            finally:
+                page.close()
+            if blots:
+                missed[content.number] = [tuple(round(v) for v in b) for b in blots[:5]]
+    finally:
+        doc.close()
+    assert missed == {}
