@@ -35,6 +35,7 @@ from .article import (
 )
 from .diagnostics import Diagnostic
 from .figures.catalog import Catalog
+from .quality import checks as quality_checks
 from .site.attribution import check_attribution
 from .site.indexes import FEATURED_KEY, check_featured, check_listing, is_listed
 from .yamlsafe import inside
@@ -465,6 +466,7 @@ def check_local(article: Article) -> list[Diagnostic]:
     found.extend(check_intro(article))
     found.extend(check_attribution(article))
     found.extend(check_listing(article))
+    found.extend(quality_checks.check_paragraphs(article.paragraphs, article.path))
     return found
 
 
