@@ -8,6 +8,7 @@ Every pattern is compiled once; a block without a trigger character skips its pa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import NamedTuple
 
 #: What a masked span becomes in the prose: neither Latin, digit nor Han.
@@ -57,7 +58,7 @@ def mask(text: str) -> Masked:
 
         def _link(m: re.Match[str]) -> str:
             targets.append(m.group(3))
-            return m.group(2) + MASK
+            return "[" + m.group(2) + "]" + MASK
 
         text = _LINK_RE.sub(_link, text)
     if "<" in text:
@@ -83,11 +84,11 @@ _AUTHOR_YEAR_RE = re.compile(
 )
 
 
-def citations(prose: str) -> frozenset[int]:
-    """The numbers cited in brackets, ranges expanded (at most 200 per range)."""
+def citations(prose: str) -> Counter[int]:
+    """The numbers cited in brackets (a multiset), ranges expanded (at most 200 per range)."""
+    out: Counter[int] = Counter()
     if "[" not in prose:
-        return frozenset()
-    out: set[int] = set()
+        return out
     for m in _CITE_RE.finditer(prose):
         for part in _RANGE_SPLIT_RE.split(m.group(1)):
             bounds = re.split(r"\s*[\-–—]\s*", part)
@@ -97,7 +98,7 @@ def citations(prose: str) -> frozenset[int]:
                     out.update(range(lo, hi + 1))
                     continue
             out.update(int(b) for b in bounds)
-    return frozenset(out)
+    return out
 
 
 def author_years(prose: str) -> frozenset[tuple[str, str]]:
@@ -113,7 +114,7 @@ def strip_citations(prose: str) -> str:
 # Figure, table, section and equation references
 
 _REF_EN_RE = re.compile(
-    r"\b(Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|§|Equations?|Eqs?\.|Appendix|Algorithm)"
+    r"\b((?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|§|Equations?|Eqs?\.|Appendix|Algorithm))"
     r"\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?(\s*\([a-z]\)|[a-z](?![a-z]))?",
 )
 _REF_ZH_RE = re.compile(
@@ -172,6 +173,14 @@ def _panel(text: str | None) -> str:
 
 def strip_references(prose: str, *, chinese: bool) -> str:
     return (_REF_ZH_RE if chinese else _REF_EN_RE).sub(MASK, prose)
+
+
+_LINK_TEXT_RE = re.compile(r"\[[^\]\n]*\]" + MASK)
+
+
+def strip_link_texts(prose: str) -> str:
+    """``prose`` without the texts of its links (a cited title stays in its language)."""
+    return _LINK_TEXT_RE.sub(MASK, prose) if "[" in prose else prose
 
 
 # ---------------------------------------------------------------------------------------------
