@@ -29,7 +29,9 @@ IDENTICAL_MIN_LETTERS = 12
 #: Math of at most this many characters and no letter or digit (``$<$``) may become words.
 MATH_WORD_MAX = 2
 #: Acronyms with a usual Chinese rendering: their absence is no warning.
-TRANSLATED_ACRONYMS = frozenset("VRAM QA OS E2E URL URLs AI ML CPU GPU RAM DRAM HBM".split())
+TRANSLATED_ACRONYMS = frozenset(
+    ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
+)
 
 _IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore\s+([^>]*?)\s*-->")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -40,6 +42,46 @@ _SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
 _LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*(?:[ ,]+[A-Za-z][A-Za-z'\-]*){5,}")
 _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
 _DIGIT_RE = re.compile(r"\d")
+#: Units compared when a number carries one on both sides (lower case).
+_LATIN_UNITS = frozenset(
+    [
+        "b",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "pb",
+        "kib",
+        "mib",
+        "gib",
+        "tib",
+        "ns",
+        "us",
+        "µs",
+        "μs",
+        "ms",
+        "s",
+        "min",
+        "h",
+        "hz",
+        "khz",
+        "mhz",
+        "ghz",
+        "x",
+        "×",
+        "%",
+        "tok/s",
+        "req/s",
+        "gb/s",
+        "mb/s",
+        "tb/s",
+        "tflops",
+        "gflops",
+        "pflops",
+        "w",
+        "kw",
+    ]
+)
 
 
 def ignored_codes(text: str) -> frozenset[str]:
@@ -75,7 +117,7 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
 
 
 def check_math(o: m.Masked, t: m.Masked) -> str | None:
-    missing, extra = _multiset_diff(o.math, t.math)
+    missing, _extra = _multiset_diff(o.math, t.math)
     missing = [x for x in missing if len(x) > MATH_WORD_MAX or any(c.isalnum() for c in x)]
     if not missing:  # ``$<$`` may become 不到, a translation may add a symbol
         return None
@@ -107,7 +149,7 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(t.prose, chinese=True)
+    trf = m.references(t.prose.translate(m.FULLWIDTH_DIGITS), chinese=True)
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -123,17 +165,29 @@ def _ref(ref: tuple[str, str]) -> str:
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = m.strip_references(m.strip_citations(o.prose), chinese=False)
-    tp = m.strip_references(m.strip_citations(t.prose), chinese=True)
-    on = set(m.numbers(op))
-    tn = set(m.numbers(tp))
+    tp = t.prose.translate(m.FULLWIDTH_DIGITS)
+    tp = m.strip_references(m.strip_citations(tp), chinese=True)
+    tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
+    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
+    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
+    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
     if on == tn:
-        return None
+        return _check_units(op, tp)
     missing = on - tn - m.zh_word_numbers(tp)
     extra = tn - on - m.en_word_numbers(op)
     if missing:
         return f"number {sorted(missing)[0]} of the original is missing or changed"
     if extra:
         return f"number {sorted(extra)[0]} is not in the original"
+    return _check_units(op, tp)
+
+
+def _check_units(op: str, tp: str) -> str | None:
+    ou, tu = m.units(op), m.units(tp)
+    for value, unit_set in ou.items():
+        there = tu.get(value)
+        if there and unit_set & _LATIN_UNITS and there & _LATIN_UNITS and not unit_set & there:
+            return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
     return None
 
 

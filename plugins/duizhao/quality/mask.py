@@ -107,7 +107,9 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
 
 
 def strip_citations(prose: str) -> str:
-    return _CITE_RE.sub(MASK, prose) if "[" in prose else prose
+    """``prose`` without numeric and author-year citations (their numbers are not figures)."""
+    prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
+    return _AUTHOR_YEAR_RE.sub(MASK, prose)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,8 +173,14 @@ def _panel(text: str | None) -> str:
     return "" if not text else "(" + text.strip(" ()") + ")"
 
 
+def _strip_ref(mt: re.Match[str]) -> str:
+    if mt.group(1) == "第" and mt.group(4) is None:
+        return mt.group(0)  # 第 54 版 is a number, not a section
+    return MASK
+
+
 def strip_references(prose: str, *, chinese: bool) -> str:
-    return (_REF_ZH_RE if chinese else _REF_EN_RE).sub(MASK, prose)
+    return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
 
 
 _LINK_TEXT_RE = re.compile(r"\[[^\]\n]*\]" + MASK)
@@ -186,7 +194,12 @@ def strip_link_texts(prose: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Numbers
 
-_NUM_RE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])")
+_NUM_RE = re.compile(
+    r"(?<![A-Za-z0-9_.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])(?:\s*(万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
+)
+_ZH_SCALE = {"万": 1e4, "亿": 1e8}
+_UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
+FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 _EN_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
@@ -228,11 +241,23 @@ def _canon(value: float) -> str:
 
 
 def numbers(prose: str) -> list[str]:
-    """The digit numbers of ``prose``, canonical (thousands separators removed)."""
+    """The digit numbers of ``prose``, canonical (thousands separators removed, 10 亿 = 1e9)."""
     out = []
     for m in _NUM_RE.finditer(prose):
         whole = m.group(1).replace(",", "")
-        out.append(_canon(float(whole + (m.group(2) or ""))))
+        value = float(whole + (m.group(2) or ""))
+        out.append(_canon(value * _ZH_SCALE[m.group(3)] if m.group(3) else value))
+    return out
+
+
+def units(prose: str) -> dict[str, set[str]]:
+    """Each number's units (lower case: kB and KB are one), where a unit follows it."""
+    out: dict[str, set[str]] = {}
+    for m in _NUM_RE.finditer(prose):
+        if m.group(4):
+            value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
+            unit = m.group(4).lower()
+            out.setdefault(value, set()).add(_UNIT_SAME.get(unit, unit))
     return out
 
 
