@@ -101,15 +101,20 @@ def citations(prose: str) -> Counter[int]:
     return out
 
 
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+
+
 def author_years(prose: str) -> frozenset[tuple[str, str]]:
     """(surname, year) of author-year citations."""
+    if not _YEAR_RE.search(prose):
+        return frozenset()
     return frozenset((m.group(1), m.group(2)) for m in _AUTHOR_YEAR_RE.finditer(prose))
 
 
 def strip_citations(prose: str) -> str:
     """``prose`` without numeric and author-year citations (their numbers are not figures)."""
     prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
-    return _AUTHOR_YEAR_RE.sub(MASK, prose)
+    return _AUTHOR_YEAR_RE.sub(MASK, prose) if _YEAR_RE.search(prose) else prose
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,6 +158,8 @@ def _en_kind(word: str) -> str:
 def references(prose: str, *, chinese: bool) -> frozenset[tuple[str, str]]:
     """(kind, number with sub-panel) of figure/table/section/equation references."""
     out: set[tuple[str, str]] = set()
+    if not has_reference_word(prose, chinese=chinese):
+        return frozenset()
     if chinese:
         for m in _REF_ZH_RE.finditer(prose):
             word = m.group(1)
@@ -179,7 +186,21 @@ def _strip_ref(mt: re.Match[str]) -> str:
     return MASK
 
 
+_REF_EN_TRIGGERS = ("fig", "tab", "sec", "§", "eq", "appendix", "algorithm")
+_REF_ZH_TRIGGERS = frozenset("图表式方程附录算法第")
+
+
+def has_reference_word(prose: str, *, chinese: bool) -> bool:
+    """The cheap prefilter: could ``prose`` hold a reference at all?"""
+    if chinese:
+        return not _REF_ZH_TRIGGERS.isdisjoint(prose)
+    lower = prose.lower()
+    return any(w in lower for w in _REF_EN_TRIGGERS)
+
+
 def strip_references(prose: str, *, chinese: bool) -> str:
+    if not has_reference_word(prose, chinese=chinese):
+        return prose
     return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
 
 
