@@ -54,7 +54,7 @@ test-fast: setup
 
 # The long fuzz run of tests/test_fuzz.py (hostile authoring files; the suite runs a short one).
 fuzz: setup
-	DUIZHAO_FUZZ=long $(BIN)/pytest tests/test_fuzz.py -q --tb=native
+	DUIZHAO_FUZZ=long $(BIN)/pytest tests/test_fuzz.py tests/test_scaling.py -q --tb=native
 
 # Refresh the README's screenshots of the three reading modes (the example site's syntax demo,
 # examples/demo/docs/example.md).
