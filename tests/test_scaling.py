@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from bench.longline import time_check, time_import
 
 LONG = os.environ.get("DUIZHAO_FUZZ") == "long"
