@@ -110,3 +110,32 @@ def test_build_with_a_billion_figures_is_bounded(tmp_path: Path, logs: Logs) -> 
     logs.take("DZ104", 1)
     logs.take(r"DZ1\d\d", None)
     assert (tmp_path / "site" / "a" / "index.html").exists()
+
+
+def test_the_message_scanner_catches_python_words() -> None:
+    from conftest import _LEAKS, scan_message
+
+    before = len(_LEAKS)
+    for text in (
+        "lock file is not valid JSON (RecursionError)",
+        "Traceback (most recent call last):",
+        "got <duizhao.article.Article object at 0x7f00>",
+        "cannot decode b'\\xff'",
+    ):
+        scan_message(text, "test")
+    caught = _LEAKS[before:]
+    del _LEAKS[before:]
+    assert len(caught) == 4, caught
+    scan_message("docs/a.md:3: DZ104 'figures: 9' disagrees with a.figures.yml", "test")
+    assert len(_LEAKS) == before
+
+
+def test_a_lock_nested_100000_deep_is_dz303_in_words(tmp_path: Path) -> None:
+    from duizhao.lock import LockError, parse_lock
+
+    for text in ("[" * 100_000, '{"a": "' + '\\"' * 100_000, '{"x": ' * 50_000):
+        with bounded(), pytest.raises(LockError) as caught:
+            parse_lock(text.encode(), tmp_path / "duizhao.lock")
+        line = caught.value.diagnostic.format(tmp_path)
+        assert line.startswith("duizhao.lock:1: DZ303 lock file "), line
+        assert "Error" not in line
