@@ -3,11 +3,12 @@ number, a page, a dpi is compared, never enumerated; an unreasonable one is a di
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from conftest import Logs
+from conftest import Logs, Site
 from test_fuzz import bounded, run_cli, write_project
 
 COMPLETE = """\
@@ -139,3 +140,34 @@ def test_a_lock_nested_100000_deep_is_dz303_in_words(tmp_path: Path) -> None:
         line = caught.value.diagnostic.format(tmp_path)
         assert line.startswith("duizhao.lock:1: DZ303 lock file "), line
         assert "Error" not in line
+
+
+DEEP = {  # body, the line (of the page) reported
+    "list": ("".join("  " * i + "- x\n" for i in range(80)), 67),
+    "quote": (">" * 40 + " deep\n", 3),
+    "indented-list": ("".join("    " * i + "1. x\n" for i in range(40)), 35),
+}
+
+
+@pytest.mark.parametrize(("body", "line"), DEEP.values(), ids=DEEP.keys())
+def test_deep_markdown_is_dz020_and_the_page_builds_with_it_as_text(
+    make_site: Callable[..., Site], logs: Logs, body: str, line: int
+) -> None:
+    site = make_site({"index.md": "# 首页\n", "deep.md": "# Deep\n\n" + body + "\nafter\n"})
+    with bounded(memory=False):
+        site.build()
+        found = run_cli(site.root, "check", "docs")
+    assert [d.split(" DZ020 ")[0] for d in found if " DZ020 " in d] == [f"docs/deep.md:{line}:"]
+    logs.take(rf"deep\.md:{line}: DZ020 quotes, lists or indentation nested more than 32 ", 1)
+    html = site.html("deep.md")
+    assert "after" in html
+
+
+def test_markdown_depth_is_read_linearly() -> None:
+    from duizhao.nesting import MAX_MARKDOWN_DEPTH, as_text, line_depth
+
+    assert line_depth("> > - x") == 3
+    assert line_depth("\t\t1. x") == 3
+    assert line_depth("    " * (MAX_MARKDOWN_DEPTH + 1) + "x") == MAX_MARKDOWN_DEPTH + 1
+    assert as_text(">>> - x") == "\\>\\>\\>\\- x"
+    assert as_text("      3. x") == "3\\. x"
