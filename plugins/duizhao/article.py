@@ -34,6 +34,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
+from .nesting import MAX_MARKDOWN_DEPTH, too_deep
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
@@ -763,6 +764,18 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
     else:  # the same text, sliced rather than joined again
         article.body = text[sum(map(len, lines[:body_index])) + body_index :]
     result = scan(body_lines, first_line=body_index + 1)
+    deep = list(too_deep(body_lines))
+    if deep:
+        more = f" (and {len(deep) - 1} more lines)" if len(deep) > 1 else ""
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                body_index + deep[0] + 1,
+                "DZ020",
+                f"quotes, lists or indentation nested more than {MAX_MARKDOWN_DEPTH} levels "
+                f"deep{more}: shown as text; nest less deeply",
+            )
+        )
     article.links = list(result.links)
     article.headings = list(result.headings)
     for block in result.blocks:
