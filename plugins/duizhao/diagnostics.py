@@ -78,6 +78,18 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ304": (Severity.ERROR, "update refused: the article cannot take the new version as it is"),
     "DZ305": (Severity.WARNING, "link to a paragraph that the new version of the original removed"),
     "DZ306": (Severity.WARNING, "the new original shares no paragraph with the article"),
+    # The glossary (quality/glossary/)
+    "DZ440": (Severity.ERROR, "glossary.yml unreadable, or not a list of entries"),
+    "DZ441": (
+        Severity.ERROR,
+        "glossary entry malformed: no 'en' or 'zh', or a value of the wrong type",
+    ),
+    "DZ442": (Severity.WARNING, "English form that is already the term of another glossary entry"),
+    "DZ443": (Severity.WARNING, "unknown key in a glossary entry"),
+    "DZ445": (Severity.WARNING, "term of the original translated with none of its renderings"),
+    "DZ446": (Severity.WARNING, "term of the original translated with a forbidden rendering"),
+    "DZ447": (Severity.WARNING, "keep_en term not kept in Latin letters in the translation"),
+    "DZ448": (Severity.ERROR, "glossary import file unreadable or of unknown columns"),
 }
 
 
