@@ -96,8 +96,13 @@ def annotate(html: str, matcher: Matcher) -> str:
     return "".join(out)
 
 
+_MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
+
+
 def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
-    masked = mask(text)  # entities, URLs: never cut
+    if text.isspace():  # most text between tags
+        return text
+    masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
     hits: list[Hit] = (
         matcher.english(masked)
         if side == "en"
