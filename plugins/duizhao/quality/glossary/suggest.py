@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...article import Article
-from .match import Matcher, mask
+from .match import Matcher, _word, mask
 from .model import Glossary
 
 ACRONYM_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*(?![A-Za-z0-9])")
@@ -74,18 +74,32 @@ def suggest(articles: Iterable[Article], glossary: Glossary) -> list[dict[str, A
     return items
 
 
+#: The Chinese just before a "（TERM）" (matched on a window of the text, so short).
+_BEFORE_RE = re.compile(r"([\u4e00-\u9fff][\u4e00-\u9fffA-Za-z0-9 -]{0,15})[ \t]*$")
+
+
 def _rendering(term: str, translations: list[str]) -> str | None:
-    pattern = re.compile(
-        r"([\u4e00-\u9fff][\u4e00-\u9fffA-Za-z0-9 -]{0,15}?)\s*[（(]" + re.escape(term) + r"[）)]"
-    )
     mined: Counter[str] = Counter()
     kept = 0
     for text in translations:
-        match = pattern.search(text)
-        if match:
-            mined[match.group(1).strip()] += 1
-        elif re.search(r"(?<![A-Za-z])" + re.escape(term) + r"(?![A-Za-z])", text):
+        at = min(
+            (i for i in (text.find(f"（{term}）"), text.find(f"({term})")) if i >= 0), default=-1
+        )
+        before = _BEFORE_RE.search(text[max(0, at - 20) : at]) if at > 0 else None
+        if before:
+            mined[before.group(1).strip()] += 1
+        elif _has_word(text, term):
             kept += 1
     if mined:
         return mined.most_common(1)[0][0]
     return term if kept and term.isupper() else None
+
+
+def _has_word(text: str, term: str) -> bool:
+    at = text.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            return True
+        at = text.find(term, at + 1)
+    return False
