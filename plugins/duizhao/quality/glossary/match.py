@@ -29,14 +29,11 @@ from .model import Entry
 #: What is never prose for the glossary: code spans and fences, math, autolinks and URLs,
 #: a link's target (its text stays), HTML tags and entities.
 MASK_RE = re.compile(
-    r"```.*?```|~~~.*?~~~"
-    r"|(?P<ticks>`+).+?(?P=ticks)"
-    r"|\$\$.+?\$\$|(?<![\\$])\$(?=\S)[^$\n]+?(?<=\S)\$(?!\d)"
-    r"|\\\(.+?\\\)|\\\[.+?\\\]"
+    r"`[^`]{1,500}`|\$[^$]{1,500}\$"
+    r"|\\\([^)]{1,500}\\\)|\\\[[^\]]{1,500}\\\]"
     r"|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|\]\[[^\]]*\]"
     r"|<https?://[^>\s]+>|https?://[^\s<>()\"'，。；）]+"
     r"|</?[A-Za-z][^<>]*>|&[#A-Za-z0-9]+;",
-    re.S,
 )
 
 
