@@ -16,7 +16,7 @@ from ..escape import html_attr
 from ..quality.glossary.match import Hit, Matcher, mask
 from ..quality.glossary.model import Entry
 
-_TAG_RE = re.compile(r"<[^>]*>")
+_TAG_RE = re.compile(r"<[^<>]*>")
 _NAME_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
 _CLASS_RE = re.compile(r"""\bclass\s*=\s*["']([^"']*)["']""")
 #: Elements whose text is never annotated.
