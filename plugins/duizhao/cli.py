@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from .article import Article, read_article
-from .checks import Corpus, check_corpus, refused_input, utf8_name
+from .checks import Corpus, check_corpus, check_local, refused_input, utf8_name
 from .clipath import ArticlePath
 from .diagnostics import Diagnostic, Severity, display_path
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import LOCK_NAME
 from .project import ConfigError, Project, find_config, project_root
+from .quality.glossary.cli import glossary
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
@@ -125,8 +126,23 @@ def _check_project(root: Path, targets: list[Path]) -> tuple[list[Diagnostic], i
         else:
             refused.append(problem)
     corpus = Corpus(project.docs_dir if project else None, figures=Catalog(root), root=root)
-    found = check_corpus((read_article(p) for p in files), corpus)
-    return found + refused, len(files) + len(refused)
+    local, terms = _with_glossary(root if project else None)
+    found = check_corpus((read_article(p) for p in files), corpus, local)
+    return terms + found + refused, len(files) + len(refused)
+
+
+def _with_glossary(
+    root: Path | None,
+) -> tuple[Callable[[Article], list[Diagnostic]], list[Diagnostic]]:
+    """The per-article checks, with the project's glossary.yml (if any), and its problems."""
+    if root is None or not (root / "glossary.yml").exists():
+        return check_local, []
+    from .quality.glossary.check import GlossaryCheck
+    from .quality.glossary.model import read_glossary
+
+    glossary, problems = read_glossary(root / "glossary.yml")
+    terms = GlossaryCheck(glossary)
+    return (lambda article: check_local(article) + terms.article(article)), problems
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str, nfiles: int) -> None:
@@ -813,6 +829,7 @@ def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
 
 
 main.add_command(figures)
+main.add_command(glossary)
 
 
 if __name__ == "__main__":  # pragma: no cover

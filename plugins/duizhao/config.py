@@ -72,6 +72,10 @@ class DuizhaoConfig(Config):
     """Where to generate the 进度 page (a docs-relative `.md` path such as `progress.md`);
     empty for none."""
 
+    glossary_page = Text(default="")
+    """Where to generate the 术语表 page from glossary.yml (a docs-relative `.md` path such as
+    `glossary.md`); empty for none."""
+
     cache_dir = Text(default=".cache/duizhao")
     """Folder (relative to mkdocs.yml) for generated pages' sources between builds."""
 

@@ -91,6 +91,18 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ423": (Severity.WARNING, "half-width punctuation between Chinese characters"),
     "DZ424": (Severity.WARNING, "full-width digits or Latin letters"),
     "DZ425": (Severity.WARNING, "no space between Chinese and Latin letters or digits"),
+    # The glossary (quality/glossary/)
+    "DZ440": (Severity.ERROR, "glossary.yml unreadable, or not a list of entries"),
+    "DZ441": (
+        Severity.ERROR,
+        "glossary entry malformed: no 'en' or 'zh', or a value of the wrong type",
+    ),
+    "DZ442": (Severity.WARNING, "English form that is already the term of another glossary entry"),
+    "DZ443": (Severity.WARNING, "unknown key in a glossary entry"),
+    "DZ445": (Severity.WARNING, "term of the original translated with none of its renderings"),
+    "DZ446": (Severity.WARNING, "term of the original translated with a forbidden rendering"),
+    "DZ447": (Severity.WARNING, "keep_en term not kept in Latin letters in the translation"),
+    "DZ448": (Severity.ERROR, "glossary import file unreadable or of unknown columns"),
 }
 
 

@@ -32,6 +32,7 @@ from .search.feature import SearchFeature
 from .search.pagefind_feature import PagefindFeature
 from .sidecars import is_sidecar
 from .site.feature import SiteFeature
+from .terms.feature import GlossaryFeature
 from .watch import WatchFeature
 
 log = get_plugin_logger(__name__)
@@ -62,6 +63,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             SiteFeature(options.site),
             figures,
             ProgressFeature(project.lock_path, options.progress_page),
+            GlossaryFeature(project.root / "glossary.yml", options.glossary_page),
             RenderFeature(
                 figures.render, options.paragraph_search and options.search == "material"
             ),

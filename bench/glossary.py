@@ -1,0 +1,97 @@
+"""A build's overhead with a glossary (issue 23 target: ≤ 10 % with 500 terms on 200 pages).
+
+``python -m bench.glossary [--articles 200] [--paragraphs 20] [--terms 500] [--repeat 3]``
+generates the synthetic corpus (bench/corpus.py) and a glossary of ``--terms`` entries made of
+the corpus' own frequent English words and bigrams (so terms occur on every page) with Chinese
+renderings taken from its translations, then times ``mkdocs build`` without and with
+``glossary.yml``, alternating, and prints the medians and their ratio side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from bench.corpus import generate
+
+BIN = Path(sys.executable).parent
+
+
+def make_glossary(project: Path, terms: int) -> list[dict[str, object]]:
+    words: Counter[str] = Counter()
+    han: Counter[str] = Counter()
+    for page in sorted((project / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line.startswith("> "):
+                tokens = re.findall(r"[A-Za-z]{4,}", line)
+                words.update(t.lower() for t in tokens)
+                words.update(f"{a.lower()} {b.lower()}" for a, b in itertools.pairwise(tokens))
+            else:
+                han.update(re.findall("[\u4e00-\u9fff]{2,4}", line))
+    english = [w for w, _n in words.most_common(terms)]
+    chinese = [w for w, _n in han.most_common(terms)] or ["术语"]
+    return [
+        {"en": w, "zh": chinese[i % len(chinese)], "definition": f"定义 {i}。"}
+        for i, w in enumerate(english)
+    ]
+
+
+def timed_build(project: Path, site: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [str(BIN / "mkdocs"), "build", "--quiet", "--site-dir", str(site)], cwd=project, check=True
+    )
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.glossary")
+    parser.add_argument("--articles", type=int, default=200)
+    parser.add_argument("--paragraphs", type=int, default=20)
+    parser.add_argument("--terms", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        project = generate(work / "corpus", args.articles, paragraphs=args.paragraphs)
+        entries = make_glossary(project, args.terms)
+        text = yaml.safe_dump(entries, allow_unicode=True, sort_keys=False)
+        glossary = project / "glossary.yml"
+        times: dict[str, list[float]] = {"without": [], "with": []}
+        timed_build(project, work / "warm")  # caches (jieba, the page memo) warm for both
+        for _ in range(args.repeat):
+            for name in ("without", "with"):
+                if name == "with":
+                    glossary.write_text(text, encoding="utf-8")
+                elif glossary.exists():
+                    glossary.unlink()
+                times[name].append(timed_build(project, work / f"site-{name}"))
+        marked = sum(
+            p.read_text(encoding="utf-8").count('class="dz-term"')
+            for p in (work / "site-with").rglob("index.html")
+        )
+    without, with_ = (statistics.median(times[k]) for k in ("without", "with"))
+    overhead = with_ / without - 1
+    print(
+        f"{args.articles} pages x {args.paragraphs} paragraphs, "
+        f"{len(entries)} terms, {marked} marked"
+    )
+    print(f"build without glossary: {without:.2f} s (median of {args.repeat})")
+    print(f"build with glossary:    {with_:.2f} s")
+    print(f"overhead: {overhead:+.1%} (target <= 10%)")
+    sys.exit(0 if overhead <= 0.10 else 1)
+
+
+if __name__ == "__main__":
+    main()

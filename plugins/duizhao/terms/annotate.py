@@ -1,0 +1,132 @@
+"""The first use of each glossary term per page and side, marked in a page's HTML.
+
+A term becomes ``<abbr class="dz-term" tabindex="0" title="rendering：definition">`` — the
+element Material's tooltips (``content.tooltips``) attach to; without them the ``title`` is the
+browser's own tooltip on hover, and duizhao.css shows it on focus, so a tap or the keyboard
+shows it too. Never inside code, math, links, headings, scripts or another abbreviation. The
+side is the paragraph block's (``dz-en``: English terms, with their Chinese rendering;
+elsewhere: the Chinese renderings, with their English form). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..escape import html_attr
+from ..quality.glossary.match import Hit, Matcher, mask
+from ..quality.glossary.model import Entry
+
+_TAG_RE = re.compile(r"<[^<>]*>")
+_NAME_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+_CLASS_RE = re.compile(r"""\bclass\s*=\s*["']([^"']*)["']""")
+#: Elements whose text is never annotated.
+SKIP = frozenset(
+    {
+        "code",
+        "pre",
+        "kbd",
+        "samp",
+        "a",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "script",
+        "style",
+        "abbr",
+        "math",
+        "svg",
+        "textarea",
+        "button",
+        "title",
+    }
+)
+VOID = frozenset({"br", "img", "hr", "input", "meta", "link", "wbr", "source", "col", "area"})
+
+
+def tooltip(entry: Entry, side: str) -> str:
+    head = entry.zh if side == "en" else entry.en[0]
+    if side != "en" and entry.latin:
+        head = entry.en[0]
+    return f"{head}：{entry.definition}" if entry.definition else head
+
+
+def annotate(html: str, matcher: Matcher) -> str:
+    """``html`` with the first use of each term per side marked."""
+    seen: dict[str, set[int]] = {"en": set(), "zh": set()}
+    out: list[str] = []
+    side = "zh"
+    skip: str | None = None
+    depth = 0
+    pos = 0
+    for m in _TAG_RE.finditer(html):
+        text = html[pos : m.start()]
+        if text and skip is None:
+            out.append(_mark(text, matcher, side, seen[side]))
+        else:
+            out.append(text)
+        tag = m.group()
+        out.append(tag)
+        pos = m.end()
+        name_match = _NAME_RE.match(tag)
+        if name_match is None:
+            continue
+        name = name_match.group(1).lower()
+        closing = tag.startswith("</")
+        if skip is not None:
+            if name == skip and not tag.endswith("/>"):
+                depth += -1 if closing else 1
+                if depth == 0:
+                    skip = None
+            continue
+        if closing or name in VOID or tag.endswith("/>"):
+            continue
+        classes = _CLASS_RE.search(tag)
+        names = classes.group(1).split() if classes else []
+        if "dz-en" in names:
+            side = "en"
+        elif "dz-zh" in names:
+            side = "zh"
+        if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
+            skip, depth = name, 1
+    rest = html[pos:]
+    out.append(_mark(rest, matcher, side, seen[side]) if skip is None else rest)
+    return "".join(out)
+
+
+_MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
+
+
+def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
+    if text.isspace():  # most text between tags
+        return text
+    masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
+    hits: list[Hit] = (
+        matcher.english(masked)
+        if side == "en"
+        else [
+            *matcher.chinese(masked),
+            *(h for h in matcher.english(masked) if h.entry.latin),
+        ]
+    )
+    if not hits:
+        return text
+    hits.sort(key=lambda h: h.start)
+    out, pos = [], 0
+    for hit in hits:
+        key = id(hit.entry)
+        if key in seen or hit.start < pos or hit.term in hit.entry.zh_forbidden:
+            continue
+        seen.add(key)
+        tip = html_attr(tooltip(hit.entry, side))
+        out += [
+            text[pos : hit.start],
+            f'<abbr class="dz-term" tabindex="0" title="{tip}">',
+            text[hit.start : hit.end],
+            "</abbr>",
+        ]
+        pos = hit.end
+    out.append(text[pos:])
+    return "".join(out)
