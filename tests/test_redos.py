@@ -21,12 +21,21 @@ from pathlib import Path
 import pytest
 
 import redos_patterns as rp
+from duizhao.quality.glossary.match import MASK_RE
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = Path(__file__).with_name("redos_check.js")
 
-#: Patterns recheck flags that are safe as used, each with its proof. (None so far.)
-ALLOWED: dict[str, str] = {}
+#: Patterns recheck flags (or cannot decide in time) that are safe as used, each with its proof.
+ALLOWED: dict[str, str] = {
+    MASK_RE.pattern: (
+        "quality/glossary/match.MASK_RE: every alternative is a literal opening followed by one"
+        " run of a class that excludes its closing delimiter, bounded ({1,500}) or ended at the"
+        " next such delimiter, with no nested or adjacent runs of one class: an attempt costs at"
+        " most the distance to the next delimiter (or 500) and is never retried with another"
+        " split; recheck times out on the size of the alternation, not on ambiguity"
+    ),
+}
 
 #: Flagged patterns not fixed yet (issue 19, left for a follow-up): applied to author text, so
 #: each is a real finding. The list may only shrink.
@@ -45,6 +54,15 @@ NOT_YET_FIXED: set[str] = {
     r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>",
     r'\s*"((?:[^"\\]|\\.)*)"\s*:',
 }
+#: The paragraph checks of issue 23 (duizhao.quality.checks/mask) are not switched on yet:
+#: neither check nor the build applies them to author text. Their patterns are fixed before
+#: they are (a pattern of theirs found safe is not reported as fixed: the list is by module).
+NOT_SWITCHED_ON = (
+    "duizhao.quality.checks",
+    "duizhao.quality.mask",
+    "duizhao/quality/mask.py",
+    "duizhao/quality/checks.py",
+)
 NOT_YET_FIXED_PREFIXES = (
     r"<script\b[^>]*(?:mathjax|katex",
     # pymdownx.arithmatex's own inline patterns, which escape.Math reuses so that duizhao
@@ -134,12 +152,21 @@ def test_no_pattern_backtracks_super_linearly() -> None:
     assert len(results) == len(items)
     flagged, unknown, fixed = [], [], []
     for (pattern, _flags), result in zip(items, results, strict=True):
-        ratchet = pattern in NOT_YET_FIXED or pattern.startswith(NOT_YET_FIXED_PREFIXES)
+        where_all = seen[(pattern, _flags)]
+        ratchet = (
+            pattern in NOT_YET_FIXED
+            or pattern.startswith(NOT_YET_FIXED_PREFIXES)
+            or all(w.startswith(NOT_SWITCHED_ON) for w in where_all)
+        )
         if result["status"] == "vulnerable":
             if pattern not in ALLOWED and not ratchet:
                 where = seen[(pattern, _flags)][0]
                 flagged.append(f"{where}: {pattern!r} ({result['complexity']}, {result['attack']})")
-        elif result["status"] == "safe" and ratchet:
+        elif (
+            result["status"] == "safe"
+            and ratchet
+            and not all(w.startswith(NOT_SWITCHED_ON) for w in where_all)
+        ):
             fixed.append(pattern)
         elif result["status"] != "safe" and pattern not in ALLOWED and not ratchet:
             unknown.append(f"{seen[(pattern, _flags)][0]}: {pattern!r} ({result['error']})")
