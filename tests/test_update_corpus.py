@@ -3,7 +3,7 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they scored when first run (0.79, the FAST '25
+pairs kept aside (holdout), no fall below what they score now (0.812; first run 0.79; the FAST '25
 rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. Then one
 real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
 """
@@ -39,7 +39,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.79)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.81)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -84,7 +84,9 @@ def test_a_real_paper_update_end_to_end(tmp_path: Path, monkeypatch: pytest.Monk
     )
     assert code == 0, err
     # (the PDF engine reads the text beside the wrapfigures of both versions whole)
-    assert "94 → 102 paragraphs: 72 same, 16 edited, 2 split, 1 merged, 9 new, 2 removed" in err
+    assert (
+        "94 → 102 paragraphs: 72 same, 16 edited, 1 rewritten, 2 split, 1 merged, 8 new, 1 removed"
+    ) in err
     after = parse(article.read_text(encoding="utf-8"))
     assert len(after.paragraphs) == 102
     assert after.paragraphs[-1].id == "P102"
@@ -93,10 +95,11 @@ def test_a_real_paper_update_end_to_end(tmp_path: Path, monkeypatch: pytest.Monk
     moved = re.findall(r"译文标记 T([0-9]{3})", "\n".join(e["block"] for e in entries["removed"]))
     # every translation is somewhere, exactly once: in a block or among the removed ones
     assert sorted(kept + moved) == [f"{n:03d}" for n in range(1, translated + 1)]
-    assert len(moved) == 2
+    assert len(moved) == 1
     assert "## 5 Implementation of the Prefill Pool" in article.read_text(encoding="utf-8")
     lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
-    assert len(lock["previous"]["moon.md"]) == 19  # 18 edited + 1 merged, all stale
+    # 16 edited, 1 rewritten (its sentences kept word for word), 2 split, 1 merged: all stale
+    assert len(lock["previous"]["moon.md"]) == 20
     assert (root / "docs/moon.figures.yml").is_file()  # the new version's figures, detected
     code, _out, err = run(
         ["update", "docs/moon.md", "--from", "papers/new.pdf", "--version", "v3"],

@@ -38,6 +38,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ017": (Severity.WARNING, "link to a Markdown file that does not exist"),
     "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
     "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
+    "DZ020": (Severity.WARNING, "Markdown nested more than 32 levels deep: shown as text"),
     "DZ101": (Severity.ERROR, "figure (or table) placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),
@@ -78,6 +79,18 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ304": (Severity.ERROR, "update refused: the article cannot take the new version as it is"),
     "DZ305": (Severity.WARNING, "link to a paragraph that the new version of the original removed"),
     "DZ306": (Severity.WARNING, "the new original shares no paragraph with the article"),
+    "DZ401": (Severity.ERROR, "inline code of the translation differs from the original's"),
+    "DZ402": (Severity.ERROR, "math of the translation differs from the original's"),
+    "DZ403": (Severity.ERROR, "link or image targets differ from the original's"),
+    "DZ404": (Severity.ERROR, "a citation of the original is missing or changed"),
+    "DZ405": (Severity.ERROR, "a number of the original is missing or changed"),
+    "DZ406": (Severity.ERROR, "a figure, table, section or equation reference does not correspond"),
+    "DZ407": (Severity.ERROR, "the translation is identical to the original"),
+    "DZ420": (Severity.WARNING, "an English sentence is left untranslated"),
+    "DZ421": (Severity.WARNING, "an acronym of the original is missing from the translation"),
+    "DZ423": (Severity.WARNING, "half-width punctuation between Chinese characters"),
+    "DZ424": (Severity.WARNING, "full-width digits or Latin letters"),
+    "DZ425": (Severity.WARNING, "no space between Chinese and Latin letters or digits"),
 }
 
 

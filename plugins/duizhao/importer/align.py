@@ -23,6 +23,7 @@ itself.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -81,6 +82,17 @@ class Thresholds:
     #: than ``common_word`` paragraphs are not looked up)
     rare_words: int = 8
     common_word: int = 50
+    #: kept-core evidence (between the same two anchors only): a long paragraph whose
+    #: sentences are kept word for word in another, with some added or removed, is the same
+    #: paragraph rewritten however low its whole similarity (a paragraph of three sentences
+    #: that grew three more). A sentence counts from ``kept_sentence_words`` words (shorter
+    #: ones, "See below.", recur anywhere); the kept sentences must hold ``kept_share`` of
+    #: the shorter paragraph's words
+    kept_sentence_words: int = 8
+    kept_share: float = 0.5
+    #: and there must be a core: this many kept sentences (one shared sentence is a quote or
+    #: a footnote glued to another paragraph by the PDF reader, not the paragraph)
+    kept_sentences: int = 2
 
 
 THRESHOLDS = Thresholds()
@@ -258,6 +270,38 @@ class _Units:
         tokens = [words(key) for key in self.keys]
         self.words = [_encode(t, vocabulary) for t in tokens]
         self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
+        self._sentences: dict[int, dict[str, int]] = {}
+
+    def sentences(self, k: int, min_words: int) -> dict[str, int]:
+        """The long sentences of unit ``k`` (folded), each with its number of words."""
+        found = self._sentences.get(k)
+        if found is None:
+            found = {}
+            for sentence in _SENTENCE_END.split(self.folded[k]):
+                count = sum(w[:1].isalnum() for w in sentence.split())
+                if count >= min_words:
+                    found[sentence.strip()] = count
+            self._sentences[k] = found
+        return found
+
+
+#: where a sentence ends: ., ! or ? before a space (a heuristic; "e.g. " splits too, which
+#: only makes the pieces shorter, never joins two paragraphs' sentences)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _kept_core(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> bool:
+    """Whether the sentences old ``i`` and new ``j`` share word for word hold
+    ``kept_share`` of the shorter one's words."""
+    a = olds.sentences(i, t.kept_sentence_words)
+    b = news.sentences(j, t.kept_sentence_words)
+    shared = [n for sentence, n in a.items() if sentence in b]
+    kept = sum(shared)
+    return (
+        len(shared) >= t.kept_sentences
+        and kept >= t.short_words
+        and kept >= t.kept_share * min(olds.counts[i], news.counts[j])
+    )
 
 
 def words(key: str) -> list[str]:
@@ -315,6 +359,8 @@ def _single(
         return "edited", score
     if gap and score >= t.rewritten:
         return "rewritten", score
+    if gap and _kept_core(olds, news, i, j, t):
+        return "rewritten", _similarity(olds.words[i], news.words[j], 0.0)
     return None
 
 

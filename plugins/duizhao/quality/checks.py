@@ -1,0 +1,275 @@
+"""Paragraph checks: does a block's translation keep what its original says (DZ401-DZ439)?
+
+Each check is a small named function ``(original, translation) -> message | None`` over the
+masked texts; :func:`check_block` runs those whose trigger is present (a cheap prefilter).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from ..diagnostics import Diagnostic
+from . import mask as m
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..article import Paragraph
+
+Finding = tuple[str, str]  # (code, message)
+
+#: Tolerances, named.
+#: A run of this many Latin words in a translation (outside masks) is an untranslated sentence.
+UNTRANSLATED_MIN_WORDS = 6
+#: The shortest original that can be "identical" to its translation (titles like "BERT" are not).
+IDENTICAL_MIN_LETTERS = 12
+#: Math of at most this many characters and no letter or digit (``$<$``) may become words.
+MATH_WORD_MAX = 2
+#: Acronyms with a usual Chinese rendering: their absence is no warning.
+TRANSLATED_ACRONYMS = frozenset(
+    ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
+)
+
+_IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore\s+([^>]*?)\s*-->")
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAN_RE = re.compile(f"[{_HAN}]")
+_HALFWIDTH_RE = re.compile(f"(?<=[{_HAN}])[,;:!?](?=[{_HAN}])|(?<=[{_HAN}])\\.(?=[{_HAN}])")
+_FULLWIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+_SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
+_LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*(?:[ ,]+[A-Za-z][A-Za-z'\-]*){5,}")
+_ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
+_DIGIT_RE = re.compile(r"\d")
+#: Units compared when a number carries one on both sides (lower case).
+_LATIN_UNITS = frozenset(
+    [
+        "b",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "pb",
+        "kib",
+        "mib",
+        "gib",
+        "tib",
+        "ns",
+        "us",
+        "µs",
+        "μs",
+        "ms",
+        "s",
+        "min",
+        "h",
+        "hz",
+        "khz",
+        "mhz",
+        "ghz",
+        "x",
+        "×",
+        "%",
+        "tok/s",
+        "req/s",
+        "gb/s",
+        "mb/s",
+        "tb/s",
+        "tflops",
+        "gflops",
+        "pflops",
+        "w",
+        "kw",
+    ]
+)
+
+
+def ignored_codes(text: str) -> frozenset[str]:
+    """Codes a ``<!-- duizhao-ignore DZ4xx DZ4yy -->`` comment in ``text`` suppresses."""
+    if "duizhao-ignore" not in text:
+        return frozenset()
+    return frozenset(
+        code for mt in _IGNORE_RE.finditer(text) for code in mt.group(1).replace(",", " ").split()
+    )
+
+
+def _multiset_diff(a: Iterable[str], b: Iterable[str]) -> tuple[list[str], list[str]]:
+    ca, cb = Counter(a), Counter(b)
+    return sorted((ca - cb).elements()), sorted((cb - ca).elements())
+
+
+def _short(items: Iterable[str], limit: int = 3) -> str:
+    shown = [f"'{s[:40]}'" for s in items]
+    more = f" (+{len(shown) - limit})" if len(shown) > limit else ""
+    return ", ".join(shown[:limit]) + more
+
+
+def check_code(o: m.Masked, t: m.Masked) -> str | None:
+    missing, extra = _multiset_diff(o.code, t.code)
+    if not missing:  # a translation may add code (an identifier the original names in prose)
+        return None
+    parts = []
+    if missing:
+        parts.append(f"missing {_short(missing)}")
+    if extra:
+        parts.append(f"not in the original {_short(extra)}")
+    return "inline code differs from the original: " + "; ".join(parts)
+
+
+def check_math(o: m.Masked, t: m.Masked) -> str | None:
+    missing, _extra = _multiset_diff(o.math, t.math)
+    missing = [x for x in missing if len(x) > MATH_WORD_MAX or any(c.isalnum() for c in x)]
+    if not missing:  # ``$<$`` may become 不到, a translation may add a symbol
+        return None
+    return f"math differs from the original: {_short(missing)}"
+
+
+def check_links(o: m.Masked, t: m.Masked) -> str | None:
+    missing, extra = _multiset_diff(set(o.targets), set(t.targets))
+    if not missing and not extra:
+        return None
+    what = f"missing {_short(missing)}" if missing else f"not in the original {_short(extra)}"
+    return f"link targets differ from the original: {what}"
+
+
+def check_citations(o: m.Masked, t: m.Masked) -> str | None:
+    oc, tc = m.citations(o.prose), m.citations(t.prose)
+    if oc != tc:
+        missing = sorted((oc - tc).elements())
+        extra = sorted((tc - oc).elements())
+        what = f"missing [{', '.join(map(str, missing))}]" if missing else ""
+        if extra:
+            what += ("; " if what else "") + f"not in the original [{', '.join(map(str, extra))}]"
+        return f"citations differ from the original: {what}"
+    for surname, year in sorted(m.author_years(o.prose)):
+        if surname not in t.prose or year not in t.prose:
+            return f"citation {surname} ({year}) missing from the translation"
+    return None
+
+
+def check_references(o: m.Masked, t: m.Masked) -> str | None:
+    orf = m.references(o.prose, chinese=False)
+    trf = m.references(t.prose.translate(m.FULLWIDTH_DIGITS), chinese=True)
+    missing = sorted(orf - trf)
+    if not missing:
+        extra = sorted(trf - orf)
+        if not extra or not orf:  # a translation may add 如图 3 where the original says "it"
+            return None
+        return f"reference {_ref(extra[0])} is not in the original"
+    return f"reference {_ref(missing[0])} of the original has no counterpart in the translation"
+
+
+def _ref(ref: tuple[str, str]) -> str:
+    return f"{ref[0]} {ref[1]}"
+
+
+def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
+    op = m.strip_references(m.strip_citations(o.prose), chinese=False)
+    tp = t.prose.translate(m.FULLWIDTH_DIGITS)
+    tp = m.strip_references(m.strip_citations(tp), chinese=True)
+    tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
+    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
+    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
+    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
+    if on == tn:
+        return _check_units(op, tp)
+    missing = on - tn - m.zh_word_numbers(tp)
+    extra = tn - on - m.en_word_numbers(op)
+    if missing:
+        return f"number {sorted(missing)[0]} of the original is missing or changed"
+    if extra:
+        return f"number {sorted(extra)[0]} is not in the original"
+    return _check_units(op, tp)
+
+
+def _check_units(op: str, tp: str) -> str | None:
+    ou, tu = m.units(op), m.units(tp)
+    for value, unit_set in ou.items():
+        there = tu.get(value)
+        if there and unit_set & _LATIN_UNITS and there & _LATIN_UNITS and not unit_set & there:
+            return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+    return None
+
+
+def check_identical(o: m.Masked, t: m.Masked, original: str, translation: str) -> str | None:
+    if original.strip() != translation.strip():
+        return None
+    letters = sum(ch.isalpha() for ch in o.prose)
+    return "translation is identical to the original" if letters >= IDENTICAL_MIN_LETTERS else None
+
+
+def check_untranslated(t: m.Masked) -> str | None:
+    mt = _LATIN_RUN_RE.search(m.strip_link_texts(t.prose))
+    if mt is None:
+        return None
+    return f"English left untranslated: '{mt.group(0)[:60]}'"
+
+
+def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
+    for mt in _ACRONYM_RE.finditer(o.prose):
+        word = mt.group(1)
+        if word not in t.prose and word not in TRANSLATED_ACRONYMS:
+            return f"acronym {word} of the original is missing from the translation"
+    return None
+
+
+def check_halfwidth(t: m.Masked) -> str | None:
+    mt = _HALFWIDTH_RE.search(t.prose)
+    return None if mt is None else f"half-width '{mt.group(0)}' between Chinese characters"
+
+
+def check_fullwidth(t: m.Masked) -> str | None:
+    mt = _FULLWIDTH_RE.search(t.prose)
+    return None if mt is None else f"full-width letters or digits '{mt.group(0)}'"
+
+
+def check_spacing(t: m.Masked) -> str | None:
+    mt = _SPACING_RE.search(t.prose)
+    if mt is None:
+        return None
+    return f"no space between Chinese and Latin or digits in '{mt.group(0)}'"
+
+
+def check_block(original: str, translation: str) -> Iterator[Finding]:
+    """The findings of one block, in code order; nothing when either side is empty."""
+    if not original or not translation:
+        return
+    o, t = m.mask(original), m.mask(translation)
+    if (msg := check_identical(o, t, original, translation)) is not None:
+        yield "DZ407", msg
+        return  # every other check would only repeat it
+    if (o.code or t.code) and (msg := check_code(o, t)):
+        yield "DZ401", msg
+    if (o.math or t.math) and (msg := check_math(o, t)):
+        yield "DZ402", msg
+    if (o.targets or t.targets) and (msg := check_links(o, t)):
+        yield "DZ403", msg
+    if (msg := check_citations(o, t)) is not None:
+        yield "DZ404", msg
+    has_digit = _DIGIT_RE.search(o.prose) or _DIGIT_RE.search(t.prose)
+    if has_digit and (msg := check_numbers(o, t)):
+        yield "DZ405", msg
+    if has_digit and (msg := check_references(o, t)):
+        yield "DZ406", msg
+    if (msg := check_untranslated(t)) is not None:
+        yield "DZ420", msg
+    if (msg := check_acronyms(o, t)) is not None:
+        yield "DZ421", msg
+    if (msg := check_halfwidth(t)) is not None:
+        yield "DZ423", msg
+    if (msg := check_fullwidth(t)) is not None:
+        yield "DZ424", msg
+    if (msg := check_spacing(t)) is not None:
+        yield "DZ425", msg
+
+
+def check_paragraphs(paragraphs: Iterable[Paragraph], path: Path) -> Iterator[Diagnostic]:
+    """Diagnostics for an article's paragraph blocks, at the blocks' lines."""
+    for p in paragraphs:
+        original, translation = p.original, p.translation
+        if not original or not translation or p.is_todo:
+            continue
+        skip = ignored_codes(translation)
+        for code, message in check_block(original, translation):
+            if code not in skip:
+                yield Diagnostic(path, p.line, code, f"{p.id}: {message}")
