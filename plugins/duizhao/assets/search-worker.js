@@ -18,7 +18,7 @@
 var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3
 var MAX_QUERY = 80      // characters searched of a query (a pasted sentence still fits)
 var MAX_PARTS = 16      // parts of pages (Pagefind's results) whose hits are shown
-var FIRST_PARTS = 2     // parts loaded before the first results are posted
+var FIRST_PARTS = 1     // parts loaded before the first results are posted
 var REST_DELAY = 100    // ms between the first results and fetching the rest
 var MAX_HITS = 12       // hits shown per page
 var EXCERPT = 32        // words around the densest hits
@@ -296,11 +296,9 @@ function post(id, items) {
 }
 
 function search(id, query) {
-  return load().then(function (pf) {
-    if (id !== latest) return null
-    return segmentQuery(query).then(function (words) {
-      return id === latest ? pf.search(words) : null
-    })
+  // The query's word shards are fetched while Pagefind loads (one round trip less).
+  return Promise.all([load(), segmentQuery(query)]).then(function (loaded) {
+    return id === latest ? loaded[0].search(loaded[1]) : null
   }).then(function (found) {
     if (found === null || id !== latest) return
     var results = found.results.slice(0, MAX_PARTS)

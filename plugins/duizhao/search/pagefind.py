@@ -214,8 +214,8 @@ def _document(url: str, title: str, part: Part, lang: str, *, first: bool, segme
     )
 
 
-#: About how much HTML of a page's content one part holds (a dozen numbered paragraphs).
-PART_BYTES = 24_000
+#: About how much HTML of a page's content one part holds (about 18 numbered paragraphs).
+PART_BYTES = 36_000
 _SECTION_TAGS = frozenset(["h2", "h3"])
 #: A tag or a comment (text is escaped: "<" starts markup). Alternatives start with different
 #: characters, so the scan is linear.
