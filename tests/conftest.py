@@ -77,7 +77,9 @@ def logs(caplog: pytest.LogCaptureFixture) -> Iterator[Logs]:
 
 _PYTHON_WORDS_RE = re.compile(
     r"\b[A-Z][a-zA-Z]*(?:Error|Exception|Warning)\b|Traceback \(most recent|"
-    r"<[\w.]+ object at 0x|\bb'[^']*'|\bb\"[^\"]*\""
+    # a bytes repr: b'…' holding an escape (b'\\xff'); a bare "b'" is an author's text
+    # quoted in a message ("'a b'")
+    r"<[\w.]+ object at 0x|\bb'[^'\n]*\\[xnrt0][^'\n]*'|\bb\"[^\"\n]*\\[xnrt0][^\"\n]*\""
 )
 #: Words that look like Python's but are an author's text a message quotes, or not Python's.
 ALLOWED_WORDS = frozenset({"DeprecationWarning"})
