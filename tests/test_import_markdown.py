@@ -107,6 +107,37 @@ def test_an_html_picture_block_is_one_figure_candidate() -> None:
     ]
 
 
+def test_a_picture_alone_on_a_line_inside_a_paragraph_is_a_figure_with_its_caption() -> None:
+    """(Found by the second held-out set, Captum's Docusaurus page.) The sentence before the
+    image, the image, the caption under it: three units, not one block with the alt text."""
+    text = (
+        "The definition is as follows:\n![eq1](https://e.org/eq1.png)\n"
+        "*x is the input, t the target.*\n\nNext.\n"
+    )
+    chunks = parse_markdown(text).chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("paragraph", "The definition is as follows:"),
+        ("figure", "![eq1](https://e.org/eq1.png)"),
+        ("paragraph", "*x is the input, t the target.*"),
+        ("paragraph", "Next."),
+    ]
+    # An icon inside a line stays part of it, and so does a picture with words after it.
+    for inline in (
+        "Press ![key](https://e.org/k.png) now.\n",
+        "Intro\n![i](https://e.org/i.png) x\n",
+    ):
+        assert [c.kind for c in parse_markdown(inline).chunks] == ["paragraph"]
+
+
+def test_a_paragraph_that_is_only_an_anchor_is_no_block() -> None:
+    """(Found by the second held-out set, Pydantic's MkDocs docs.) ``[](){#old}`` keeps an old
+    anchor: no prose, so no numbered block, and reported."""
+    result = parse_markdown("Before.\n\n[](){#strict-mode-in-method-calls}\n\nAfter.\n")
+    assert [c.text for c in result.chunks] == ["Before.", "After."]
+    assert any("anchor" in n for n in map(str, result.notes))
+    assert [c.text for c in parse_markdown("[](){#x} and words\n").chunks] != []
+
+
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     text = (
         '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'
