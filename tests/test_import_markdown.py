@@ -138,6 +138,38 @@ def test_a_paragraph_that_is_only_an_anchor_is_no_block() -> None:
     assert [c.text for c in parse_markdown("[](){#x} and words\n").chunks] != []
 
 
+def test_emoji_shortcodes_are_characters_and_icon_shortcodes_go() -> None:
+    """(Found by the second held-out set, Material for MkDocs' blog.) ``:tada:`` is the emoji
+    (GitHub, pymdownx.emoji); a Material icon is reported and goes; other colons are text."""
+    result = parse_markdown(
+        "Happy new year! :tada: :+1: at 10:30:00, a:b:c, :no_such_emoji_x:, :material-check:\n"
+    )
+    text = result.chunks[0].text
+    assert "🎉" in text and "👍" in text and ":tada:" not in text and "material-check" not in text
+    assert "10&#58;30:00" in text and "a&#58;b:c" in text and "no_such_emoji_x" in text
+    assert any("icon shortcode ':material-check:'" in str(n) for n in result.notes)
+
+
+def test_a_tab_label_is_inline_markdown() -> None:
+    """(Found by the second held-out set.) pymdownx tab labels hold Markdown: a code span in
+    one stays code, not backticks escaped."""
+    chunks = parse_markdown('=== ":octicons-file-code-16: `docs/page.md`"\n\n    Text.\n').chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("label", "**`docs/page.md`**"),
+        ("paragraph", "Text."),
+    ]
+
+
+def test_a_link_definition_through_a_template_goes_and_its_links_keep_their_text() -> None:
+    """(Found by the second held-out set, Jekyll's release posts.)"""
+    result = parse_markdown(
+        "See the [roadmap][rm].\n\n[rm]: {{ site.repository }}/issues/9156\n\n"
+        "```\n[x]: {{ y }}\n```\n"
+    )
+    assert [c.text for c in result.chunks if c.kind == "paragraph"] == ["See the roadmap."]
+    assert "[x]: {{ y }}" in next(c.text for c in result.chunks if c.kind == "verbatim")
+
+
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     text = (
         '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'

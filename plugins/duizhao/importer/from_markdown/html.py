@@ -211,7 +211,13 @@ class Html(Inline):
 
     def label(self, text: str, line: int | None) -> list[Unit]:
         """A tab's or option's label: in bold between the blocks, not numbered."""
-        shown = self.text(" ".join(text.split()), line)
+        text = " ".join(text.split())
+        tree = self.parse_again(text)  # (a label is inline Markdown: `code`, icons, emphasis)
+        first = tree.children[0] if len(tree.children) == 1 else None
+        if first is not None and first.type == "paragraph" and first.children:
+            shown = self.inline(first.children[0].children, line).strip()
+        else:
+            shown = self.text(text, line)
         return [Chunk(f"**{shown}**", kind="label", line=line)] if shown.strip() else []
 
     def markdown_units(self, text: str, offset: int, line: int | None) -> list[Unit]:
