@@ -170,6 +170,18 @@ def test_a_link_definition_through_a_template_goes_and_its_links_keep_their_text
     assert "[x]: {{ y }}" in next(c.text for c in result.chunks if c.kind == "verbatim")
 
 
+def test_pandoc_reads_markdown_inside_html_blocks_and_commonmark_does_not() -> None:
+    """(Found by the second held-out set, a Great Tables Quarto post.) Pandoc's
+    ``markdown_in_html_blocks``: a ``<p>`` caption's ``*Census Manual*`` is italics."""
+    text = '<p style="font-size: 12px;">From the *Census Manual*, a `code` and a_b.</p>\n'
+    assert [c.text for c in parse_markdown(text, name="post.qmd").chunks] == [
+        "From the *Census Manual*, a `code` and a_b."
+    ]
+    assert [c.text for c in parse_markdown(text, name="post.md").chunks] == [
+        "From the \\*Census Manual\\*, a \\`code\\` and a_b."
+    ]
+
+
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     text = (
         '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'
