@@ -52,9 +52,12 @@ test: setup system-deps lint
 test-fast: setup
 	$(BIN)/pytest -m "not browser"
 
-# The long fuzz run of tests/test_fuzz.py (hostile authoring files; the suite runs a short one).
+# The long fuzz run: tests/test_fuzz.py (hostile authoring files) and every property test with
+# ten to thirty times the suite's examples (tests/budget.py; the suite runs a short slice).
+FUZZ_TESTS := tests/test_fuzz.py tests/test_properties.py tests/test_escape.py tests/test_detect.py \
+	tests/test_import_markdown.py tests/test_import_dialects.py tests/test_update_properties.py
 fuzz: setup
-	DUIZHAO_FUZZ=long $(BIN)/pytest tests/test_fuzz.py -q --tb=native
+	DUIZHAO_FUZZ=long $(BIN)/pytest $(FUZZ_TESTS) tests/test_scaling.py -q --tb=native
 
 # Refresh the README's screenshots of the three reading modes (the example site's syntax demo,
 # examples/demo/docs/example.md).

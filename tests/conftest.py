@@ -58,9 +58,64 @@ def _counted(record: logging.LogRecord) -> bool:
 def logs(caplog: pytest.LogCaptureFixture) -> Iterator[Logs]:
     caplog.set_level(logging.INFO)
     capture = Logs(caplog)
+    _LEAKS.clear()
     yield capture
     left = capture.messages()
     assert not left, f"unexpected warnings: {left}"
+    for when in ("setup", "call", "teardown"):
+        for record in caplog.get_records(when):
+            if record.levelno >= logging.WARNING and _counted(record):
+                scan_message(record.getMessage(), "log")
+    leaks, _LEAKS[:] = list(_LEAKS), []
+    assert not leaks, f"Python's words reach a user (issue 19): {leaks}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages in words: every diagnostic duizhao makes, every warning logged and every CLI output
+# a test captures is scanned for what only Python says (an exception's class name, a traceback,
+# a repr). Issue 19.
+
+_PYTHON_WORDS_RE = re.compile(
+    r"\b[A-Z][a-zA-Z]*(?:Error|Exception|Warning)\b|Traceback \(most recent|"
+    r"<[\w.]+ object at 0x|\bb'[^']*'|\bb\"[^\"]*\""
+)
+#: Words that look like Python's but are an author's text a message quotes, or not Python's.
+ALLOWED_WORDS = frozenset({"DeprecationWarning"})
+_LEAKS: list[str] = []
+
+
+def scan_message(text: str, where: str) -> None:
+    """Record ``text`` if it holds an exception name, a traceback or a repr (cheap: one
+    regex search; most messages have no capital followed by 'Error')."""
+    for m in _PYTHON_WORDS_RE.finditer(text):
+        if m.group() not in ALLOWED_WORDS:
+            _LEAKS.append(f"{where}: {text[:300]!r}")
+            return
+
+
+def _install_scanners() -> None:
+    from click.testing import CliRunner
+
+    from duizhao.diagnostics import Diagnostic
+
+    init = Diagnostic.__init__
+
+    def scanned_init(self: Diagnostic, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        scan_message(self.message, f"diagnostic {self.code}")
+
+    Diagnostic.__init__ = scanned_init  # type: ignore[method-assign]
+    invoke = CliRunner.invoke
+
+    def scanned_invoke(self: CliRunner, *args: Any, **kwargs: Any) -> Any:
+        result = invoke(self, *args, **kwargs)
+        scan_message(result.output, "CLI output")
+        return result
+
+    CliRunner.invoke = scanned_invoke  # type: ignore[method-assign]
+
+
+_install_scanners()
 
 
 def fresh_mkdocs_plugins() -> None:

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from conftest import Logs, Site
 from duizhao.cli import main
 from duizhao.figures import detect as detect_module
@@ -323,7 +324,9 @@ def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(15, 400),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     keep=st.lists(st.booleans(), min_size=12, max_size=12),

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown.serializers import to_html_string
 
+from budget import examples
 from conftest import Logs, Site
 from duizhao import escape
 from duizhao.cli import main
@@ -147,7 +148,7 @@ hostile_text = st.text(
 ) | st.sampled_from([HOSTILE, "&amp;", "&#36;", "\\$", "javascript:alert(1)", ":smile:", "1. x"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 1500), deadline=None)
 @given(hostile_text)
 def test_markdown_text_renders_as_the_text(text: str) -> None:
     """A line of its own, a heading, link text or table cell: no element, the text, once."""
@@ -187,7 +188,7 @@ def assert_no_live_markup(tree: Tree) -> None:
             assert not scheme[1] or scheme[0] in ("http", "https", "mailto", "ftp"), value
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 1500), deadline=None)
 @given(hostile_text)
 def test_markdown_source_keeps_markdown_but_no_live_markup(text: str) -> None:
     tree = parse_html(render(escape.markdown_source(text)))

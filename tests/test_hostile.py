@@ -325,8 +325,11 @@ def test_accept_rebuilds_a_truncated_lock(tmp_path: Path, run: Callable[..., Res
         ('{"articles": {"a.md": {"P001": 7}}, "version": 1}', "has a malformed paragraph"),
         ('{"articles": {"a.md": {"p1": "0123456789abcdef"}}, "version": 1}', "malformed"),
         ('{"articles": {"../x.md": {}}, "version": 1}', "is not a path inside the docs"),
-        ('{"articles": {}, "version": ' + "9" * 5000 + "}", "not valid JSON (ValueError)"),
-        ("[" * 100_000 + "]" * 100_000, "not valid JSON (RecursionError)"),
+        (
+            '{"articles": {}, "version": ' + "9" * 5000 + "}",
+            "not valid JSON (a number too long to read)",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "lock file nests more than 32 levels of brackets"),
     ],
     ids=["empty", "digest", "pid", "path", "bigint", "deep"],
 )

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from conftest import Site
 from duizhao.cli import main
 from duizhao.escape import sanitize_html
@@ -224,7 +225,9 @@ HTML_PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(40, 1200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.lists(HTML_PIECES, max_size=30).map("".join))
 def test_any_html_in_an_original_renders_without_active_markup(text: str) -> None:
     """Whatever HTML an original holds, the article renders (through Python-Markdown and

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from conftest import Site
 from duizhao.article import parse, read_article
 from duizhao.cli import main
@@ -738,7 +739,9 @@ MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script
 DOCUMENT = st.lists(st.one_of(WORD, PIECES, WORD.map(lambda w: w + " ")), max_size=40).map("".join)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(50, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(DOCUMENT)
 def test_any_markdown_imports_and_keeps_or_reports_every_word(text: str) -> None:
     original = parse_markdown(text)
@@ -752,7 +755,9 @@ def test_any_markdown_imports_and_keeps_or_reports_every_word(text: str) -> None
         assert word in out or word in notes, (word, out, notes)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(50, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(DOCUMENT)
 def test_any_markdown_makes_a_well_formed_article_without_author_html(text: str) -> None:
     original = parse_markdown(text)

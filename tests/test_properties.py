@@ -8,6 +8,7 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from duizhao.article import _BLOCK_OPEN_RE, parse, scan, split_lines
 from duizhao.checks import Corpus, check_article
 from duizhao.markdown import DuizhaoExtension
@@ -59,7 +60,9 @@ free_text = st.lists(
 )
 newline = st.sampled_from(["\n", "\r\n", "\r"])
 
-PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=examples(100, 3000), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def render(text: str, *extensions: str) -> str:

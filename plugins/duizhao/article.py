@@ -34,6 +34,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
+from .nesting import MAX_MARKDOWN_DEPTH, too_deep
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
@@ -57,13 +58,14 @@ INTRO_HEADING = "导言"
 
 BLOCK_KINDS = ("paragraph", "figure")
 
-_FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+# (no ``$``: a line has no newline, and ``.*`` that cannot fail never gives a backtick back)
+_FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
 _BLOCK_OPEN_RE = re.compile(
     r"^ {0,3}(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ ]*(?:\|[ ]*(?P<arg>.*?))?[ ]*$"
 )
 _BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
-_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<text>.*?))?(?:[ \t]+#+)?[ \t]*$")
-_ATTR_LIST_RE = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")
+_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?P<text>[ \t].*)?$")
+_ATTR_LIST_RE = re.compile(r"\{[^{}]*\}[ \t]*$")
 _BLOCKQUOTE_RE = re.compile(r"^ {0,3}> ?")
 #: The first character (after the indent) of every line :func:`scan` looks at more closely.
 _SYNTAX_STARTS = frozenset("`~</#[")
@@ -85,6 +87,17 @@ _FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
 
 STATUSES = ("draft", "complete")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
+
+
+def atx_text(rest: str) -> str:
+    """The text of an ATX heading after its opening hashes, without the closing sequence
+    (``## a ##``): string methods, not a regex, so that no run of spaces and tabs is split
+    between two quantifiers (a 30,000-character run used to take seconds, issue 19)."""
+    text = rest.strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    return text
 
 
 # --------------------------------------------------------------------------------------------
@@ -586,7 +599,7 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
                 continue
         m = _ATX_RE.match(line) if first == "#" else None
         if m:
-            text = _ATTR_LIST_RE.sub("", m.group("text") or "").strip()
+            text = _ATTR_LIST_RE.sub("", atx_text(m.group("text") or "")).strip()
             headings.append(Heading(first_line + index, len(m.group("hashes")), text))
         # Scrubbing only blanks characters out, so a link or reference definition in the
         # scrubbed line needs "](" or a leading "[" and "]:" in the line itself.
@@ -751,6 +764,18 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
     else:  # the same text, sliced rather than joined again
         article.body = text[sum(map(len, lines[:body_index])) + body_index :]
     result = scan(body_lines, first_line=body_index + 1)
+    deep = list(too_deep(body_lines))
+    if deep:
+        more = f" (and {len(deep) - 1} more lines)" if len(deep) > 1 else ""
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                body_index + deep[0] + 1,
+                "DZ020",
+                f"quotes, lists or indentation nested more than {MAX_MARKDOWN_DEPTH} levels "
+                f"deep{more}: shown as text; nest less deeply",
+            )
+        )
     article.links = list(result.links)
     article.headings = list(result.headings)
     for block in result.blocks:

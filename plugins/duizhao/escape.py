@@ -298,7 +298,7 @@ def markdown_url(url: str) -> str:
 
 # A fence opener as strict as Python-Markdown's and superfences' (a language, no attributes);
 # a fence counts only when it is closed, else its lines are prose.
-_FENCE_OPEN_RE = re.compile(r"^(`{3,}|~{3,})[ \t]*[\w#.+-]*[ \t]*$")
+_FENCE_OPEN_RE = re.compile(r"^(`{3,}|~{3,})[ \t]*(?:[\w#.+-]+[ \t]*)?$")
 _BACKTICKS_RE = re.compile(r"`+")
 # "<" that would start raw HTML (a tag, comment, declaration or processing instruction) or an
 # autolink to something other than the web ("<javascript:…>"); web autolinks stay links.

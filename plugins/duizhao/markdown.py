@@ -42,6 +42,7 @@ from .article import (
     split_paragraph,
 )
 from .escape import html_text
+from .nesting import as_text, too_deep
 
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
@@ -172,6 +173,8 @@ class BlockPreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         # Here, not in extendMarkdown: extensions loaded after this one may add link patterns.
         linear_links(self.md)
+        for index in too_deep(lines):  # reported as DZ020 by the checks
+            lines[index] = as_text(lines[index])
         result = scan(lines)
         if not result.blocks:
             return lines

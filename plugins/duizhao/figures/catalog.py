@@ -14,6 +14,7 @@ from ..yamlsafe import MAX_BINARY_BYTES, InputError, read_bytes
 from .spec import (
     EXAMPLE,
     KINDS,
+    MAX_NUMBER,
     FigureSpec,
     Spec,
     SpecError,
@@ -293,20 +294,29 @@ def _check_count(article: Article, spec: Spec | None) -> Iterator[Diagnostic]:
             f"'figures: {value}' must be the paper's figure count, as in 'figures: 20'",
         )
         return
-    # The count is of the paper's figures; its tables are numbered apart.
-    declared = {int(k) for k in spec.declared if k.isdigit()} if spec else set()
-    expected = set(range(1, value + 1))
-    if declared == expected:
+    if value > MAX_NUMBER:
+        yield Diagnostic(
+            article.path,
+            line,
+            "DZ104",
+            f"'figures: {_cut(str(value), 20)}' is more figures than a paper has "
+            f"(at most {MAX_NUMBER:,}); write the paper's figure count, as in 'figures: 20'",
+        )
         return
+    # The count is of the paper's figures; its tables are numbered apart. The numbers 1 …
+    # value are compared as runs, never enumerated: the count is the author's.
+    declared = sorted({int(k) for k in spec.declared if k.isdigit()} if spec else set())
+    inside = [n for n in declared if 1 <= n <= value]
+    extra = [n for n in declared if not 1 <= n <= value]
     # A draft may still be declaring its figures (the 进度 page counts them); declaring more
     # figures than the paper has is wrong at any stage.
-    missing = [] if article.is_draft else sorted(expected - declared)
-    extra = sorted(declared - expected)
+    missing = [] if article.is_draft else absent_runs(inside, 1, value)
     if not (missing or extra):
         return
     parts = []
     if missing:
-        parts.append(f"figure{'s' * (len(missing) > 1)} {_ranges(missing)} not declared")
+        many = len(missing) > 1 or missing[0][0] != missing[0][1]
+        parts.append(f"figure{'s' * many} {_show_runs(missing)} not declared")
     if extra:
         parts.append(f"figure{'s' * (len(extra) > 1)} {_ranges(extra)} beyond {value}")
     name = spec_path(article.path).name
@@ -334,4 +344,24 @@ def _ranges(numbers: Sequence[int]) -> str:
             runs[-1][1] = n
         else:
             runs.append([n, n])
+    return _show_runs([(a, b) for a, b in runs])
+
+
+def _show_runs(runs: Sequence[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def absent_runs(present: Sequence[int], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The runs ``(a, b)`` of the numbers ``lo`` … ``hi`` not in sorted ``present``: the work
+    is in the numbers present, never in ``hi - lo`` (a count an author wrote)."""
+    runs: list[tuple[int, int]] = []
+    at = lo
+    for n in present:
+        if n > hi:
+            break
+        if n > at:
+            runs.append((at, n - 1))
+        at = max(at, n + 1)
+    if at <= hi:
+        runs.append((at, hi))
+    return runs

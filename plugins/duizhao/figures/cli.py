@@ -178,8 +178,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
         missing = missing_numbers([f.number for f in found if f.kind == kind])
         if missing:
             click.echo(
-                f"  {kind} {', '.join(map(str, missing))} not found: add by hand "
-                "(duizhao figures preview helps)",
+                f"  {kind} {missing} not found: add by hand (duizhao figures preview helps)",
                 err=True,
             )
     if review:

@@ -38,7 +38,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..pdf.captions import REPORTED, Label, caption_label, caption_text, lone_label_word
+from ..pdf.captions import (
+    REPORTED,
+    Label,
+    caption_label,
+    caption_text,
+    lone_label_word,
+    parse_label,
+)
 from ..pdf.geometry import Box, overlap_len, rounded, union
 from ..pdf.hyphens import Joiner
 from ..pdf.ink import trim_to_ink
@@ -143,6 +150,7 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
     s = layout.settings
     found = []
     frags = page.layout.fragments
+    bare: list[tuple[Line, Label]] = []
     for f in frags:
         if id(f) in page.margin:
             continue
@@ -158,6 +166,9 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         bold = bool(f.chars) and layout.fonts[f.chars[0].font].bold
         label = caption_label(text, bold)
         if label is None:
+            opening = parse_label(text) if len(first) == 1 else None
+            if opening is not None and id(f) not in page.body:
+                bare.append((f, opening))
             continue
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
         score = (s.bold_label_score if bold else 0.0) + (
@@ -165,7 +176,39 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         )
         score += 0.0 if id(f) in page.body else s.apart_score
         found.append(Caption(page, label, [line], _span(page, line, layout), score))
-    return found
+    return found + _row_siblings(page, found, bare, layout)
+
+
+def _row_siblings(
+    page: DetectPage, found: Sequence[Caption], bare: Sequence[tuple[Line, Label]], layout: Layout
+) -> list[Caption]:
+    """Captions of floats set side by side share a baseline, and a paper may set one of them
+    without its delimiter ("Figure 10: …   Figure 11 Datasets …   Figure 12 …"): a label
+    without one is a caption's when a caption on its line, of the same label word, numbers
+    its float one before or after it (taken in turn, so a row of three is read whole)."""
+    s = layout.settings
+    rows = [(c.lines[0], c.label) for c in found]
+    out: list[Caption] = []
+    pending = list(bare)
+    while pending:
+        taken = [
+            (f, label)
+            for f, label in pending
+            if any(
+                abs(g.mid - f.mid) < s.label_line * f.size
+                and other.word == label.word
+                and abs(other.number - label.number) == 1
+                and (g.x1 <= f.x0 or f.x1 <= g.x0)
+                for g, other in rows
+            )
+        ]
+        if not taken:
+            break
+        for f, label in taken:
+            rows.append((f, label))
+            out.append(Caption(page, label, [f], _span(page, f, layout), s.apart_score))
+        pending = [p for p in pending if all(p[0] is not f for f, _ in taken)]
+    return out
 
 
 def _right_of(
@@ -208,6 +251,14 @@ def extend(caption: Caption, layout: Layout) -> None:
         caption.span = _span(page, first, layout)
     s0, s1 = caption.span
     own = caption.own
+    beside = any(
+        id(g) in page.body
+        and abs(g.mid - first.mid) < s.label_line * first.size
+        and overlap_len(g.x0, g.x1, s0, s1) > s.region_share * g.width
+        for g in page.layout.fragments
+        if g.x1 <= first.x0 or first.x1 <= g.x0
+    )
+    reach = s.wrap_caption_reach * first.size
     while True:
         last = caption.lines[-1]
         below = [
@@ -221,6 +272,7 @@ def extend(caption: Caption, layout: Layout) -> None:
             # Under the first line, and not the start of a caption beside this one.
             and overlap_len(f.x0, f.x1, first.x0, first.x1) > 0
             and caption_label(f.text) is None
+            and not (beside and (f.x0 < first.x0 - reach or f.x1 > first.x1 + reach))
         ]
         if not below:
             return
@@ -286,12 +338,20 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
     # next few: the float lies on the caption's side of it.
     reach = s.beside_lines * layout.leading
+    span = caption.span
+    wrapped = False
     for f in page.layout.fragments:
         if id(f) in page.body and min(f.y1, cb[3] + reach) - max(f.y0, cb[1] - reach) > 0:
             if f.x1 <= cb[0]:
                 s0 = max(s0, (f.x1 + cb[0]) / 2)
             elif f.x0 >= cb[2]:
                 s1 = min(s1, (f.x0 + cb[2]) / 2)
+            else:
+                continue
+            # running text in the caption's own column: a wrapfigure's
+            wrapped |= overlap_len(f.x0, f.x1, *span) > s.region_share * f.width
+    # Beside running text, a graphic reaching out of the span across that text (a margin
+    # note's leader line, drawn from a word to the margin) is none of the float's.
     stoppers = set().union(*(o.own for o in others if o.page is page and o is not caption))
     items: list[_Item] = []
     for f in page.layout.fragments:
@@ -307,6 +367,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         w = max(g[2] - g[0], 0.1)
         if overlap_len(g[0], g[2], s0, s1) < s.region_share * w:
+            continue
+        if wrapped and (g[0] < s0 - s.wrap_reach or g[2] > s1 + s.wrap_reach):
             continue
         items.append(_Item(g, False, -1 - i, graphic=True))
     return items

@@ -129,7 +129,7 @@ def _gaps(found: Sequence[DetectedFigure]) -> str:
     for kind in ("figure", "table"):
         missing = missing_numbers([f.number for f in found if f.kind == kind])
         if missing:
-            notes.append(f"{kind} {', '.join(map(str, missing))} not found")
+            notes.append(f"{kind} {missing} not found")
     if not notes:
         return ""
     return str(
@@ -144,7 +144,13 @@ def count_of(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def missing_numbers(numbers: Sequence[int]) -> list[int]:
-    """Numbers below the highest found that were not found (1 … max)."""
-    have = set(numbers)
-    return [n for n in range(1, max(have, default=0)) if n not in have]
+def missing_numbers(numbers: Sequence[int]) -> str:
+    """Numbers below the highest found that were not found (1 … max), as runs ("2-4, 7"): a
+    caption's number comes from the paper, so the gap is never enumerated."""
+    from .catalog import absent_runs
+
+    have = sorted(set(numbers))
+    if not have:
+        return ""
+    runs = absent_runs(have, 1, have[-1] - 1)
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
+from ..article import atx_text
 from ..pdf.hyphens import SOFT_HYPHENS, Joiner
 from .model import Chunk
 
-_HEADING_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_HEADING_RE = re.compile(r"^ {0,3}(#{1,6})([ \t].*)$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _STRUCTURED_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|[0-9]{1,3}[.)][ \t]|\||>|<)")
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
@@ -67,7 +68,7 @@ def chunks_from_text(text: str) -> list[Chunk]:
         heading = _HEADING_RE.match(line)
         if heading:
             flush()
-            chunks.append(Chunk(heading.group(2).strip(), len(heading.group(1))))
+            chunks.append(Chunk(atx_text(heading.group(2)).strip(), len(heading.group(1))))
             continue
         if not line.strip():
             flush()

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
-_STEM_RE = re.compile(r"[A-Za-z]+$")
+#: The ASCII letters a stem ends with (``rstrip``, not ``[A-Za-z]+$``, which a search tries at
+#: every letter of a long run: quadratic).
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 #: PDFium marks a hyphen it found at a line end with U+0002 (and some producers use U+00AD).
 SOFT_HYPHENS = ("\x02", "\xad")
 #: Halves of a word shorter than this are syllables, not words of a compound.
@@ -99,8 +101,7 @@ class Joiner:
         before = out[:-1].rsplit(" ", 1)[-1]
         m = _WORD_RE.match(part)
         head = m.group(0) if m else ""
-        stem_m = _STEM_RE.search(before)
-        stem = stem_m.group(0) if stem_m else ""
+        stem = before[len(before.rstrip(_LETTERS)) :]
         joined = (stem + head).lower()
         compound = f"{stem}-{head}".lower()
         if (

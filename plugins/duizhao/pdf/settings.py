@@ -197,6 +197,13 @@ class Settings:
     alone_caption_size: float = 0.25
     #: fragments of a row further apart than this (em) are table cells, not a caption's line
     caption_cell_gap: float = 1.5
+    #: a caption with running text beside its first line (a wrapfigure's) keeps that line's
+    #: measure: a line below reaching past it by more than this (em) is the text under the
+    #: wrapfigure, back at the column's full width
+    wrap_caption_reach: float = 1.0
+    #: a graphic reaching this far (pt) out of a span narrowed by running text beside the
+    #: caption is drawn across that text (a margin note's leader line), not the float's
+    wrap_reach: float = 4.0
     #: an item belongs to a caption's span when this share of its width lies in it
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings

@@ -117,7 +117,9 @@ def as_heading(
         styled = _plain_styled(layout, page, ln, last)
     if found is not None:
         kind, depth = found
-        italic_ok = kind == "letter" and ln.italic
+        # IEEE's "A. Setup" and Elsevier's "2.2. Standard LDA …" are set in italics alone
+        # (a numbered subsection, not a section: "2. …" in italics may be a list's item)
+        italic_ok = ln.italic and (kind == "letter" or (kind == "numeric" and depth >= 2))
         left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
         # A bold or larger heading may fill its column (and wrap); others are short.
         reach = s.strong_heading_width if ln.bold or larger else s.heading_width
