@@ -183,6 +183,13 @@ def test_pandoc_reads_markdown_inside_html_blocks_and_commonmark_does_not() -> N
     ]
 
 
+def test_a_heading_of_markup_only_goes_reported() -> None:
+    """(Hypothesis, ``# <strong>``: no empty heading, no title, and the tag is reported.)"""
+    result = parse_markdown("# <strong>\n\nText.\n\n## <em>\n")
+    assert result.title is None and [c.kind for c in result.chunks] == ["paragraph"]
+    assert [n.text for n in result.notes] == ["<strong>", "<em>"]
+
+
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     text = (
         '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'
@@ -731,6 +738,7 @@ MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script
     "src",
     "div",
     "code",  # (an empty <code> element: a tag name, no word of the text)
+    "strong",  # (likewise; and a title is plain text: '# <strong>aaa' is titled 'aaa')
     "text",
     "bash",
     "link",
