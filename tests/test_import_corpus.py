@@ -29,6 +29,9 @@ DATA = Path(__file__).parent / "data" / "markdown"
 #: Originals set aside while the rules were written: only the checks that hold for any page.
 HELD_OUT = Path(__file__).parent / "data" / "markdown-heldout"
 HELD_OUT_NAMES = sorted(p.name for p in HELD_OUT.iterdir() if p.name != "SOURCES.md")
+#: A second held-out set, from projects and stacks the first two draw on not at all.
+HELD_OUT2 = Path(__file__).parent / "data" / "markdown-heldout2"
+HELD_OUT2_NAMES = sorted(p.name for p in HELD_OUT2.iterdir() if p.name != "SOURCES.md")
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load(
     (DATA / "expected.yml").read_text(encoding="utf-8")
 )
@@ -123,6 +126,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Imported]:
     runner = CliRunner()
     originals = [(name, DATA / name, EXPECTED[name]) for name in EXPECTED]
     originals += [(name, HELD_OUT / name, {}) for name in HELD_OUT_NAMES]
+    originals += [(name, HELD_OUT2 / name, {}) for name in HELD_OUT2_NAMES]
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
         for name, original, expected in originals:
@@ -158,7 +162,21 @@ def _add_licence(path: Path) -> None:
 
 NAMES = list(EXPECTED)
 #: every original, the held-out ones too (their expectations are empty: generic checks only)
-ALL = NAMES + HELD_OUT_NAMES
+ALL = NAMES + HELD_OUT_NAMES + HELD_OUT2_NAMES
+#: What the second held-out set failed when it was first scored (SOURCES.md there), each
+#: strict: a fix makes it pass, and the mark goes.
+#: (Both first failures, `[](){#id}` anchors and pictures alone on a line inside a
+#: paragraph, are fixed; see SOURCES.md there.)
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
+
+
+def cases(check: str) -> list[Any]:
+    return [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[check, n]))
+        if (check, n) in KNOWN_FAILURES
+        else n
+        for n in ALL
+    ]
 
 
 def test_the_corpus_spans_the_stacks_of_the_field() -> None:
@@ -188,7 +206,7 @@ def test_title_headings_and_report(corpus: dict[str, Imported], name: str) -> No
         assert f"read as {dialect}" in first or f"; {dialect} (" in first, (dialect, first)
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", cases("blocks"))
 def test_one_numbered_block_per_prose_paragraph(corpus: dict[str, Imported], name: str) -> None:
     imported, expected = corpus[name], EXPECTED.get(name, {})
     blocks = imported.blocks
@@ -200,7 +218,7 @@ def test_one_numbered_block_per_prose_paragraph(corpus: dict[str, Imported], nam
         assert found[0].endswith(end), (found[0], end)
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", cases("markup"))
 def test_no_literal_markup_is_visible(corpus: dict[str, Imported], name: str) -> None:
     imported, expected = corpus[name], EXPECTED.get(name, {})
     text = "\n".join(visible(b, code=False) for b in _BLOCK_RE.findall(imported.page))
@@ -214,7 +232,7 @@ def test_no_literal_markup_is_visible(corpus: dict[str, Imported], name: str) ->
         assert hidden not in page, hidden
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", cases("images"))
 def test_every_image_and_caption_is_kept(corpus: dict[str, Imported], name: str) -> None:
     imported, expected = corpus[name], EXPECTED.get(name, {})
     body = imported.article.text.split("\n## 导言\n", 1)[1]

@@ -108,6 +108,88 @@ def test_an_html_picture_block_is_one_figure_candidate() -> None:
     ]
 
 
+def test_a_picture_alone_on_a_line_inside_a_paragraph_is_a_figure_with_its_caption() -> None:
+    """(Found by the second held-out set, Captum's Docusaurus page.) The sentence before the
+    image, the image, the caption under it: three units, not one block with the alt text."""
+    text = (
+        "The definition is as follows:\n![eq1](https://e.org/eq1.png)\n"
+        "*x is the input, t the target.*\n\nNext.\n"
+    )
+    chunks = parse_markdown(text).chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("paragraph", "The definition is as follows:"),
+        ("figure", "![eq1](https://e.org/eq1.png)"),
+        ("paragraph", "*x is the input, t the target.*"),
+        ("paragraph", "Next."),
+    ]
+    # An icon inside a line stays part of it, and so does a picture with words after it.
+    for inline in (
+        "Press ![key](https://e.org/k.png) now.\n",
+        "Intro\n![i](https://e.org/i.png) x\n",
+    ):
+        assert [c.kind for c in parse_markdown(inline).chunks] == ["paragraph"]
+
+
+def test_a_paragraph_that_is_only_an_anchor_is_no_block() -> None:
+    """(Found by the second held-out set, Pydantic's MkDocs docs.) ``[](){#old}`` keeps an old
+    anchor: no prose, so no numbered block, and reported."""
+    result = parse_markdown("Before.\n\n[](){#strict-mode-in-method-calls}\n\nAfter.\n")
+    assert [c.text for c in result.chunks] == ["Before.", "After."]
+    assert any("anchor" in n for n in map(str, result.notes))
+    assert [c.text for c in parse_markdown("[](){#x} and words\n").chunks] != []
+
+
+def test_emoji_shortcodes_are_characters_and_icon_shortcodes_go() -> None:
+    """(Found by the second held-out set, Material for MkDocs' blog.) ``:tada:`` is the emoji
+    (GitHub, pymdownx.emoji); a Material icon is reported and goes; other colons are text."""
+    result = parse_markdown(
+        "Happy new year! :tada: :+1: at 10:30:00, a:b:c, :no_such_emoji_x:, :material-check:\n"
+    )
+    text = result.chunks[0].text
+    assert "🎉" in text and "👍" in text and ":tada:" not in text and "material-check" not in text
+    assert "10&#58;30:00" in text and "a&#58;b:c" in text and "no_such_emoji_x" in text
+    assert any("icon shortcode ':material-check:'" in str(n) for n in result.notes)
+
+
+def test_a_tab_label_is_inline_markdown() -> None:
+    """(Found by the second held-out set.) pymdownx tab labels hold Markdown: a code span in
+    one stays code, not backticks escaped."""
+    chunks = parse_markdown('=== ":octicons-file-code-16: `docs/page.md`"\n\n    Text.\n').chunks
+    assert [(c.kind, c.text) for c in chunks] == [
+        ("label", "**`docs/page.md`**"),
+        ("paragraph", "Text."),
+    ]
+
+
+def test_a_link_definition_through_a_template_goes_and_its_links_keep_their_text() -> None:
+    """(Found by the second held-out set, Jekyll's release posts.)"""
+    result = parse_markdown(
+        "See the [roadmap][rm].\n\n[rm]: {{ site.repository }}/issues/9156\n\n"
+        "```\n[x]: {{ y }}\n```\n"
+    )
+    assert [c.text for c in result.chunks if c.kind == "paragraph"] == ["See the roadmap."]
+    assert "[x]: {{ y }}" in next(c.text for c in result.chunks if c.kind == "verbatim")
+
+
+def test_pandoc_reads_markdown_inside_html_blocks_and_commonmark_does_not() -> None:
+    """(Found by the second held-out set, a Great Tables Quarto post.) Pandoc's
+    ``markdown_in_html_blocks``: a ``<p>`` caption's ``*Census Manual*`` is italics."""
+    text = '<p style="font-size: 12px;">From the *Census Manual*, a `code` and a_b.</p>\n'
+    assert [c.text for c in parse_markdown(text, name="post.qmd").chunks] == [
+        "From the *Census Manual*, a `code` and a_b."
+    ]
+    assert [c.text for c in parse_markdown(text, name="post.md").chunks] == [
+        "From the \\*Census Manual\\*, a \\`code\\` and a_b."
+    ]
+
+
+def test_a_heading_of_markup_only_goes_reported() -> None:
+    """(Hypothesis, ``# <strong>``: no empty heading, no title, and the tag is reported.)"""
+    result = parse_markdown("# <strong>\n\nText.\n\n## <em>\n")
+    assert result.title is None and [c.kind for c in result.chunks] == ["paragraph"]
+    assert [n.text for n in result.notes] == ["<strong>", "<em>"]
+
+
 def test_html_code_blocks_become_code_and_empty_wrappers_go() -> None:
     text = (
         '<details>\n\nHidden *text*.\n\n</details>\n\n<pre><code class="language-rust">'
@@ -656,6 +738,7 @@ MARKUP_WORDS = {"raw", "include", "html", "notice", "javascript", "alt", "script
     "src",
     "div",
     "code",  # (an empty <code> element: a tag name, no word of the text)
+    "strong",  # (likewise; and a title is plain text: '# <strong>aaa' is titled 'aaa')
     "text",
     "bash",
     "link",

@@ -72,6 +72,26 @@ class Blocks(Html):
         handled, template = self.template_paragraph(children, line)
         if handled:
             return [template] if template is not None else []
+        if _anchor_only(children):
+            self.drop(line, f"anchor {excerpt(stripped)!r}", raw)
+            return []
+        cut = _picture_lines(children)
+        if cut:
+            units: list[Unit] = []
+            for start, end in zip([0, *cut], [*cut, len(children)], strict=True):
+                part = children[start:end]
+                while part and part[0].type in _BREAKS:
+                    part = part[1:]
+                at = line + _breaks_before(children, start) if line is not None else None
+                units += self.prose_units(part, at, raw) if part else []
+            return units
+        return self.prose_units(children, line, raw)
+
+    def prose_units(
+        self, children: Sequence[SyntaxTreeNode], line: int | None, raw: str
+    ) -> list[Unit]:
+        """A paragraph (or a run of its lines) as a figure candidate and its caption, or as
+        one block of prose; none when it is markup only."""
         figure = self.figure_units(children, line)
         if figure is not None:
             return figure
@@ -303,6 +323,48 @@ def _is_picture(child: SyntaxTreeNode) -> bool:
     if child.type == "html_inline" and child.content.lower().startswith("<img"):
         return bool(read_tag(child.content).attrs.get("src"))
     return False
+
+
+def _picture_lines(children: Sequence[SyntaxTreeNode]) -> list[int]:
+    """Where the lines of a paragraph that are a picture alone start, when a line of words
+    comes before one (Docusaurus and GitHub pages put an equation's image and its caption on
+    the lines under the sentence that introduces it, with no blank line): each such picture
+    opens a figure candidate of its own, the lines under it its caption."""
+    cuts: list[int] = []
+    words = False  # whether the run of lines before has words
+    for i, child in enumerate(children):
+        after_break = i > 0 and children[i - 1].type in _BREAKS
+        if after_break and words and _is_picture(child):
+            nxt = children[i + 1] if i + 1 < len(children) else None
+            if nxt is None or nxt.type in _BREAKS:
+                cuts.append(i)
+                words = False
+                continue
+        if child.type not in _BREAKS and not _is_picture(child):
+            words = True
+    return cuts
+
+
+def _breaks_before(children: Sequence[SyntaxTreeNode], end: int) -> int:
+    return sum(1 for c in children[:end] if c.type in _BREAKS)
+
+
+def _anchor_only(children: Sequence[SyntaxTreeNode]) -> bool:
+    """A paragraph that is only empty links and attribute lists (``[](){#old-anchor}``, the
+    anchor that MkDocs sites keep for an old link): no prose."""
+    empty_link = False
+    for child in children:
+        if child.type == "link" and not child.children:
+            empty_link = True
+        elif child.type == "text":
+            text = child.content.strip()
+            while text and (end := attribute_block(text)):
+                text = text[end:].strip()
+            if text:
+                return False
+        elif child.type not in _BREAKS:
+            return False
+    return empty_link
 
 
 def _is_break(node: SyntaxTreeNode) -> bool:

@@ -18,7 +18,7 @@ from .front import read_yaml
 from .links import Unlinked
 from .parsing import BLOCKS, make_parser
 from .state import HeadingUnit, PlacedHeading, Unit
-from .text import excerpt
+from .text import excerpt, has_words
 
 _HEADING_ATTRS_RE = re.compile(r"\s{0,16}\{\s{0,8}[#.:][^{}]{0,500}\}\s*$")
 _HEADING_ID_RE = re.compile(r"\{#([\w:.-]{1,200})[^}]{0,500}\}\s*$")
@@ -125,7 +125,10 @@ class Converter(Containers):
         plain = self.plain(inline).strip()
         if markdown.endswith("#"):
             markdown = markdown[:-1] + "\\#"  # not a closing sequence
-        if not markdown:
+        if not has_words(markdown):
+            source = node.children[0].content.strip() if node.children else ""
+            if source:  # (a heading of markup only, '# <strong>': it goes, reported)
+                self.drop(line, f"heading of markup only {excerpt(source)!r}", source)
             return []
         return [HeadingUnit(int(node.tag[1:]), markdown, plain, line)]
 

@@ -209,9 +209,29 @@ class Html(Inline):
             units += self.markdown_units(rest, (line or 1) - 1, line)
         return units
 
+    def html_data(self, data: str, line: int | None) -> str:
+        """The text of an HTML block as Markdown: Pandoc (Quarto, R Markdown) reads Markdown
+        between HTML block tags (its ``markdown_in_html_blocks``), so ``<p>… *Title* …</p>``
+        shows *Title* in italics; elsewhere (CommonMark) it is text as written."""
+        stripped = data.strip()
+        if self.dialects.pandoc and stripped and any(c in stripped for c in "*_`"):
+            tree = self.parse_again(stripped)
+            first = tree.children[0] if len(tree.children) == 1 else None
+            if first is not None and first.type == "paragraph" and first.children:
+                shown = self.inline_markdown(first.children[0].children, line)
+                lead = " " if data[:1].isspace() else ""
+                return lead + shown + (" " if data[-1:].isspace() else "")
+        return self.text(data, line)
+
     def label(self, text: str, line: int | None) -> list[Unit]:
         """A tab's or option's label: in bold between the blocks, not numbered."""
-        shown = self.text(" ".join(text.split()), line)
+        text = " ".join(text.split())
+        tree = self.parse_again(text)  # (a label is inline Markdown: `code`, icons, emphasis)
+        first = tree.children[0] if len(tree.children) == 1 else None
+        if first is not None and first.type == "paragraph" and first.children:
+            shown = self.inline(first.children[0].children, line).strip()
+        else:
+            shown = self.text(text, line)
         return [Chunk(f"**{shown}**", kind="label", line=line)] if shown.strip() else []
 
     def markdown_units(self, text: str, offset: int, line: int | None) -> list[Unit]:
@@ -435,7 +455,7 @@ class _BlockReader(HTMLParser):
         if data.strip():
             self.words = True
         self.plain.append(data)
-        self.text_piece(self.conv.text(data, self.line))
+        self.text_piece(self.conv.html_data(data, self.line))
 
     def close(self) -> None:
         super().close()

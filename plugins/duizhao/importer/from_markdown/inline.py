@@ -25,6 +25,22 @@ _TAG_OR_ENTITY_RE = re.compile(
     r"<[A-Za-z/!?]|&(?:[A-Za-z][A-Za-z0-9]{0,31}|#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,8});"
 )
 _FOOTNOTE_NAME_RE = re.compile(r"[\]\s^\\]+")
+#: ``:name:`` between non-word characters (not ``10:30:00``, not ``a:b:c``).
+_SHORTCODE_RE = re.compile(r"(?<![\w:]):([a-z0-9+_][a-z0-9+_-]{0,60}):(?![\w:])")
+#: Material for MkDocs' icon sets (``:octicons-file-16:``, ``:fontawesome-brands-x:``).
+_ICON_SETS = frozenset({"material", "octicons", "fontawesome", "simple"})
+
+
+def emoji_character(name: str) -> str:
+    """The emoji of a GitHub shortcode name (pymdownx's gemoji index), else ""."""
+    from pymdownx import gemoji_db  # (pymdownx comes with Material; imported when used)
+
+    found = gemoji_db.emoji.get(f":{name}:") or gemoji_db.emoji.get(
+        gemoji_db.aliases.get(f":{name}:", "")
+    )
+    if not found:
+        return ""
+    return "".join(chr(int(code, 16)) for code in found["unicode"].split("-"))
 
 
 def ial_re() -> re.Pattern[str]:
@@ -43,6 +59,8 @@ class Inline(Links):
             content = _IAL_RE.sub(cut, content)
         if "{%" in content or "{{" in content:
             content = TEMPLATE_RE.sub(lambda m: self.template_tag(m.group(0), line), content)
+        if ":" in content:
+            content = _SHORTCODE_RE.sub(lambda m: self.shortcode(m, line), content)
         if "][" in content:
 
             def unresolved(m: re.Match[str]) -> str:
@@ -54,6 +72,19 @@ class Inline(Links):
 
             content = _UNRESOLVED_REF_RE.sub(unresolved, content)
         return markdown_text(content, table=self.in_table, inline=True)
+
+    def shortcode(self, m: re.Match[str], line: int | None) -> str:
+        """An emoji or icon shortcode of GitHub, pymdownx.emoji and Material (``:tada:``,
+        ``:material-check:``): the emoji's character; an icon (an SVG the site would need)
+        goes, reported; any other ``:word:`` is text."""
+        name = m.group(1)
+        known = emoji_character(name)
+        if known:
+            return known
+        if name.split("-", 1)[0] in _ICON_SETS and "-" in name:
+            self.drop(line, f"icon shortcode {m.group(0)!r}", m.group(0))
+            return ""
+        return m.group(0)
 
     def template_tag(self, tag: str, line: int | None) -> str:
         if tag[:3] not in ("{{<", "{{%") and tag[:2] == "{{" and not LIQUID_OUTPUT_RE.match(tag):

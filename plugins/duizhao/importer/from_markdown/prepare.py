@@ -34,6 +34,7 @@ _SHORTCODE_LANG_RE = re.compile(r"\blang(?:uage)?\s{0,8}=\s{0,8}[\"']?([\w+#.-]{
 _FIRST_WORD_RE = re.compile(r"\s{0,8}([\w+#.-]{1,40})(?=\s|$)")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: pymdownx.tabbed: ``=== "Tab"`` (``===+`` opens it), its content indented by four spaces.
+_TEMPLATE_DEFINITION_RE = re.compile(r"^ {0,3}\[[^\]\n]{1,999}\]:[ \t]{0,8}\{[{%]")
 _TAB_OPEN_RE = re.compile(r"^(\s{0,64})===\+?\s{1,8}\"([^\"\n]{0,300})\"\s*$")
 
 
@@ -74,6 +75,7 @@ def prepare(text: str) -> Prepared:
         if raw_tags:
             lines[i] = _RAW_TAG_RE.sub("", line)
     lines = _tabs(_code_shortcodes(lines, raw), out)
+    _template_definitions(lines, out)
     out.text = "\n".join(lines)
     return out
 
@@ -106,6 +108,28 @@ def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
         out[i], out[end] = fence + lang, fence
         i = end + 1
     return out
+
+
+def _template_definitions(lines: list[str], prepared: Prepared) -> None:
+    """A link reference definition whose destination is a template tag (Jekyll's
+    ``[roadmap]: {{ site.repository }}/issues/1``) names a URL only the site's build knows:
+    no parser reads it as a definition, so it would show as a paragraph. It goes, reported;
+    the links to it keep their text."""
+    fence: tuple[str, int] | None = None
+    for i, line in enumerate(lines):
+        f = _FENCE_RE.match(line)
+        if fence is not None:
+            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1]:
+                fence = fence if line[f.end() :].strip() else None
+            continue
+        if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
+            fence = (f.group(1)[0], len(f.group(1)))
+            continue
+        if "]:" in line and _TEMPLATE_DEFINITION_RE.match(line):
+            prepared.notes.append(
+                (i + 1, f"link definition through a template {excerpt(line.strip())!r}", line)
+            )
+            lines[i] = ""
 
 
 def _code_opener(line: str) -> tuple[str, str | None]:
