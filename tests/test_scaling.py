@@ -54,7 +54,9 @@ KINDS = {k: v + "a" for k, v in CLASSES.items()} | (PAIRS | NESTED if LONG else 
 SLOW = {"brackets"}
 #: The import of the same line: ×9.1 for 10 → 40 KB; ``$a`` measured ×6.5 once (borderline,
 #: to investigate).
-SLOW_IMPORT = {"brackets", "dollar"}
+#: Backticks: ×2.2-2.6 per doubling from 10 to 80 KB (CPU time), so 10 → 40 KB sits near the
+#: bound and failed the suite once (×>6.25): borderline super-linear, to fix with the others.
+SLOW_IMPORT = {"brackets", "dollar", "backticks"}
 
 
 def line(kind: str, kb: int) -> str:
