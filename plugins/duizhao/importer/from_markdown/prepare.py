@@ -110,6 +110,19 @@ def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
     return out
 
 
+def _fence_step(line: str, fence: tuple[str, int] | None) -> tuple[tuple[str, int] | None, bool]:
+    """The open fence (character, length) after `line`, and whether `line` is a fence line or
+    code inside one (prose passes leave such lines alone)."""
+    f = _FENCE_RE.match(line)
+    if fence is not None:
+        if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1]:
+            fence = fence if line[f.end() :].strip() else None
+        return fence, True
+    if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
+        return (f.group(1)[0], len(f.group(1))), True
+    return None, False
+
+
 def _template_definitions(lines: list[str], prepared: Prepared) -> None:
     """A link reference definition whose destination is a template tag (Jekyll's
     ``[roadmap]: {{ site.repository }}/issues/1``) names a URL only the site's build knows:
@@ -117,13 +130,8 @@ def _template_definitions(lines: list[str], prepared: Prepared) -> None:
     the links to it keep their text."""
     fence: tuple[str, int] | None = None
     for i, line in enumerate(lines):
-        f = _FENCE_RE.match(line)
-        if fence is not None:
-            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1]:
-                fence = fence if line[f.end() :].strip() else None
-            continue
-        if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
-            fence = (f.group(1)[0], len(f.group(1)))
+        fence, in_code = _fence_step(line, fence)
+        if in_code:
             continue
         if "]:" in line and _TEMPLATE_DEFINITION_RE.match(line):
             prepared.notes.append(
@@ -163,13 +171,8 @@ def _tabs(lines: list[str], prepared: Prepared) -> list[str]:
         elif indents:
             line = ""
         out[i] = line
-        f = _FENCE_RE.match(line)
-        if fence is not None:
-            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1]:
-                fence = fence if line[f.end() :].strip() else None
-            continue
-        if f and not (f.group(1)[0] == "`" and "`" in line[f.end() :]):
-            fence = (f.group(1)[0], len(f.group(1)))
+        fence, in_code = _fence_step(line, fence)
+        if in_code:
             continue
         if "===" in line and (tab := _TAB_OPEN_RE.match(line)):
             prepared.notes.append((i + 1, f"tab marker {excerpt(line.strip())!r}", line))
