@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
@@ -323,11 +323,16 @@ def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.Monke
 # Merging never changes an existing entry (property)
 
 
-@settings(
-    max_examples=examples(15, 400),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@pytest.fixture(scope="module")
+def detected_paper(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[DetectedFigure]]:
+    """The generated paper and what detection finds in it, once (detection is deterministic;
+    the merge is what the property varies)."""
+    paper = tmp_path_factory.mktemp("merge") / "papers" / "paper.pdf"
+    make_paper(paper)
+    return paper, detect_figures(paper)
+
+
+@settings(max_examples=examples(15, 400), deadline=None)
 @given(
     keep=st.lists(st.booleans(), min_size=12, max_size=12),
     indent=st.sampled_from(["", "  ", "    "]),
@@ -336,13 +341,14 @@ def test_review_option_writes_the_page(tmp_path: Path, monkeypatch: pytest.Monke
     sep=st.sampled_from(["", "\u2028", "\x85", "\u2029"]),
 )
 def test_merge_only_adds(
-    tmp_path: Path, keep: list[bool], indent: str, trailer: str, sep: str
+    detected_paper: tuple[Path, list[DetectedFigure]],
+    keep: list[bool],
+    indent: str,
+    trailer: str,
+    sep: str,
 ) -> None:
-    paper = tmp_path / "papers" / "paper.pdf"
-    if not paper.exists():
-        make_paper(paper)
-    found = detect_figures(paper)
-    spec_file = tmp_path / "docs" / "a.figures.yml"
+    paper, found = detected_paper
+    spec_file = paper.parent.parent / "docs" / "a.figures.yml"
     spec_file.parent.mkdir(exist_ok=True)
     full = yaml.safe_load(spec_text(found, "../papers/paper.pdf", "paper.pdf"))
     existing = [e for e, k in zip(full["figures"], keep, strict=True) if k]
