@@ -53,8 +53,9 @@ test-fast: setup
 	$(BIN)/pytest -m "not browser"
 
 # The long fuzz run: tests/test_fuzz.py (hostile authoring files) and every property test with
-# ten to thirty times the suite's examples (tests/budget.py; the suite runs a short slice).
-FUZZ_TESTS := tests/test_fuzz.py tests/test_properties.py tests/test_escape.py tests/test_detect.py \
+# ten to thirty times the suite's examples (tests/budget.py; the suite runs a short slice), and the
+# reader's whole screenshot matrix (the suite takes seven of its twelve shots).
+FUZZ_TESTS := tests/test_fuzz.py tests/test_reader_browser.py tests/test_properties.py tests/test_escape.py tests/test_detect.py \
 	tests/test_import_markdown.py tests/test_import_dialects.py tests/test_update_properties.py
 fuzz: setup
 	DUIZHAO_FUZZ=long $(BIN)/pytest $(FUZZ_TESTS) tests/test_scaling.py -q --tb=native
