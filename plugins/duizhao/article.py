@@ -60,8 +60,13 @@ BLOCK_KINDS = ("paragraph", "figure")
 
 # (no ``$``: a line has no newline, and ``.*`` that cannot fail never gives a backtick back)
 _FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
+# Each run of spaces has one place in the match (issue 19): the spaces before "|" belong to
+# the optional argument part, those after it to the argument only when one follows, and the
+# argument starts and ends with a non-space, so no run is split between two quantifiers.
+# (An empty argument, "/// name |", leaves group "arg" unmatched.)
 _BLOCK_OPEN_RE = re.compile(
-    r"^ {0,3}(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ ]*(?:\|[ ]*(?P<arg>.*?))?[ ]*$"
+    r"^ {0,3}(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)"
+    r"(?:[ ]*\|(?:[ ]*(?P<arg>[^ \n](?:[^\n]*[^ \n])?))?)?[ ]*$"
 )
 _BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
 _ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?P<text>[ \t].*)?$")

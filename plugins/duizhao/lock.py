@@ -309,7 +309,7 @@ def _entry_lines(text: str) -> dict[str, int]:
     """The line of the first occurrence of each JSON key (for diagnostics; best effort)."""
     lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        m = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*:', line)
+        m = re.match(r'^\s*"((?:[^"\\]|\\.)*)"\s*:', line)  # (^: anchored for the analyser)
         if m:
             lines.setdefault(m.group(1), number)
     return lines
