@@ -12,11 +12,13 @@ that made the patterns quadratic.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duizhao import article, lock
+from duizhao import article, htmlscan, lock, scan
 
 EXAMPLES = settings(max_examples=400, deadline=None)
 
@@ -70,3 +72,109 @@ def _old_entry_lines(text: str) -> dict[str, int]:
 def test_json_key_matches_as_before(text: str) -> None:
     assert lock._entry_lines(text) == _old_entry_lines(text)
     assert lock._entry_lines('{\n  "a\\"b": 1,\n  "c": {"d": 2}\n}') == {'a\\"b': 2, "c": 3}
+
+
+# ---------------------------------------------------------------------------------------------
+# Linearity without a clock: the characters the scanners pass over
+
+
+class Scanned:
+    """Adds up the characters :mod:`duizhao.scan` passes over while installed."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def __call__(self, text: str, pos: int, end: int) -> None:
+        self.total += max(end - pos, 0)
+
+
+@pytest.fixture
+def scanned(monkeypatch: pytest.MonkeyPatch) -> Scanned:
+    counter = Scanned()
+    monkeypatch.setattr(scan, "_count", counter)
+    return counter
+
+
+def assert_linear(scanned: Scanned, run: Callable[[str], object], fragment: str) -> None:
+    """``run`` on ``fragment`` repeated passes over at most a few characters per input one,
+    at every size (a quadratic scan passes over about n²/2)."""
+    for repeat in (100, 1000, 4000):
+        text = fragment * repeat
+        scanned.total = 0
+        run(text)
+        assert scanned.total <= 8 * len(text) + 64, (fragment, repeat, scanned.total)
+
+
+# ---------------------------------------------------------------------------------------------
+# htmlscan: paragraphs, tags, comments, classes
+
+OLD_P_RE = re.compile(r"<p(\s[^>]*)?>(.*?)</p>", re.S)
+OLD_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(/?)>")
+OLD_MARKUP_RE = re.compile(
+    r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>", re.S
+)
+OLD_CLASS_RES = {
+    ("dz-", True): re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?dz-'),
+    ("arithmatex", False): re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?arithmatex[\s"]'),
+    ("mermaid", False): re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?mermaid[\s"]'),
+}
+HTML_ALPHABET = "<>/p \n\t'\"=-_a!B:é"
+
+
+def html_like(extra: str = "") -> st.SearchStrategy[str]:
+    pieces = ["<p", "</p>", "<p ", "<div>", "</div>", "<hr/>", "<!--", "-->", "<a-", "<x-_"]
+    pieces += list(HTML_ALPHABET + extra)
+    return st.lists(st.sampled_from(pieces), max_size=25).map("".join)
+
+
+@EXAMPLES
+@given(html_like())
+def test_paragraphs_as_before(html: str) -> None:
+    old = [(m.start(), m.end(), m.group(1), m.group(2)) for m in OLD_P_RE.finditer(html)]
+    assert [tuple(p) for p in htmlscan.paragraphs(html)] == old
+
+
+@EXAMPLES
+@given(html_like("A9"))
+def test_tags_as_before(html: str) -> None:
+    old = [
+        (m.start(), m.end(), m.group(1) == "/", m.group(2), m.group(3) == "/")
+        for m in OLD_TAG_RE.finditer(html)
+    ]
+    assert [tuple(t) for t in htmlscan.tags(html)] == old
+
+
+@EXAMPLES
+@given(html_like("A9"))
+def test_markup_as_before(html: str) -> None:
+    old = [
+        (m.start(), m.end(), m.group(1) or "", m.group(2), m.group(3) or "")
+        for m in OLD_MARKUP_RE.finditer(html)
+    ]
+    assert [tuple(t) for t in htmlscan.markup(html)] == old
+
+
+def classy() -> st.SearchStrategy[str]:
+    pieces = ["<a", "<div ", ">", ' class="', '"', " ", "\t", "x", "dz-", "arithmatex"]
+    pieces += ["mermaid", "<B", "=", "class"]
+    return st.lists(st.sampled_from(pieces), max_size=20).map("".join)
+
+
+@EXAMPLES
+@given(classy())
+def test_has_class_as_before(html: str) -> None:
+    for (name, prefix), old in OLD_CLASS_RES.items():
+        assert htmlscan.has_class(html, name, prefix=prefix) == bool(old.search(html)), name
+
+
+def test_html_scanners_are_linear(scanned: Scanned) -> None:
+    for fragment in ["<p ", "<p>", "<a", "<a-", "</a", '<a "', "<a '", "<!--", "<p <a x"]:
+        assert_linear(scanned, lambda s: list(htmlscan.paragraphs(s)), fragment)
+        assert_linear(scanned, lambda s: list(htmlscan.tags(s)), fragment)
+        assert_linear(scanned, lambda s: list(htmlscan.markup(s)), fragment)
+    for fragment in ['<a class="', '<a class="x ', ' class="dz', '<a class=" " x']:
+        assert_linear(scanned, lambda s: htmlscan.has_class(s, "mermaid"), fragment)
+        assert_linear(scanned, lambda s: htmlscan.has_class(s, "dz-", prefix=True), fragment)
+    # the old patterns on the same shapes were quadratic: a check that the shapes are hostile
+    text = "<a" * 3000
+    assert OLD_MARKUP_RE.search(text) is None

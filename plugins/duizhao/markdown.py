@@ -29,6 +29,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
+from . import htmlscan
 from .article import (
     FIGURE_ANCHOR_RE,
     PARAGRAPH_ID_RE,
@@ -426,8 +427,6 @@ _BLOCK_TAGS = frozenset(
         "ul",
     ]
 )
-_P_RE = re.compile(r"<p(\s[^>]*)?>(.*?)</p>", re.S)
-_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(/?)>")
 
 
 def unwrap_blocks(html: str) -> str:
@@ -440,32 +439,36 @@ def unwrap_blocks(html: str) -> str:
     """
     if "<p" not in html:
         return html
-    return _P_RE.sub(_split_paragraph, html)
+    out, last = [], 0
+    for paragraph in htmlscan.paragraphs(html):
+        out += [html[last : paragraph.start], _split_paragraph(html, paragraph)]
+        last = paragraph.end
+    return "".join([*out, html[last:]])
 
 
-def _split_paragraph(match: re.Match[str]) -> str:
-    attrs, body = match.group(1) or "", match.group(2)
+def _split_paragraph(html: str, paragraph: htmlscan.Paragraph) -> str:
+    attrs, body = paragraph.attrs or "", paragraph.body
     pieces: list[tuple[bool, str]] = []  # (is a block element, text)
     depth = 0
     start = 0
     block_tag = ""
-    for tag in _TAG_RE.finditer(body):
-        closing, name, self_closing = tag.group(1), tag.group(2).lower(), tag.group(3)
+    for tag in htmlscan.tags(body):
+        closing, name, self_closing = tag.closing, tag.name.lower(), tag.self_closing
         if depth == 0 and not closing and name in _BLOCK_TAGS:
-            pieces.append((False, body[start : tag.start()]))
-            start, block_tag = tag.start(), name
+            pieces.append((False, body[start : tag.start]))
+            start, block_tag = tag.start, name
             if name == "hr" or self_closing:
-                pieces.append((True, body[start : tag.end()]))
-                start = tag.end()
+                pieces.append((True, body[start : tag.end]))
+                start = tag.end
             else:
                 depth = 1
         elif depth and name == block_tag and not self_closing:
             depth += -1 if closing else 1
             if depth == 0:
-                pieces.append((True, body[start : tag.end()]))
-                start = tag.end()
+                pieces.append((True, body[start : tag.end]))
+                start = tag.end
     if not pieces:
-        return match.group(0)
+        return html[paragraph.start : paragraph.end]
     pieces.append((False, body[start:]))
     out = []
     for is_block, text in pieces:

@@ -21,13 +21,9 @@ from mkdocs.structure.pages import Page
 from .. import head
 from ..build import Build
 from ..features import Feature
+from ..htmlscan import has_class
 from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package, mermaid_script
 
-#: duizhao's own markup: an element with one of its classes (the Markdown extension, the
-#: source box, the 进度 page, figures)
-_DUIZHAO_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?dz-')
-_MATH_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?arithmatex[\s"]')
-_MERMAID_RE = re.compile(r'<[a-z][^>]*\sclass="(?:[^"]*\s)?mermaid[\s"]')
 #: a script of the site's own that renders math: MathJax or KaTeX, also self-hosted under
 #: MathJax's file names (tex-mml-chtml.js, tex-svg.js, …)
 _OWN_MATH_RE = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.IGNORECASE)
@@ -71,19 +67,21 @@ class ReaderFeature(Feature):
         self.math = arithmatex and generic and self.math_mode != "off" and not own
 
     def _wants(self, build: Build, page: Page, html: str) -> frozenset[str]:
-        ours = bool(_DUIZHAO_RE.search(html))
+        # duizhao's own markup: an element with one of its classes (the Markdown extension,
+        # the source box, the 进度 page, figures)
+        ours = has_class(html, "dz-", prefix=True)
         wants = {"reader"} if ours else set()
         # A page may load its renderer itself (Material's docs do so on their math page); code
         # is escaped in the HTML, so a <script> here is the author's own.
         if (
             self.math
             and (ours or self.math_mode == "all")
-            and _MATH_RE.search(html)
+            and has_class(html, "arithmatex")
             and not _LOADS_MATH_RE.search(html)
         ):
             wants.add("katex")
         mermaid = self.mermaid_mode == "all" or (self.mermaid_mode == "auto" and ours)
-        if mermaid and _MERMAID_RE.search(html):
+        if mermaid and has_class(html, "mermaid"):
             wants.add("mermaid")
         return frozenset(wants)
 

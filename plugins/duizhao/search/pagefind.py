@@ -48,6 +48,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .. import htmlscan
 from ..escape import html_attr, html_text
 from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
@@ -217,20 +218,17 @@ def _document(url: str, title: str, part: Part, lang: str, *, first: bool, segme
 #: About how much HTML of a page's content one part holds (about 18 numbered paragraphs).
 PART_BYTES = 36_000
 _SECTION_TAGS = frozenset(["h2", "h3"])
-#: A tag or a comment (text is escaped: "<" starts markup). Alternatives start with different
-#: characters, so the scan is linear.
-_TAG_RE = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>", re.S)
 _ID_RE = re.compile(r"""\bid=(?:"([^"]*)"|'([^']*)')""")
 
 
 def segment_text(html: str, segment: Callable[[str], str]) -> str:
     """``html`` with ``segment`` applied to its text, never to a tag (ids stay as they are)."""
     parts, last = [], 0
-    for m in _TAG_RE.finditer(html):
-        if m.start() > last:
-            parts.append(segment(html[last : m.start()]))
-        parts.append(m.group(0))
-        last = m.end()
+    for m in htmlscan.markup(html):  # (text is escaped: "<" starts markup)
+        if m.start > last:
+            parts.append(segment(html[last : m.start]))
+        parts.append(html[m.start : m.end])
+        last = m.end
     parts.append(segment(html[last:]))
     return "".join(parts)
 
@@ -239,28 +237,28 @@ def _top_level(html: str) -> Iterable[tuple[int, str | None, str]]:
     """The ends of the top-level elements of ``html``, with the text and id of headings."""
     depth = 0
     heading: tuple[int, str] | None = None  # where an h2/h3 starts, its id
-    for m in _TAG_RE.finditer(html):
-        closing, tag = m.group(1), (m.group(2) or "").lower()
+    for m in htmlscan.markup(html):
+        closing, tag = m.closing, (m.name or "").lower()
         if not tag:
             continue  # a comment
-        if tag in VOID_ELEMENTS or m.group(3).endswith("/"):
+        if tag in VOID_ELEMENTS or m.attrs.endswith("/"):
             if depth == 0:
-                yield m.end(), None, ""
+                yield m.end, None, ""
             continue
         if not closing:
             if depth == 0 and tag in _SECTION_TAGS:
-                ident = _ID_RE.search(m.group(3))
-                heading = (m.end(), (ident.group(1) or ident.group(2) or "") if ident else "")
+                ident = _ID_RE.search(m.attrs)
+                heading = (m.end, (ident.group(1) or ident.group(2) or "") if ident else "")
             depth += 1
             continue
         depth = max(depth - 1, 0)
         if depth == 0:
             if heading is not None:
-                text = Markup(html[heading[0] : m.start()]).striptags().rstrip("¶").strip()
-                yield m.end(), text, heading[1]
+                text = Markup(html[heading[0] : m.start]).striptags().rstrip("¶").strip()
+                yield m.end, text, heading[1]
                 heading = None
             else:
-                yield m.end(), None, ""
+                yield m.end, None, ""
 
 
 def split_content(html: str, budget: int = PART_BYTES) -> list[Part]:

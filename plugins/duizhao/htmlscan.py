@@ -1,0 +1,181 @@
+"""Linear scanners for the HTML duizhao reads back: paragraphs, tags, comments, classes.
+
+Each replaces a regular expression that backtracked super-linearly on author text passed
+through to the page (issue 19) and finds exactly what it found, in one pass: whatever a failed
+attempt searched for is kept (:class:`duizhao.scan.Next`) or was searched for once and
+remembered, so a thousand unclosed ``<p`` or ``<a`` cost no more than one. The regular
+expression each one replaces is quoted in its docstring (tests/test_linear_scanners.py
+compares them on generated input).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from . import scan
+
+__all__ = ["Markup", "Paragraph", "Tag", "has_class", "markup", "paragraphs", "tags"]
+
+_NAME_RUN_RE = re.compile(r"[a-zA-Z0-9-]*")
+_MARKUP_NAME_RUN_RE = re.compile(r"[\w:-]*")
+_ATTRIBUTE_STOP_RE = re.compile(r"['\">]")
+_CLASS_TOKEN_RE = re.compile(r'<[a-z]|>|\sclass="')
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _word(char: str) -> bool:
+    """Whether ``char`` is a word character as ``\\w`` and ``\\b`` read it."""
+    return char.isalnum() or char == "_"
+
+
+class Paragraph(NamedTuple):
+    start: int
+    end: int
+    #: the attributes after ``<p``, from their leading space to ``>``; None for a bare ``<p>``
+    attrs: str | None
+    body: str
+
+
+def paragraphs(html: str) -> Iterator[Paragraph]:
+    """Each ``<p …>…</p>`` of ``html``, from ``<p`` to the first ``</p>`` after it, left to
+    right and not overlapping: what ``re.finditer(r"<p(\\s[^>]*)?>(.*?)</p>", html, re.S)``
+    finds."""
+    next_gt, next_close = scan.Next(html, ">"), scan.Next(html, "</p>")
+    n = len(html)
+    pos = 0
+    while (start := scan.find(html, "<p", pos)) >= 0:
+        after = start + 2
+        attrs: str | None = None
+        if after < n and html[after].isspace():
+            gt = next_gt(after + 1)
+            attrs = html[after:gt] if gt >= 0 else None
+        else:
+            gt = after if html.startswith(">", after) else -1
+        close = next_close(gt + 1) if gt >= 0 else -1
+        if close < 0:
+            pos = start + 1
+            continue
+        yield Paragraph(start, close + 4, attrs, html[gt + 1 : close])
+        pos = close + 4
+
+
+class Tag(NamedTuple):
+    start: int
+    end: int
+    closing: bool
+    name: str
+    self_closing: bool
+
+
+def tags(html: str) -> Iterator[Tag]:
+    """Each tag of ``html`` up to the first ``>`` after its name (quotes do not count): what
+    ``re.finditer(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\\b[^>]*?(/?)>", html)`` finds. The name is
+    its longest run of letters, digits and ``-`` that a word boundary ends (``<a->`` is an
+    ``a``, ``<a-_>`` an ``a-``)."""
+    next_gt = scan.Next(html, ">")
+    n = len(html)
+    pos = 0
+    while (start := scan.find(html, "<", pos)) >= 0:
+        pos = start + 1
+        first = start + 2 if html.startswith("/", start + 1) else start + 1
+        if first >= n or html[first] not in _LETTERS:
+            continue
+        run = scan.run_end(html, _NAME_RUN_RE, first + 1)
+        end = run
+        while end > first and _word(html[end - 1]) == (end < n and _word(html[end])):
+            end -= 1  # no word boundary after this prefix of the run: a shorter one
+        gt = next_gt(end) if end > first else -1
+        if gt < 0:
+            continue
+        yield Tag(start, gt + 1, first > start + 1, html[first:end], html[gt - 1] == "/")
+        pos = gt + 1
+
+
+class Markup(NamedTuple):
+    start: int
+    end: int
+    #: "/" for an end tag, else ""
+    closing: str
+    #: the element's name; None for a comment
+    name: str | None
+    #: everything between the name and ``>``
+    attrs: str
+
+
+def markup(html: str) -> Iterator[Markup]:
+    """Each comment and each tag of ``html``, a tag ending at the first ``>`` outside quoted
+    attribute values: what ``re.finditer(r"<!--.*?-->|<(/?)([A-Za-z][\\w:-]*)"
+    r"((?:\\"[^\\"]*\\"|'[^']*'|[^'\\">])*)>", html, re.S)`` finds."""
+    next_comment_end = scan.Next(html, "-->")
+    next_stop = scan.Next(html, _ATTRIBUTE_STOP_RE)
+    #: per quote or ">" an attribute run stopped at: the ">" that ends the tag, or -1
+    ends: dict[int, int] = {}
+
+    def tag_end(stop: int) -> int:
+        chain = []
+        while stop >= 0 and stop not in ends and html[stop] != ">":
+            chain.append(stop)
+            close = scan.find(html, html[stop], stop + 1)
+            stop = scan.find(html, _ATTRIBUTE_STOP_RE, close + 1) if close >= 0 else -1
+        end = ends.get(stop, stop)
+        for at in chain:
+            ends[at] = end
+        return end
+
+    n = len(html)
+    pos = 0
+    while (start := scan.find(html, "<", pos)) >= 0:
+        pos = start + 1
+        if html.startswith("<!--", start):
+            close = next_comment_end(start + 4)
+            if close >= 0:
+                yield Markup(start, close + 3, "", None, "")
+                pos = close + 3
+            continue
+        closing = "/" if html.startswith("/", start + 1) else ""
+        first = start + 1 + len(closing)
+        if first >= n or html[first] not in _LETTERS:
+            continue
+        name_end = scan.run_end(html, _MARKUP_NAME_RUN_RE, first + 1)
+        gt = tag_end(next_stop(name_end))
+        if gt < 0:
+            continue
+        yield Markup(start, gt + 1, closing, html[first:name_end], html[name_end:gt])
+        pos = gt + 1
+
+
+def has_class(html: str, name: str, *, prefix: bool = False) -> bool:
+    """Whether an element of ``html`` has the class ``name`` (with ``prefix``: a class that
+    starts with ``name``) in a double-quoted ``class`` attribute: what
+    ``re.search(r'<[a-z][^>]*\\sclass="(?:[^"]*\\s)?NAME[\\s"]', html)`` finds (without
+    ``[\\s"]`` for a prefix)."""
+    opened = False  # a "<a" since the last ">"
+    pos = 0
+    while (at := scan.find(html, _CLASS_TOKEN_RE, pos)) >= 0:
+        if html[at] == "<":
+            opened, pos = True, at + 2
+        elif html[at] == ">":
+            opened, pos = False, at + 1
+        else:
+            pos = at + 8
+            if opened and _value_has(html, pos, name, prefix):
+                return True
+    return False
+
+
+def _value_has(html: str, value: int, name: str, prefix: bool) -> bool:
+    """Whether the attribute value starting at ``value`` (up to the next ``"``) has ``name``
+    at its start or after a space."""
+    quote = scan.find(html, '"', value)
+    end = len(html) if quote < 0 else quote
+    at = value
+    while (at := scan.find(html, name, at, end)) >= 0:
+        after = at + len(name)
+        if (at == value or html[at - 1].isspace()) and (
+            prefix or (after < len(html) and (html[after] == '"' or html[after].isspace()))
+        ):
+            return True
+        at += 1
+    return False
