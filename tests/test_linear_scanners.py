@@ -4,7 +4,7 @@ Each pattern the ReDoS analyser flagged (tests/test_redos.py) was replaced by a 
 proves safe or by a scanner that walks the string once (duizhao.links, duizhao.htmlscan). Here
 the old pattern is the reference: on generated inputs made of the characters that matter to
 it, the replacement finds the same matches with the same groups. Linearity is checked without
-a clock: the scanners do all their searching through one helper (``scan.search``), and the
+a clock: the scanners do all their searching through one helper (``linear.find``), and the
 characters it passes over stay within a small multiple of the input's length on the shapes
 that made the patterns quadratic.
 """
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duizhao import article, htmlscan, lock, scan
+from duizhao import article, htmlscan, linear, links, lock
 
 EXAMPLES = settings(max_examples=400, deadline=None)
 
@@ -79,7 +79,7 @@ def test_json_key_matches_as_before(text: str) -> None:
 
 
 class Scanned:
-    """Adds up the characters :mod:`duizhao.scan` passes over while installed."""
+    """Adds up the characters :mod:`duizhao.linear` passes over while installed."""
 
     def __init__(self) -> None:
         self.total = 0
@@ -91,7 +91,7 @@ class Scanned:
 @pytest.fixture
 def scanned(monkeypatch: pytest.MonkeyPatch) -> Scanned:
     counter = Scanned()
-    monkeypatch.setattr(scan, "_count", counter)
+    monkeypatch.setattr(linear, "_count", counter)
     return counter
 
 
@@ -178,3 +178,57 @@ def test_html_scanners_are_linear(scanned: Scanned) -> None:
     # the old patterns on the same shapes were quadratic: a check that the shapes are hostile
     text = "<a" * 3000
     assert OLD_MARKUP_RE.search(text) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# links: inline links and images, link destinations
+
+OLD_INLINE_LINK_RE = re.compile(
+    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\[\]\n]*\])*)\]"
+    r"\(\s*(?P<url><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+)
+OLD_LINK_OR_IMAGE_RE = re.compile(OLD_INLINE_LINK_RE.pattern.removeprefix("(?<!!)"))
+OLD_DESTINATION_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]\n]*\]:\s*<?)([^/?()\[\]<>\n]*)", re.M)
+
+
+def markdown_like() -> st.SearchStrategy[str]:
+    pieces = ["[", "]", "(", ")", "](", "![", "\\", "\\[", "<", ">", " ", "\t", "\n", '"', "'"]
+    pieces += ["a", "x:", "/", "?", "  ", "[]", "[a]: "]
+    return st.lists(st.sampled_from(pieces), max_size=30).map("".join)
+
+
+def _old_links(line: str, pattern: re.Pattern[str]) -> list[tuple[int, ...]]:
+    return [(*m.span(), *m.span("text"), *m.span("url")) for m in pattern.finditer(line)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(markdown_like())
+def test_inline_links_as_before(line: str) -> None:
+    assert [tuple(lm) for lm in links.inline_links(line)] == _old_links(line, OLD_INLINE_LINK_RE)
+    images = [tuple(lm) for lm in links.inline_links(line, images=True)]
+    assert images == _old_links(line, OLD_LINK_OR_IMAGE_RE)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(markdown_like())
+def test_destinations_as_before(text: str) -> None:
+    old = [(m.start(), m.end(1), m.end()) for m in OLD_DESTINATION_RE.finditer(text)]
+    assert [tuple(d) for d in links.destinations(text)] == old
+
+
+def test_link_examples() -> None:
+    (link,) = links.inline_links('see [a [b] \\] c](<x y> "t") and ![i](j)')
+    assert (link.text_start, link.text_end, link.url_start, link.url_end) == (5, 15, 17, 22)
+    # the old pattern's backtracking: an empty destination before a title with a space in it
+    (link,) = links.inline_links('[a]( "b c")')
+    assert (link.url_start, link.url_end, link.end) == (4, 4, 11)
+
+
+def test_link_scanners_are_linear(scanned: Scanned) -> None:
+    for fragment in ["[", "[a", "\\[", "[]()\\[a", "[x](<", "[x](", "[x]( ", "](a(", '[](" ']:
+        assert_linear(scanned, lambda s: list(links.inline_links(s)), fragment)
+        assert_linear(scanned, lambda s: list(links.inline_links(s, images=True)), fragment)
+        assert_linear(scanned, lambda s: list(links.destinations(s)), fragment)
+    for fragment in ["[a\n", "\n[", " [a]", "]( \n", "[a]:\n"]:
+        assert_linear(scanned, lambda s: list(links.destinations(s)), fragment)

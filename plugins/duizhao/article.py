@@ -34,6 +34,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
+from .links import inline_links
 from .nesting import MAX_MARKDOWN_DEPTH, too_deep
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
 
@@ -77,15 +78,7 @@ _SYNTAX_STARTS = frozenset("`~</#[")
 #: What precedes " | " on the usual opening line of each of duizhao's blocks.
 _PLAIN_OPENERS = frozenset(f"/// {kind}" for kind in BLOCK_KINDS)
 _BACKTICKS_RE = re.compile(r"`+")
-# Every repetition below stops at a character that also starts the next attempt ("[" in the
-# text, "<" in a bracketed URL), so a failed match costs only the distance to that character
-# and a line full of "[" or "[x](<" is scanned in linear time (issue 12: a nested "[...]" that
-# ran to the end of the line made each "[" cost the whole line).
-_INLINE_LINK_RE = re.compile(
-    r"(?<!!)\[(?P<text>(?:\\.|[^\[\]\\]|\[[^\[\]\n]*\])*)\]"
-    r"\(\s*(?P<url><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
-    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
-)
+# (inline links and images: duizhao.links, a linear scanner; issue 12 and 19)
 _REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
 _RANGE_RE = re.compile(r"^\s*(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})\s*$")
 _FRONT_MATTER_END_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
@@ -614,9 +607,10 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
             continue
         scrubbed = _strip_code_spans(line)
         if is_inline and "](" in scrubbed:
-            for lm in _INLINE_LINK_RE.finditer(scrubbed):
-                url, column = _unbracket(lm.group("url"), lm.start("url"))
-                links.append(Link(first_line + index, lm.group("text"), url, column))
+            for lm in inline_links(scrubbed):
+                url, column = _unbracket(scrubbed[lm.url_start : lm.url_end], lm.url_start)
+                text = scrubbed[lm.text_start : lm.text_end]
+                links.append(Link(first_line + index, text, url, column))
         rm = _REF_DEF_RE.match(scrubbed) if is_ref_def else None
         if rm:
             url, column = _unbracket(rm.group("url"), rm.start("url"))
@@ -891,9 +885,6 @@ def read_article(path: str | Path) -> Article:
     return parse(text, path)
 
 
-_LINK_OR_IMAGE_RE = re.compile(_INLINE_LINK_RE.pattern.removeprefix("(?<!!)"))
-
-
 def rewrite_urls(text: str, rewrite: Callable[[str], str]) -> str:
     """``text`` with ``rewrite(url)`` applied to every inline link, image and reference definition.
 
@@ -916,7 +907,7 @@ def rewrite_urls(text: str, rewrite: Callable[[str], str]) -> str:
         scrubbed = _strip_code_spans(line)
         spans: list[tuple[int, int]] = []
         if "](" in scrubbed:
-            spans += [lm.span("url") for lm in _LINK_OR_IMAGE_RE.finditer(scrubbed)]
+            spans += [(lm.url_start, lm.url_end) for lm in inline_links(scrubbed, images=True)]
         rm = _REF_DEF_RE.match(scrubbed)
         if rm:
             spans.append(rm.span("url"))

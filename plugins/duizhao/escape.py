@@ -39,6 +39,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from .links import destinations
+
 #: Longer descriptions get cut by every link preview; keep the first sentences.
 DESCRIPTION_LIMIT = 160
 
@@ -306,10 +308,6 @@ _HTML_START_RE = re.compile(r"<(?=[A-Za-z/!?])(?!(?:https?|ftp)://[^\s<>]*>)")
 # "{" opens an attribute list ("{: onclick=…}", "{#id .class}"): escaped, it is text.
 _ATTR_LIST_RE = re.compile(r"(?<!\\)\{")
 _SAFE_SCHEMES = frozenset(["http", "https", "ftp", "mailto"])
-# An inline link's or image's "](", or a reference definition's "[label]:", then the start of
-# its destination: up to the first "/", "?", bracket or line end, which is where a scheme ends.
-# Stopping at brackets keeps the scan linear ("[x](" a thousand times over).
-_LINK_DEST_RE = re.compile(r"(\]\(\s*<?|^ {0,3}\[[^\]\n]*\]:\s*<?)([^/?()\[\]<>\n]*)", re.M)
 _BLANK_LINE_RE = re.compile(r"\n[ \t]*\n")
 _NOT_IN_SCHEME_RE = re.compile(r"[\x00-\x20\x7f]+")
 
@@ -327,14 +325,24 @@ def _unsafe_scheme(start: str) -> bool:
     return scheme.lower() not in _SAFE_SCHEMES
 
 
-def _link(m: re.Match[str]) -> str:
-    opener, start = m.group(1), m.group(2)
-    if not _unsafe_scheme(start):
-        return m.group(0)
-    # "](" becomes "]&#40;" and a definition's "[" becomes "\[": the text shows as written.
-    if opener.startswith("]"):
-        return "]&#40;" + opener[2:] + start
-    return opener.replace("[", "\\[", 1) + start
+def _links(text: str, kept: Callable[[int], bool]) -> str:
+    """``text`` with each link destination (:func:`duizhao.links.destinations`: after an
+    inline link's or image's "](", or a reference definition's "[label]:") that names a scheme
+    other than the web's made text, unless it starts in code or math (``kept``)."""
+    out: list[str] = []
+    last = 0
+    for link in destinations(text):
+        opener, start = text[link.start : link.opener_end], text[link.opener_end : link.end]
+        if kept(link.start) or not _unsafe_scheme(start):
+            continue
+        # "](" becomes "]&#40;" and a definition's "[" becomes "\[": the text shows as written.
+        if opener.startswith("]"):
+            new = "]&#40;" + opener[2:] + start
+        else:
+            new = opener.replace("[", "\\[", 1) + start
+        out += [text[last : link.start], new]
+        last = link.end
+    return "".join([*out, text[last:]])
 
 
 def _code_spans(line: str, offset: int) -> list[tuple[int, int]]:
@@ -445,7 +453,7 @@ def _neutralise(paragraph: str, math: Math | None = None) -> str:
         return lambda m: m.group(0) if kept(m.start()) else fix(m)
 
     # Links first: a neutralised "](<javascript:…>" keeps its "<", then escaped as raw HTML.
-    text = _LINK_DEST_RE.sub(outside(_link), paragraph)
+    text = _links(paragraph, kept)
     if len(text) != len(paragraph):
         return _neutralise(text, math)  # spans moved: find them again (links are done now)
     text = _HTML_START_RE.sub(outside(lambda m: "&lt;"), text)

@@ -2,7 +2,7 @@
 
 Each replaces a regular expression that backtracked super-linearly on author text passed
 through to the page (issue 19) and finds exactly what it found, in one pass: whatever a failed
-attempt searched for is kept (:class:`duizhao.scan.Next`) or was searched for once and
+attempt searched for is kept (:class:`duizhao.linear.Next`) or was searched for once and
 remembered, so a thousand unclosed ``<p`` or ``<a`` cost no more than one. The regular
 expression each one replaces is quoted in its docstring (tests/test_linear_scanners.py
 compares them on generated input).
@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from . import scan
+from . import linear
 
 __all__ = ["Markup", "Paragraph", "Tag", "has_class", "markup", "paragraphs", "tags"]
 
@@ -42,10 +42,10 @@ def paragraphs(html: str) -> Iterator[Paragraph]:
     """Each ``<p …>…</p>`` of ``html``, from ``<p`` to the first ``</p>`` after it, left to
     right and not overlapping: what ``re.finditer(r"<p(\\s[^>]*)?>(.*?)</p>", html, re.S)``
     finds."""
-    next_gt, next_close = scan.Next(html, ">"), scan.Next(html, "</p>")
+    next_gt, next_close = linear.Next(html, ">"), linear.Next(html, "</p>")
     n = len(html)
     pos = 0
-    while (start := scan.find(html, "<p", pos)) >= 0:
+    while (start := linear.find(html, "<p", pos)) >= 0:
         after = start + 2
         attrs: str | None = None
         if after < n and html[after].isspace():
@@ -74,15 +74,15 @@ def tags(html: str) -> Iterator[Tag]:
     ``re.finditer(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\\b[^>]*?(/?)>", html)`` finds. The name is
     its longest run of letters, digits and ``-`` that a word boundary ends (``<a->`` is an
     ``a``, ``<a-_>`` an ``a-``)."""
-    next_gt = scan.Next(html, ">")
+    next_gt = linear.Next(html, ">")
     n = len(html)
     pos = 0
-    while (start := scan.find(html, "<", pos)) >= 0:
+    while (start := linear.find(html, "<", pos)) >= 0:
         pos = start + 1
         first = start + 2 if html.startswith("/", start + 1) else start + 1
         if first >= n or html[first] not in _LETTERS:
             continue
-        run = scan.run_end(html, _NAME_RUN_RE, first + 1)
+        run = linear.run_end(html, _NAME_RUN_RE, first + 1)
         end = run
         while end > first and _word(html[end - 1]) == (end < n and _word(html[end])):
             end -= 1  # no word boundary after this prefix of the run: a shorter one
@@ -108,8 +108,8 @@ def markup(html: str) -> Iterator[Markup]:
     """Each comment and each tag of ``html``, a tag ending at the first ``>`` outside quoted
     attribute values: what ``re.finditer(r"<!--.*?-->|<(/?)([A-Za-z][\\w:-]*)"
     r"((?:\\"[^\\"]*\\"|'[^']*'|[^'\\">])*)>", html, re.S)`` finds."""
-    next_comment_end = scan.Next(html, "-->")
-    next_stop = scan.Next(html, _ATTRIBUTE_STOP_RE)
+    next_comment_end = linear.Next(html, "-->")
+    next_stop = linear.Next(html, _ATTRIBUTE_STOP_RE)
     #: per quote or ">" an attribute run stopped at: the ">" that ends the tag, or -1
     ends: dict[int, int] = {}
 
@@ -117,8 +117,8 @@ def markup(html: str) -> Iterator[Markup]:
         chain = []
         while stop >= 0 and stop not in ends and html[stop] != ">":
             chain.append(stop)
-            close = scan.find(html, html[stop], stop + 1)
-            stop = scan.find(html, _ATTRIBUTE_STOP_RE, close + 1) if close >= 0 else -1
+            close = linear.find(html, html[stop], stop + 1)
+            stop = linear.find(html, _ATTRIBUTE_STOP_RE, close + 1) if close >= 0 else -1
         end = ends.get(stop, stop)
         for at in chain:
             ends[at] = end
@@ -126,7 +126,7 @@ def markup(html: str) -> Iterator[Markup]:
 
     n = len(html)
     pos = 0
-    while (start := scan.find(html, "<", pos)) >= 0:
+    while (start := linear.find(html, "<", pos)) >= 0:
         pos = start + 1
         if html.startswith("<!--", start):
             close = next_comment_end(start + 4)
@@ -138,7 +138,7 @@ def markup(html: str) -> Iterator[Markup]:
         first = start + 1 + len(closing)
         if first >= n or html[first] not in _LETTERS:
             continue
-        name_end = scan.run_end(html, _MARKUP_NAME_RUN_RE, first + 1)
+        name_end = linear.run_end(html, _MARKUP_NAME_RUN_RE, first + 1)
         gt = tag_end(next_stop(name_end))
         if gt < 0:
             continue
@@ -153,7 +153,7 @@ def has_class(html: str, name: str, *, prefix: bool = False) -> bool:
     ``[\\s"]`` for a prefix)."""
     opened = False  # a "<a" since the last ">"
     pos = 0
-    while (at := scan.find(html, _CLASS_TOKEN_RE, pos)) >= 0:
+    while (at := linear.find(html, _CLASS_TOKEN_RE, pos)) >= 0:
         if html[at] == "<":
             opened, pos = True, at + 2
         elif html[at] == ">":
@@ -168,10 +168,10 @@ def has_class(html: str, name: str, *, prefix: bool = False) -> bool:
 def _value_has(html: str, value: int, name: str, prefix: bool) -> bool:
     """Whether the attribute value starting at ``value`` (up to the next ``"``) has ``name``
     at its start or after a space."""
-    quote = scan.find(html, '"', value)
+    quote = linear.find(html, '"', value)
     end = len(html) if quote < 0 else quote
     at = value
-    while (at := scan.find(html, name, at, end)) >= 0:
+    while (at := linear.find(html, name, at, end)) >= 0:
         after = at + len(name)
         if (at == value or html[at - 1].isspace()) and (
             prefix or (after < len(html) and (html[after] == '"' or html[after].isspace()))
