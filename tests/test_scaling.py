@@ -52,11 +52,10 @@ KINDS = {k: v + "a" for k, v in CLASSES.items()} | (PAIRS | NESTED if LONG else 
 #: Shapes known to be super-linear in check (none since duizhao.links, issue 19: ``[]()\[a``
 #: took minutes at 40 KB).
 SLOW: set[str] = set()
-#: The import of the same line: ×9.1 for 10 → 40 KB; ``$a`` measured ×6.5 once (borderline,
-#: to investigate).
-#: Backticks: ×2.2-2.6 per doubling from 10 to 80 KB (CPU time), so 10 → 40 KB sits near the
-#: bound and failed the suite once (×>6.25): borderline super-linear, to fix with the others.
-SLOW_IMPORT = {"brackets", "dollar", "backticks"}
+#: ... and in import: none. "[]()\[a", "$a" and "`a" measure ×1.9-2.1 per doubling to 160 KB
+#: with this family's own timing (GC off, least of 3 runs), 0.6-0.8 s there; the ×2.2-2.6 and
+#: ×6.5 once recorded here were single runs with the GC on, on a loaded machine.
+SLOW_IMPORT: set[str] = set()
 
 
 def line(kind: str, kb: int) -> str:

@@ -315,12 +315,14 @@ class Blocks(Html):
         return [u for u in units if isinstance(u, Chunk) and has_words(u.text)]
 
 
-def _is_picture(child: SyntaxTreeNode) -> bool:
-    if child.type == "image":
+def _is_picture(child: SyntaxTreeNode, kind: str | None = None) -> bool:
+    """Whether ``child`` (of type ``kind``, when the caller has it) is an image alone."""
+    kind = child.type if kind is None else kind
+    if kind == "image":
         return True
-    if child.type == "link" and [c.type for c in child.children] == ["image"]:
+    if kind == "link" and [c.type for c in child.children] == ["image"]:
         return True
-    if child.type == "html_inline" and child.content.lower().startswith("<img"):
+    if kind == "html_inline" and child.content.lower().startswith("<img"):
         return bool(read_tag(child.content).attrs.get("src"))
     return False
 
@@ -332,15 +334,18 @@ def _picture_lines(children: Sequence[SyntaxTreeNode]) -> list[int]:
     opens a figure candidate of its own, the lines under it its caption."""
     cuts: list[int] = []
     words = False  # whether the run of lines before has words
+    # (each node's type read once: the property costs more than the rest of the loop)
+    types = [child.type for child in children]
     for i, child in enumerate(children):
-        after_break = i > 0 and children[i - 1].type in _BREAKS
-        if after_break and words and _is_picture(child):
-            nxt = children[i + 1] if i + 1 < len(children) else None
-            if nxt is None or nxt.type in _BREAKS:
-                cuts.append(i)
-                words = False
-                continue
-        if child.type not in _BREAKS and not _is_picture(child):
+        if types[i] in _BREAKS:
+            continue
+        picture = _is_picture(child, types[i])
+        alone = i + 1 == len(children) or types[i + 1] in _BREAKS  # on a line of its own
+        if picture and words and i > 0 and types[i - 1] in _BREAKS and alone:
+            cuts.append(i)
+            words = False
+            continue
+        if not picture:
             words = True
     return cuts
 

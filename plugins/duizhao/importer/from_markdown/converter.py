@@ -187,11 +187,12 @@ class Converter(Containers):
         same heading)."""
         targets: list[str] = []
         for node in tree.walk():
-            if node.type == "myst_target":
+            kind = node.type  # (read once: a property that costs more than this loop)
+            if kind == "myst_target":
                 targets.append(node.content.strip())
                 continue
-            if node.type != "heading" or not node.children:
-                if node.type not in ("root", "html_block") and node.map:
+            if kind != "heading" or not node.children:
+                if kind not in ("root", "html_block") and node.map:
                     targets = []
                 continue
             text = "".join(
