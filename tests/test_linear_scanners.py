@@ -232,3 +232,29 @@ def test_link_scanners_are_linear(scanned: Scanned) -> None:
         assert_linear(scanned, lambda s: list(links.destinations(s)), fragment)
     for fragment in ["[a\n", "\n[", " [a]", "]( \n", "[a]:\n"]:
         assert_linear(scanned, lambda s: list(links.destinations(s)), fragment)
+
+
+OLD_OWN_MATH = r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)"
+OLD_LOADS_MATH_RE = re.compile(
+    rf"<script\b[^>]*(?:{OLD_OWN_MATH})"
+    r"|<script\b[^>]*>[^<]*(?:MathJax\s*=|katex\.render|renderMathInElement)",
+    re.IGNORECASE,
+)
+OWN_MATH_RE = re.compile(OLD_OWN_MATH, re.IGNORECASE)
+
+
+def scripts() -> st.SearchStrategy[str]:
+    pieces = ["<script", "<SCRIPT", "<scripts", ">", "<", " ", "src=", "katex", "KaTeX.render"]
+    pieces += ["MathJax", " =", "=", "tex-svg", "renderMathInElement", "x", "\n", "ſ", "K"]
+    return st.lists(st.sampled_from(pieces), max_size=20).map("".join)
+
+
+@EXAMPLES
+@given(scripts())
+def test_loads_math_as_before(html: str) -> None:
+    assert htmlscan.loads_math(html, OWN_MATH_RE) == bool(OLD_LOADS_MATH_RE.search(html))
+
+
+def test_loads_math_is_linear(scanned: Scanned) -> None:
+    for fragment in ["<script", "<script>", "<script a", "<script>MathJax ", "<script>x<"]:
+        assert_linear(scanned, lambda s: htmlscan.loads_math(s, OWN_MATH_RE), fragment)

@@ -50,7 +50,6 @@ NOT_SWITCHED_ON = (
     "duizhao/quality/checks.py",
 )
 NOT_YET_FIXED_PREFIXES = (
-    r"<script\b[^>]*(?:mathjax|katex",
     # pymdownx.arithmatex's own inline patterns, which escape.Math reuses so that duizhao
     # finds the math arithmatex renders: a fix has to keep that agreement
     r"(?:(?:(?<!\\)((?:\\{2})+)(?=\$)",

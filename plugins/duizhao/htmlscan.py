@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from . import linear
 
-__all__ = ["Markup", "Paragraph", "Tag", "has_class", "markup", "paragraphs", "tags"]
+__all__ = ["Markup", "Paragraph", "Tag", "has_class", "loads_math", "markup", "paragraphs", "tags"]
 
 _NAME_RUN_RE = re.compile(r"[a-zA-Z0-9-]*")
 _MARKUP_NAME_RUN_RE = re.compile(r"[\w:-]*")
@@ -178,4 +178,32 @@ def _value_has(html: str, value: int, name: str, prefix: bool) -> bool:
         ):
             return True
         at += 1
+    return False
+
+
+_SCRIPT_RE = re.compile(r"<script\b", re.IGNORECASE)
+#: a script that configures or calls a math renderer
+_MATH_CALL_RE = re.compile(r"mathjax\s*=|katex\.render|renderMathInElement", re.IGNORECASE)
+
+
+def loads_math(html: str, renderers: re.Pattern[str]) -> bool:
+    r"""Whether a ``<script>`` of ``html`` loads a math renderer (its attributes hold a match of
+    ``renderers``, a case-insensitive search for a few words) or configures or calls one in
+    its first text (``MathJax =``, ``katex.render``, ``renderMathInElement``): what
+    ``re.search(rf"<script\b[^>]*(?:{renderers})|<script\b[^>]*>[^<]*(?:MathJax\s*=|"
+    r"katex\.render|renderMathInElement)", html, re.I)`` finds."""
+    next_gt, next_lt = linear.Next(html, ">"), linear.Next(html, "<")
+    next_source, next_call = linear.Next(html, renderers), linear.Next(html, _MATH_CALL_RE)
+    pos = 0
+    while (at := linear.find(html, _SCRIPT_RE, pos)) >= 0:
+        attrs = at + len("<script")
+        gt = next_gt(attrs)
+        named = next_source(attrs)
+        if named >= 0 and (gt < 0 or named < gt):
+            return True
+        if gt >= 0:
+            text_end, call = next_lt(gt + 1), next_call(gt + 1)
+            if call >= 0 and (text_end < 0 or call < text_end):
+                return True
+        pos = at + 1
     return False

@@ -21,20 +21,13 @@ from mkdocs.structure.pages import Page
 from .. import head
 from ..build import Build
 from ..features import Feature
-from ..htmlscan import has_class
+from ..htmlscan import has_class, loads_math
 from .assets import HEAD_SCRIPT, VendorPackage, katex_package, mermaid_package, mermaid_script
 
 #: a script of the site's own that renders math: MathJax or KaTeX, also self-hosted under
-#: MathJax's file names (tex-mml-chtml.js, tex-svg.js, …)
+#: MathJax's file names (tex-mml-chtml.js, tex-svg.js, …); in a theme override or a page's own
+#: HTML, a <script> naming one loads it (htmlscan.loads_math)
 _OWN_MATH_RE = re.compile(r"mathjax|katex|tex-(?:mml-)?(?:chtml|svg)", re.IGNORECASE)
-#: the same in a theme override or in a page's own HTML: a <script> loading one, or one
-#: configuring or calling it
-_LOADS_MATH_RE = re.compile(
-    rf"<script\b[^>]*(?:{_OWN_MATH_RE.pattern})"
-    r"|<script\b[^>]*>[^<]*(?:MathJax\s*=|katex\.render|renderMathInElement)",
-    re.IGNORECASE,
-)
-
 MODES = ("auto", "all", "off")
 
 
@@ -77,7 +70,7 @@ class ReaderFeature(Feature):
             self.math
             and (ours or self.math_mode == "all")
             and has_class(html, "arithmatex")
-            and not _LOADS_MATH_RE.search(html)
+            and not loads_math(html, _OWN_MATH_RE)
         ):
             wants.add("katex")
         mermaid = self.mermaid_mode == "all" or (self.mermaid_mode == "auto" and ours)
@@ -148,6 +141,6 @@ def _templates_render_math(custom_dir: str | None) -> bool:
             text = template.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if _LOADS_MATH_RE.search(text):
+        if loads_math(text, _OWN_MATH_RE):
             return True
     return False
