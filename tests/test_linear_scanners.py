@@ -11,6 +11,7 @@ that made the patterns quadratic.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duizhao import article, htmlscan, linear, links, lock
+from duizhao import article, htmlscan, linear, links, lock, mathscan
 
 EXAMPLES = settings(max_examples=400, deadline=None)
 
@@ -258,3 +259,45 @@ def test_loads_math_as_before(html: str) -> None:
 def test_loads_math_is_linear(scanned: Scanned) -> None:
     for fragment in ["<script", "<script>", "<script a", "<script>MathJax ", "<script>x<"]:
         assert_linear(scanned, lambda s: htmlscan.loads_math(s, OWN_MATH_RE), fragment)
+
+
+# ---------------------------------------------------------------------------------------------
+# mathscan: arithmatex's inline math, as arithmatex itself finds it
+
+
+def _arithmatex_configs() -> list[tuple[mathscan.InlineMath, re.Pattern[str]]]:
+    from pymdownx import arithmatex as ax
+
+    configs = []
+    for dollar, smart, round_ in itertools.product((True, False), repeat=3):
+        inline = [ax.RE_SMART_DOLLAR_INLINE if smart else ax.RE_DOLLAR_INLINE] if dollar else []
+        inline += [ax.RE_BRACKET_INLINE] if round_ else []
+        if inline:
+            pattern = re.compile("(?:" + "|".join(inline) + ")")
+            configs.append((mathscan.InlineMath(dollar, smart, round_), pattern))
+    return configs
+
+
+ARITHMATEX = _arithmatex_configs()
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["$", "\\", "\\\\", "(", ")", "\\(", "\\)", " ", "a", "\n", "\x02", "$$"]),
+        max_size=24,
+    ).map("".join),
+    st.integers(0, 30),
+    st.integers(0, 30),
+)
+def test_inline_math_as_arithmatex(line: str, pos: int, end: int) -> None:
+    pos, end = min(pos, len(line)), min(max(pos, end), len(line))
+    for scanner, pattern in ARITHMATEX:
+        old = [m.span() for m in pattern.finditer(line, pos, end)]
+        assert list(scanner.spans(line, pos, end)) == old, scanner
+
+
+def test_inline_math_is_linear(scanned: Scanned) -> None:
+    for fragment in ["\\(", "\\(a", "\\(\\\\", "$a", "$a\\$", "\\\\\\", "$ a $", "\\(\\)"]:
+        for scanner, _pattern in ARITHMATEX:
+            assert_linear(scanned, lambda s, m=scanner: list(m.spans(s, 0, len(s))), fragment)

@@ -49,11 +49,7 @@ NOT_SWITCHED_ON = (
     "duizhao/quality/mask.py",
     "duizhao/quality/checks.py",
 )
-NOT_YET_FIXED_PREFIXES = (
-    # pymdownx.arithmatex's own inline patterns, which escape.Math reuses so that duizhao
-    # finds the math arithmatex renders: a fix has to keep that agreement
-    r"(?:(?:(?<!\\)((?:\\{2})+)(?=\$)",
-)
+NOT_YET_FIXED_PREFIXES: tuple[str, ...] = ()
 
 
 def _dynamic_patterns() -> list[rp.Found]:
@@ -69,7 +65,7 @@ def _dynamic_patterns() -> list[rp.Found]:
     assert math is not None
     found += [
         rp.Found(p.pattern, p.flags, "duizhao/escape.py:Math.of")
-        for p in (math.inline, math.block)
+        for p in (math.block,)  # (math.inline is a scanner: duizhao.mathscan)
         if p is not None
     ]
     return found

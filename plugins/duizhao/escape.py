@@ -40,6 +40,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from .links import destinations
+from .mathscan import InlineMath
 
 #: Longer descriptions get cut by every link preview; keep the first sentences.
 DESCRIPTION_LIMIT = 160
@@ -380,7 +381,8 @@ class Math:
     as arithmatex decides it, so nothing else is left alone.
     """
 
-    inline: re.Pattern[str] | None
+    #: arithmatex's inline patterns, scanned in linear time (:mod:`duizhao.mathscan`)
+    inline: InlineMath | None
     block: re.Pattern[str] | None
 
     @classmethod
@@ -392,12 +394,8 @@ class Math:
         from pymdownx import arithmatex as ax
 
         inline_syntax = set(config.get("inline_syntax", ["dollar", "round"]))
-        inline = []
-        if "dollar" in inline_syntax:
-            smart = config.get("smart_dollar", True)
-            inline.append(ax.RE_SMART_DOLLAR_INLINE if smart else ax.RE_DOLLAR_INLINE)
-        if "round" in inline_syntax:
-            inline.append(ax.RE_BRACKET_INLINE)
+        dollar, round_ = "dollar" in inline_syntax, "round" in inline_syntax
+        smart = bool(config.get("smart_dollar", True))
         block_syntax = set(config.get("block_syntax", ["dollar", "square", "begin"]))
         block = [
             pattern
@@ -409,7 +407,7 @@ class Math:
             if name in block_syntax
         ]
         return cls(
-            re.compile("(?:" + "|".join(inline) + ")") if inline else None,
+            InlineMath(dollar, smart, round_) if dollar or round_ else None,
             re.compile("(?s)^(?:" + "|".join(block) + ")[ ]*$") if block else None,
         )
 
@@ -421,9 +419,9 @@ class Math:
         found: list[tuple[int, int]] = []
         at = 0
         for start, end in [*[(s - offset, e - offset) for s, e in code], (len(line), len(line))]:
-            for m in self.inline.finditer(line, at, start):
-                if m.group(0).strip("\\"):  # not just a run of escaped backslashes
-                    found.append((offset + m.start(), offset + m.end()))
+            for m_start, m_end in self.inline.spans(line, at, start):
+                if line[m_start:m_end].strip("\\"):  # not just a run of escaped backslashes
+                    found.append((offset + m_start, offset + m_end))
             at = end
         return found
 

@@ -27,9 +27,10 @@ def find(text: str, what: str | re.Pattern[str], pos: int, end: int | None = Non
     return at
 
 
-def run_end(text: str, run: re.Pattern[str], pos: int) -> int:
-    """Where the run of ``run`` (a pattern ``[class]*``) starting at ``pos`` ends."""
-    m = run.match(text, pos)
+def run_end(text: str, run: re.Pattern[str], pos: int, end: int | None = None) -> int:
+    """Where the run of ``run`` (a pattern ``[class]*``) starting at ``pos`` ends (at ``end``
+    at the latest)."""
+    m = run.match(text, pos, len(text) if end is None else end)
     assert m is not None  # a starred class always matches
     end = m.end()
     _count(text, pos, end)
