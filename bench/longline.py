@@ -44,6 +44,24 @@ FRAGMENTS: dict[str, str] = {
 }
 
 
+#: The character classes of the syntax that tests/test_scaling.py's family is made of (issue
+#: 19); ``class:NAME`` (or ``--kinds classes``, all of them) is a line of ``CLASSES[NAME] + "a"``.
+CLASSES: dict[str, str] = {
+    "space": " \t",
+    "emphasis": "*_~",
+    "brackets": "[]()\\[",
+    "backticks": "`",
+    "html": "<>&",
+    "pipe": "|",
+    "dollar": "$",
+    "hash": "#",
+    "quote-mark": ">",
+    "pnumber": "P0",
+    "quotes": "\"'",
+    "backslash": "\\",
+}
+
+
 #: Lines of the import's dialect passes that each grew quadratically or worse before they were
 #: made linear (importer/from_markdown/), and those of the dialects added since: what a line
 #: of ``size`` characters is made of.
@@ -81,6 +99,9 @@ def line_of(kind: str, size: int) -> str:
         return IMPORT_LINES[kind](size)
     if kind == "backticks":
         return backtick_line(size)
+    if kind.startswith("class:"):  # whole fragments, as the scaling family writes them
+        fragment = CLASSES[kind.removeprefix("class:")] + "a"
+        return fragment * max(1, size // len(fragment))
     fragment = FRAGMENTS[kind]
     return (fragment * (size // len(fragment) + 1))[:size]
 
@@ -146,7 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,20,40,80,160", help="line sizes in KB")
     parser.add_argument(
-        "--kinds", default="all", help="comma-separated: " + ", ".join(["backticks", *FRAGMENTS])
+        "--kinds",
+        default="all",
+        help="comma-separated: "
+        + ", ".join(["backticks", *FRAGMENTS])
+        + ", class:NAME (NAME one of "
+        + ", ".join(CLASSES)
+        + "), or classes (every class:NAME)",
     )
     parser.add_argument("--build", action="store_true", help="also time mkdocs build")
     parser.add_argument(
@@ -159,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) * 1024 for s in args.sizes.split(",")]
     kinds = ["backticks", *FRAGMENTS] if args.kinds == "all" else args.kinds.split(",")
+    if kinds == ["classes"]:
+        kinds = [f"class:{name}" for name in CLASSES]
     if args.import_ and args.kinds == "all":
         kinds += list(IMPORT_LINES)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -168,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         project(tmp)
         print(
-            f"{'kind':<10} {'KB':>5} {'check s':>9} {'x prev':>7}"
+            f"{'kind':<16} {'KB':>5} {'check s':>9} {'x prev':>7}"
             + (f" {'build s':>9} {'x prev':>7}" if args.build else "")
             + (f" {'import s':>9} {'x prev':>7}" if args.import_ else "")
         )
@@ -180,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 check = time_check(text, tmp)
                 build = time_build(text, tmp) if args.build else 0.0
                 imported = time_import(line) if args.import_ else 0.0
-                row = f"{kind:<10} {size // 1024:>5} {check:>9.3f}"
+                row = f"{kind:<16} {size // 1024:>5} {check:>9.3f}"
                 row += f" {check / prev[0]:>7.2f}" if prev and prev[0] > 0.002 else f" {'':>7}"
                 if args.build:
                     row += f" {build:>9.3f}"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bench.longline import time_check, time_import
+from bench.longline import CLASSES, time_check, time_import
 
 LONG = os.environ.get("DUIZHAO_FUZZ") == "long"
 SIZES = [10, 20, 40, 80, 160] if LONG else [10, 40]
@@ -29,20 +29,6 @@ REPEAT = 3
 #: Below this many seconds a ratio is noise (and the work is clearly not quadratic).
 FLOOR = 0.02
 
-CLASSES = {
-    "space": " \t",
-    "emphasis": "*_~",
-    "brackets": "[]()\\[",
-    "backticks": "`",
-    "html": "<>&",
-    "pipe": "|",
-    "dollar": "$",
-    "hash": "#",
-    "quote-mark": ">",
-    "pnumber": "P0",
-    "quotes": "\"'",
-    "backslash": "\\",
-}
 PAIRS = {f"{a}+{b}": CLASSES[a] + "a" + CLASSES[b] for a, b in itertools.combinations(CLASSES, 2)}
 NESTED = {
     f"{a}({b})": CLASSES[a] + CLASSES[b] + "x" + CLASSES[b][::-1] + CLASSES[a][::-1]
