@@ -25,7 +25,7 @@ from test_cli import project, run
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.update import DATA, pairs, score  # noqa: E402
+from bench.update import DATA, Expected, pairs, score, score_alignment  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +50,18 @@ def test_carryable_translations_are_carried(scores: list[object]) -> None:
 def test_identical_and_moved_paragraphs_are_all_found(scores: list[object]) -> None:
     for s in scores:
         assert s.exact_found == s.exact, s.name  # type: ignore[attr-defined]
+
+
+def test_a_split_is_carried_right_to_either_part() -> None:
+    """The scorer: the hand-check's ``1 -> 1+2 split`` is carried right to new 1 or new 2 (the
+    old translation covers both parts), never to new 3."""
+    from duizhao.importer.align import Alignment, Match
+
+    expected = [Expected((1,), (1, 2), "split"), Expected((), (3,), "new")]
+    old, new = ["a"], ["b", "c", "d"]
+    for j, right in ((0, True), (1, True), (2, False)):
+        got = score_alignment("t", old, new, expected, Alignment([Match("edited", (0,), (j,))]))
+        assert (got.precision, got.recall) == ((1.0, 1.0) if right else (0.0, 0.0)), j
 
 
 def _mark_translations(path: Path) -> int:
