@@ -68,7 +68,9 @@ class Thresholds:
     #: 25-character line)
     short: float = 0.9
     #: word similarity of a paragraph with two consecutive ones joined, for a split or merge
-    joined: float = 0.85
+    #: (with edits: a paragraph cut by a page in one import and whole in the other, a
+    #: sentence changed; ``joined_gain`` keeps out a paragraph and its unrelated neighbour)
+    joined: float = 0.75
     #: share of the other part's words that joining it must add to the match with the better
     #: part alone (so that a split or merge is taken only when both parts are really there)
     joined_gain: float = 0.5
