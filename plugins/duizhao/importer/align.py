@@ -96,7 +96,8 @@ class Thresholds:
     #: a footnote glued to another paragraph by the PDF reader, not the paragraph)
     kept_sentences: int = 2
     #: in place: between the same two carried neighbours of both versions, as many old as new
-    #: paragraphs left over (at most ``positional_run``), paired in order when their word
+    #: paragraphs left over (at most ``positional_run``), paired in order (or one left on a
+    #: side, paired with the best of the other side's, up to ``positional_run``) when their word
     #: similarity reaches ``positional`` and the shorter keeps ``positional_kept`` of its
     #: words in the longer, in order (``positional_short_kept`` when one is short: a line that
     #: grew into a paragraph). Unrelated paragraphs of one page reach a word similarity of
@@ -499,19 +500,35 @@ def _in_place(
     for (o0, n0), (o1, n1) in pairwise(bounds):
         run_old = [i for i in range(max(o0) + 1, min(o1)) if i not in used_old and olds.keys[i]]
         run_new = [j for j in range(max(n0) + 1, min(n1)) if j not in used_new and news.keys[j]]
-        if not run_old or len(run_old) != len(run_new) or len(run_old) > t.positional_run:
+        if not run_old or not run_new or max(len(run_old), len(run_new)) > t.positional_run:
             continue
-        for i, j in zip(run_old, run_new, strict=True):
-            a, b = olds.words[i], news.words[j]
-            score = _similarity(a, b, t.positional)
-            short = min(olds.counts[i], news.counts[j]) < t.short_words
-            need = t.positional_short_kept if short else t.positional_kept
-            if score and _common(a, b) >= need * min(len(a), len(b)):
+        if len(run_old) == len(run_new):
+            tries = [[(i, j)] for i, j in zip(run_old, run_new, strict=True)]
+        elif min(len(run_old), len(run_new)) == 1:  # one left on a side: the best of the other
+            tries = [[(i, j) for i in run_old for j in run_new]]
+        else:
+            continue
+        for pairs in tries:
+            found = [
+                (score, i, j) for i, j in pairs if (score := _kept_in_place(olds, news, i, j, t))
+            ]
+            if found:
+                score, i, j = max(found, key=lambda f: (f[0], -f[1], -f[2]))
                 fate: Fate = "edited" if score >= t.edited else "rewritten"
                 out.append(Match(fate, (i,), (j,), round(score, 3)))
                 used_old.add(i)
                 used_new.add(j)
     return out
+
+
+def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> float:
+    """The word similarity of old ``i`` and new ``j`` when it is evidence enough for two
+    paragraphs in the same place (0 otherwise)."""
+    a, b = olds.words[i], news.words[j]
+    score = _similarity(a, b, t.positional)
+    short = min(olds.counts[i], news.counts[j]) < t.short_words
+    need = t.positional_short_kept if short else t.positional_kept
+    return score if score and _common(a, b) >= need * min(len(a), len(b)) else 0.0
 
 
 # --------------------------------------------------------------------------------------------
