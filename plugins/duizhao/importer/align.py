@@ -15,6 +15,9 @@ look right). It is deterministic and runs in named steps, each a small function:
    similarity over words, or over characters for short units, which must be near-exact),
    with one paragraph split in two and two merged into one found by concatenation.
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
+6. In place: what is left between the same two carried neighbours of both versions, as many
+   on each side (or one on a side), paired in order on weaker evidence: a word similarity
+   and the shorter's words kept in the longer.
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
