@@ -245,6 +245,14 @@ class Settings:
     script_chars: int = 24
     #: a footnote's mark is a glyph smaller than this share of its line's size
     mark_size: float = 0.8
+    #: … and, in the text, raised by this share of its line's size above the baseline
+    mark_raise: float = 0.2
+    #: footnotes are set in type smaller than this share of the body (\footnotesize is 0.8
+    #: of a 10 pt body; NeurIPS and ICML set 9 pt notes under 10 pt text)
+    footnote_size: float = 0.95
+    #: an unmarked note at a page's foot stands this many leadings below the column's last
+    #: line of body-size text
+    footnote_apart: float = 1.5
     #: a displayed equation is set in by more than this (em), and a line of one inside a
     #: display narrower than this share of the column, within this many leadings below
     display_indent: float = 3.0

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from ...figures.detect import DetectedFigure, Unboxed, detect_document
 from ...pdf.hyphens import Joiner
-from ...pdf.page_layout import Layout, analyse, mark_running
+from ...pdf.page_layout import Layout, analyse, column_feet, drop_footnote_marks, mark_running
 from ...pdf.page_layout import Note as LayoutNote
 from ...pdf.read import Document, opened
 from ..escape import md_fence, md_text, protect_line_start
@@ -118,6 +118,7 @@ def import_document(
     title, authors, front_notes = front_matter(layout)
     mark_running(layout)
     attach_scripts(layout)
+    drop_footnote_marks(layout, column_feet(layout), layout.fonts)
     notes = [*layout.notes, *front_notes, *running_notes(layout)]
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     state = flow(layout, joiner)

@@ -7,8 +7,9 @@ closes what it had open and returns False for the next rule. The state they shar
 
 - **floats**: lines of a float or its caption leave the text (a paragraph they interrupt
   goes on after them); other roles (running heads, front matter) are skipped;
-- **footnote**: small type under a column's last body-size line, opening with a mark, leaves
-  the flow without ending the paragraph it interrupts (reported);
+- **footnote**: footnote type under a column's last body-size line, opening with a mark or
+  standing apart at the page's foot, leaves the flow without ending the paragraph it
+  interrupts (reported);
 - **display** / **equation**: a line whose number, "(12)", is set apart at a margin opens a
   displayed equation; lines set in with mathematics, set tight below it, continue it;
 - **heading_continues** / **heading**: see :mod:`.headings`;
@@ -26,7 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...pdf.hyphens import Joiner
-from ...pdf.page_layout import Layout, Note, PageLayout, column_feet, opens_footnote
+from ...pdf.page_layout import (
+    Layout,
+    Note,
+    PageLayout,
+    column_feet,
+    foot_notice,
+    footnote_type,
+    opens_footnote,
+)
 from ...pdf.read import Char
 from ...pdf.text import Line
 from .headings import Sections, as_heading, continues_heading
@@ -171,10 +180,17 @@ def footnote(flow: Flow, ln: Line, page: PageLayout) -> bool:
         not flow.in_refs
         and foot is not None
         and ln.y0 > foot
-        and small_type(ln, flow.layout.body, flow.layout.settings)
-        and not flow.front
-        # a footnote opens with its mark (a small-type heading, "REFERENCES", does not)
-        and (bool(flow.footnote) or opens_footnote(ln, flow.layout.settings))
+        and footnote_type(ln, flow.layout.body, flow.layout.settings)
+        # a footnote opens with its mark (a small-type heading, "REFERENCES", does not), or
+        # is an unmarked note at the page's foot; in the front matter, whose abstract some
+        # styles set small, only a raised mark opens one (ICML's affiliations)
+        and (
+            bool(flow.footnote)
+            or (
+                opens_footnote(ln, flow.layout.settings, raised=flow.front)
+                or (not flow.front and foot_notice(ln, foot, flow.layout))
+            )
+        )
     ):
         flow.footnote.append(ln)
         return True
