@@ -5,6 +5,15 @@ page's top-left corner), as the reader gives them."""
 
 from __future__ import annotations
 
+from duizhao.importer.pdf.headings import (
+    Sections,
+    as_heading,
+    fills_column,
+    paragraph_head,
+    run_in_named,
+    styled_like_a_heading,
+)
+from duizhao.pdf.headings import heading_candidate
 from duizhao.pdf.page_layout import (
     Layout,
     PageLayout,
@@ -15,7 +24,7 @@ from duizhao.pdf.page_layout import (
     footnote_type,
     opens_footnote,
 )
-from duizhao.pdf.read import Char, FontStyle, PageContent
+from duizhao.pdf.read import _ITALIC_NAME_RE, Char, FontStyle, PageContent
 from duizhao.pdf.settings import SETTINGS
 from duizhao.pdf.text import Line, make_line
 
@@ -116,3 +125,90 @@ def test_footnote_marks_leave_the_text() -> None:
     # the mark's gap is no word space ("it."), and x² (no footnote 2 on the page) stays
     assert body.text == "the DMS is here and it. x2"
     assert note.text.startswith("4")
+
+
+# ---------------------------------------------------------------------------------------------
+# Headings
+
+
+def test_times_italic_is_italic_by_its_name() -> None:
+    for name in ("nimbusromno9l-reguital", "nimbusromno9l-mediital", "cmti10", "arial-italicmt"):
+        assert _ITALIC_NAME_RE.search(name), name
+    assert not _ITALIC_NAME_RE.search("digitalfont-regular")
+
+
+def test_a_title_may_open_with_a_name_in_lower_case() -> None:
+    assert heading_candidate("2.2 vLLM Automatic Prefix Caching") == ("numeric", 2)
+    assert heading_candidate("IV. eBPF Programs") == ("roman", 1)
+    assert heading_candidate("2 the results") is None
+
+
+def test_a_heading_in_capitals_or_italics_may_fill_its_column() -> None:
+    wide = line("III. BESTFIT CURVE-FITTING MODEL BASED HPC DATA", 316, 564, 8.0)
+    assert fills_column(wide, larger=False, italic_ok=False)
+    plain = line("2 Results of the runs", 72, 100)
+    assert not fills_column(plain, larger=False, italic_ok=False)
+    assert fills_column(plain, larger=False, italic_ok=True)
+    # a full stop inside: a heading run in, whose line goes on with text
+    run_in = line("4.1.1 Repetition Levels. Repetition and", 72, 100, font=2)
+    assert not fills_column(run_in, larger=False, italic_ok=True)
+
+
+def test_a_named_section_runs_in_after_its_bold_name() -> None:
+    ln = make_line(
+        1,
+        glyphs("Index Terms", 72, 280, 8.0, font=1)
+        + glyphs("—Distributed file systems", 118, 280, 8.0),
+        FONTS,
+    )
+    layout = layout_of([ln])
+    assert run_in_named(layout, ln) == (2, "Index Terms", "Distributed file systems")
+    colon = make_line(
+        1, glyphs("Keywords:", 72, 280, font=1) + glyphs("storage, energy", 120, 280), FONTS
+    )
+    assert run_in_named(layout, colon) == (2, "Keywords", "storage, energy")
+    # a bold run-in phrase of the text is no named section
+    phrase = make_line(
+        1, glyphs("Results.", 72, 280, font=1) + glyphs("We ran it", 120, 280), FONTS
+    )
+    assert run_in_named(layout, phrase) is None
+
+
+def test_a_paragraph_head_is_numbered_four_deep() -> None:
+    assert paragraph_head("5.1.1.1 Hornet Cluster: The Hornet Cluster is a") == (
+        5,
+        "5.1.1.1 Hornet Cluster",
+        "The Hornet Cluster is a",
+    )
+    assert paragraph_head("5.1.1 Workloads: three traces") is None
+    assert paragraph_head("1.2.3.4 is a version: it") is None
+
+
+def test_an_unnumbered_line_in_a_heading_style_the_paper_has_had() -> None:
+    sections = Sections()
+    acks = line("ACKNOWLEDGMENTS", 108, 85, 8.0)
+    sections.learn(acks, 2)
+    text = line("We are grateful for advice from a colleague on the design.", 108, 104)
+    head = line("SUPPLEMENTAL INFORMATION.", 108, 128, 8.0)
+    layout = layout_of([acks, text, head])
+    page = layout.pages[0]
+    assert styled_like_a_heading(layout, page, head, text, sections) == (
+        2,
+        "SUPPLEMENTAL INFORMATION.",
+        "",
+    )
+    # in the body's style, or set tight under the line before: not one
+    assert styled_like_a_heading(layout, page, text, head, sections) is None
+    tight = line("MORE CAPITALS", 108, text.y1 + 1, 8.0)
+    assert styled_like_a_heading(layout, page, tight, text, sections) is None
+    # a style no heading has had
+    other = line("NOTE ON DATA", 108, 200, 9.0)
+    assert styled_like_a_heading(layout, page, other, text, sections) is None
+
+
+def test_as_heading_takes_a_paragraph_head_in_the_body_font() -> None:
+    prev = line("the department.", 312, 271)
+    ln = line("5.1.1.1 Hornet Cluster: The Hornet Cluster is a", 332, 308)
+    layout = layout_of([prev, ln])
+    found = as_heading(layout, layout.pages[0], ln, [], prev, Sections())
+    assert found == (5, "5.1.1.1 Hornet Cluster", "The Hornet Cluster is a")

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...pdf.headings import heading_like
 from ...pdf.hyphens import Joiner
 from ...pdf.page_layout import (
     Layout,
@@ -223,7 +224,9 @@ def heading_continues(flow: Flow, ln: Line, page: PageLayout) -> bool:
     head = flow.open_heading
     if head is not None and continues_heading(flow.layout, page, head, ln):
         last = flow.units[-1]
-        flow.units[-1] = Unit("heading", f"{last.text} {ln.text}", last.level, last.page, last.line)
+        # a wrapped heading's line-end hyphen is joined as a paragraph's ("TECH-" "NIQUES")
+        text = flow.joiner.join([last.text, ln.text])
+        flow.units[-1] = Unit("heading", text, last.level, last.page, last.line)
         flow.open_heading = flow.last_text = ln
         return True
     flow.open_heading = None
@@ -232,7 +235,13 @@ def heading_continues(flow: Flow, ln: Line, page: PageLayout) -> bool:
 
 def code(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if not flow.in_refs and (
-        ln.code or (flow.code and _continues_code(flow, page, flow.code[-1], ln))
+        ln.code
+        or (
+            flow.code
+            and _continues_code(flow, page, flow.code[-1], ln)
+            # a heading ends a listing ("3.2 Fold Function Support" under its last line)
+            and not heading_like(ln, flow.layout.body, flow.layout.settings)
+        )
     ):
         flow.end()
         flow.code.append(ln)
@@ -248,6 +257,8 @@ def heading(flow: Flow, ln: Line, page: PageLayout) -> bool:
     level, text, rest = found
     flow.end()
     flow.units.append(Unit("heading", text, level, ln.page, ln.number))
+    if not rest:
+        flow.sections.learn(ln, level)
     flow.section = text
     named = text.lower().strip(":. ")
     flow.in_refs = named in REFERENCE_NAMES or (flow.in_refs and level > 2)
