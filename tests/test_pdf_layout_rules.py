@@ -13,6 +13,7 @@ from duizhao.importer.pdf.headings import (
     run_in_named,
     styled_like_a_heading,
 )
+from duizhao.importer.pdf.lines import straddles_float
 from duizhao.pdf.headings import heading_candidate
 from duizhao.pdf.page_layout import (
     Layout,
@@ -212,3 +213,26 @@ def test_as_heading_takes_a_paragraph_head_in_the_body_font() -> None:
     layout = layout_of([prev, ln])
     found = as_heading(layout, layout.pages[0], ln, [], prev, Sections())
     assert found == (5, "5.1.1.1 Hornet Cluster", "The Hornet Cluster is a")
+
+
+# ---------------------------------------------------------------------------------------------
+# Floats
+
+
+def test_a_line_across_a_float_box_edge_is_the_floats() -> None:
+    box = (80.0, 297.0, 540.0, 486.0)
+    title = line("Iterative Progress of Live Migration", 88, 290.5, 9.0)  # 2 pt into the box
+    label = line("Time (S)", 140, 170, 14.0)
+    layout = layout_of([title, label])
+    page = layout.pages[0]
+    assert straddles_float(title, box, page, layout)
+    assert straddles_float(label, (60.0, 72.0, 280.0, 179.0), page, layout)
+    # above the box, or wider than it: the text's
+    above = line("text above the figure", 88, 280)
+    assert not straddles_float(above, box, page, layout)
+    wide = line("a line reaching past the box", 60, 292)
+    assert not straddles_float(wide, box, page, layout)
+    # a full line of running text touching a loose box stays text
+    full = line("x" * 93, 72, 294)
+    assert layout.full_width(full, page)
+    assert not straddles_float(full, (70.0, 297.0, 545.0, 486.0), page, layout)

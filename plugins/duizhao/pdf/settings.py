@@ -224,6 +224,9 @@ class Settings:
     # -- PDF import (importer/pdf/) ----------------------------------------------------------
     #: a line within this (pt) of a float's box or its caption's is the float's
     float_slack: float = 2.0
+    #: … as is one inside its width that crosses its top or bottom edge by this share of the
+    #: line's height (a plot's title the box stops short of)
+    straddle_overlap: float = 0.15
     #: a drawing over this share of the page is a background, no float
     drawing_share: float = 0.5
     #: a drawing smaller than this (pt) both ways is a speck

@@ -78,11 +78,25 @@ def use_floats(layout: Layout, floats: Sequence[FloatLike]) -> list[Float]:
             for f in here:
                 if _within(ln, f.caption_box, s):
                     ln.role = "caption"
-                elif _within(ln, f.box, s):
+                elif _within(ln, f.box, s) or straddles_float(ln, f.box, page, layout):
                     ln.role = "float"
         for f in here:
             _narrowed(page, f, layout)
     return out
+
+
+def straddles_float(ln: Line, box: Box, page: PageLayout, layout: Layout) -> bool:
+    """``ln`` crosses an edge of a float's box, inside its width: a plot's title or axis
+    label the box was drawn a little short of ("Time (S)" half under it). Running text does
+    not run through a drawing; a full line of it touching a loose box stays text."""
+    s = layout.settings
+    slack = s.float_slack
+    if ln.x0 < box[0] - slack or ln.x1 > box[2] + slack:
+        return False
+    overlap = min(ln.y1, box[3]) - max(ln.y0, box[1])
+    if overlap < s.straddle_overlap * (ln.y1 - ln.y0):
+        return False
+    return not (layout.body_like(ln, page) and layout.full_width(ln, page))
 
 
 def _outside(ln: Line, floats: Sequence[Float], layout: Layout) -> Line:
