@@ -5,6 +5,7 @@ page's top-left corner), as the reader gives them."""
 
 from __future__ import annotations
 
+from duizhao.importer.pdf.flow import inline_enumeration
 from duizhao.importer.pdf.headings import (
     Sections,
     as_heading,
@@ -236,3 +237,14 @@ def test_a_line_across_a_float_box_edge_is_the_floats() -> None:
     full = line("x" * 93, 72, 294)
     assert layout.full_width(full, page)
     assert not straddles_float(full, (70.0, 297.0, 545.0, 486.0), page, layout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paragraphs
+
+
+def test_an_enumeration_run_in_the_sentence_is_no_list_item() -> None:
+    assert inline_enumeration("(a) overlaps halo exchange; (b) adjusts the partitions")
+    assert inline_enumeration("1) reuse the cache as much as possible; and 2) maximize")
+    assert not inline_enumeration("(a) overlaps halo exchange with local computation;")
+    assert not inline_enumeration("Text that (a) mentions (b) items")

@@ -445,6 +445,20 @@ def _continues_code(flow: Flow, page: PageLayout, prev: Line, ln: Line) -> bool:
     )
 
 
+def inline_enumeration(text: str) -> bool:
+    """``text`` opens an enumeration run in the sentence, not a list item: the next item's
+    mark follows on the same line ("(a) overlaps …; (b) adjusts …")."""
+    m = _ITEM_RE.match(text)
+    if m is None:
+        return False
+    mark = m.group().strip()
+    label = mark.strip("()")
+    if len(label) != 1:
+        return False
+    nxt = mark.replace(label, chr(ord(label) + 1))
+    return f" {nxt} " in text[m.end() - 1 :] or text.endswith(f" {nxt}")
+
+
 def _breaks_reference(
     flow: Flow, page: PageLayout, prev_page: PageLayout, prev: Line, ln: Line
 ) -> bool:
@@ -472,7 +486,9 @@ def _breaks(flow: Flow, page: PageLayout, prev_page: PageLayout, prev: Line, ln:
     body = layout.body
     if flow.in_refs:
         return _breaks_reference(flow, page, prev_page, prev, ln)
-    if ln.text.startswith(_BULLETS) or _ITEM_RE.match(ln.text):
+    if ln.text.startswith(_BULLETS) or (
+        _ITEM_RE.match(ln.text) and not inline_enumeration(ln.text)
+    ):
         return True
     same_column = prev.page == ln.page and prev.column == ln.column
     if prev.page == ln.page and page.gutter is not None and -1 in (prev.column, ln.column):
