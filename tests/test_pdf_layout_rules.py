@@ -24,7 +24,9 @@ from duizhao.pdf.page_layout import (
     foot_notice,
     footnote_numbers,
     footnote_type,
+    off_page,
     opens_footnote,
+    settle_gutters,
 )
 from duizhao.pdf.read import _ITALIC_NAME_RE, Char, FontStyle, PageContent
 from duizhao.pdf.settings import SETTINGS
@@ -248,3 +250,38 @@ def test_an_enumeration_run_in_the_sentence_is_no_list_item() -> None:
     assert inline_enumeration("1) reuse the cache as much as possible; and 2) maximize")
     assert not inline_enumeration("(a) overlaps halo exchange with local computation;")
     assert not inline_enumeration("Text that (a) mentions (b) items")
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages
+
+
+def test_text_drawn_off_the_page_leaves() -> None:
+    stamp = line("A clipped margin note", 730, -175, 9.0)
+    head = line("Under review as a conference paper", 108, 28)
+    assert off_page([stamp, head], 612.0, 792.0) == [stamp]
+
+
+def test_a_page_of_small_type_keeps_the_papers_gutter() -> None:
+    def column_page(size: float) -> PageLayout:
+        frags = [
+            line("a line of the left column of text", 72, 100 + 12 * i, size) for i in range(8)
+        ] + [line("a line of the right column of text", 320, 100 + 12 * i, size) for i in range(8)]
+        return PageLayout(PageContent(1, 612.0, 792.0, []), frags, [])
+
+    pages = [column_page(10.0), column_page(10.0), column_page(7.0)]
+    pages[0].gutter = pages[1].gutter = (300.0, 318.0)
+    settle_gutters(pages, BODY)
+    assert pages[2].gutter == (300.0, 318.0)
+    # a page of small type across the page does not
+    across = PageLayout(
+        PageContent(3, 612.0, 792.0, []),
+        [
+            line("a line of small type right across the page " * 3, 72, 100 + 12 * i, 7.0)
+            for i in range(8)
+        ],
+        [],
+    )
+    pages[2] = across
+    settle_gutters(pages, BODY)
+    assert across.gutter is None

@@ -4,10 +4,12 @@ and line numbers, margin stamps, the text band, running text. Pure (no PDF libra
 The steps, each a function below, over a :class:`~.read.Document`:
 
 1. overdrawn glyphs are dropped (:func:`~.text.drop_overdrawn`), glyphs become fragments
-   (:func:`~.text.fragments`), the line numbers of a review copy leave (:func:`line_numbers`);
+   (:func:`~.text.fragments`), the line numbers of a review copy leave (:func:`line_numbers`),
+   as does text drawn off the page (:func:`off_page`);
 2. the body size is the most common type size (:func:`body_size`);
 3. each page's gutter is found from its body-size lines (:func:`find_gutter`), pages without
-   one of their own take the paper's usual one (:func:`settle_gutters`);
+   one of their own take the paper's usual one (:func:`settle_gutters`; a page of small type
+   alone by its own lines, :func:`small_type_lines`);
 4. fragments on one baseline in one column become a line (:func:`merge_baselines`), read
    band by band, left column before right (:func:`reading_order`), and numbered;
 5. column edges (:func:`column_edges`) and the leading (:func:`leading`) are measured;
@@ -245,7 +247,9 @@ def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTI
     common = min(found, key=lambda g: abs((g[0] + g[1]) / 2 - usual))
     for p in pages:
         if p.gutter is None:
-            lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)]
+            lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)] or small_type_lines(
+                p.fragments, s
+            )
             crossing = [ln for ln in lines if ln.x0 < common[0] and ln.x1 > common[1]]
             # A title page: a block across the page (title, authors, abstract), then columns
             # on both sides of the gutter, all below it.
@@ -259,6 +263,23 @@ def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTI
             )
             if lines and (len(crossing) <= s.gutter_settle_crossing * len(lines) or header):
                 p.gutter = common
+
+
+def small_type_lines(frags: Sequence[Line], s: Settings = SETTINGS) -> list[Line]:
+    """A page without body-size text (references or an appendix set smaller): its lines of
+    ``gutter_line_chars`` glyphs or more, of its own most common size, tell whether it keeps
+    the paper's gutter."""
+    sized = [ln for ln in frags if len(ln.chars) >= s.gutter_line_chars]
+    if not sized:
+        return []
+    size = body_size(sized)
+    return [ln for ln in sized if _is_body_size(ln, size, s)]
+
+
+def off_page(frags: Sequence[Line], width: float, height: float) -> list[Line]:
+    """The fragments drawn outside the page's box (text a PDF places off the page, as a
+    clipped margin note's): nothing of them shows."""
+    return [ln for ln in frags if ln.x1 <= 0 or ln.y1 <= 0 or ln.x0 >= width or ln.y0 >= height]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -649,6 +670,11 @@ def analyse(doc: Document, s: Settings | None = None) -> Layout:
         frags, numbered = line_numbers(fragments(content.number, chars, doc.fonts, s), s)
         if numbered:
             notes.append(Note(content.number, 0, f"dropped {numbered} line numbers in the margin"))
+        outside = off_page(frags, content.width, content.height)
+        if outside:
+            gone = {id(ln) for ln in outside}
+            frags = [ln for ln in frags if id(ln) not in gone]
+            notes.append(Note(content.number, 0, f"dropped {len(outside)} texts drawn off the page"))
         pages.append(PageLayout(content, frags, []))
     body = body_size(ln for page in pages for ln in page.fragments)
     for page in pages:
