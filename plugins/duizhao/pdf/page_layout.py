@@ -674,7 +674,8 @@ def analyse(doc: Document, s: Settings | None = None) -> Layout:
         if outside:
             gone = {id(ln) for ln in outside}
             frags = [ln for ln in frags if id(ln) not in gone]
-            notes.append(Note(content.number, 0, f"dropped {len(outside)} texts drawn off the page"))
+            message = f"dropped {len(outside)} texts drawn off the page"
+            notes.append(Note(content.number, 0, message))
         pages.append(PageLayout(content, frags, []))
     body = body_size(ln for page in pages for ln in page.fragments)
     for page in pages:
