@@ -5,7 +5,8 @@ page's top-left corner), as the reader gives them."""
 
 from __future__ import annotations
 
-from duizhao.importer.pdf.flow import inline_enumeration
+from duizhao.figures.detect import DetectedFigure
+from duizhao.importer.pdf.flow import flow, inline_enumeration
 from duizhao.importer.pdf.headings import (
     Sections,
     as_heading,
@@ -14,8 +15,9 @@ from duizhao.importer.pdf.headings import (
     run_in_named,
     styled_like_a_heading,
 )
-from duizhao.importer.pdf.lines import straddles_float
+from duizhao.importer.pdf.lines import straddles_float, use_listings, wrap_tail
 from duizhao.pdf.headings import heading_candidate
+from duizhao.pdf.hyphens import Joiner
 from duizhao.pdf.page_layout import (
     Layout,
     PageLayout,
@@ -285,3 +287,50 @@ def test_a_page_of_small_type_keeps_the_papers_gutter() -> None:
     pages[2] = across
     settle_gutters(pages, BODY)
     assert across.gutter is None
+
+
+def test_a_wrapfigures_measure_goes_on_under_it() -> None:
+    beside = [line("text set beside the figure", 72, 500 + 11 * i) for i in range(3)]
+    for ln in beside:
+        ln.x1 = 296.0
+    tail = line("still narrow under it", 72, 533)
+    tail.x1 = 296.0
+    back = line("back at the column's full width", 72, 544)
+    back.x1 = 540.0
+    layout = layout_of([*beside, tail, back])
+    assert wrap_tail(layout.pages[0], beside, (72.0, 296.0), layout) == [tail]
+
+
+def test_an_algorithm_is_set_after_the_paragraph_it_interrupts() -> None:
+    first = line("Transfer overlapping allows the prefill instance's execution", 72, 700)
+    second = line("time to be equivalent to the loading time, depending on the", 72, 712)
+    caption = line("Algorithm 1 Scheduling", 72, 80, 9.0, page=2)
+    steps = [line(f"{n}: step {n}", 72, 95 + 10 * n, 9.0, page=2) for n in (1, 2)]
+    rest = line("prefix cache proportion relative to the input length.", 72, 200, page=2)
+    for ln in (first, second):
+        ln.x1 = 538.0
+    layout = layout_of([first, second], [caption, *steps, rest])
+    algorithm = DetectedFigure(
+        2, "algorithm", "Algorithm 1", 1, "Scheduling", (70, 92, 540, 130), (70, 78, 540, 91)
+    )
+    groups = use_listings(layout, [algorithm])
+    assert [ln.role for ln in (caption, *steps)] == ["listing_caption", "listing", "listing"]
+    joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
+    units = flow(layout, joiner, groups).units
+    assert [(u.kind, u.text) for u in units] == [
+        (
+            "paragraph",
+            "Transfer overlapping allows the prefill instance's execution time to be equivalent "
+            "to the loading time, depending on the prefix cache proportion relative to the "
+            "input length.",
+        ),
+        ("paragraph", "Algorithm 1 Scheduling"),
+        ("code", "1: step 1\n2: step 2"),
+    ]
+    # a box that stops at the rule under the caption says nothing of the body: left alone
+    ruled = DetectedFigure(
+        2, "algorithm", "Algorithm 1", 1, "S", (70, 92, 540, 93), (70, 78, 540, 91)
+    )
+    for ln in (caption, *steps):
+        ln.role = "text"
+    assert use_listings(layout, [ruled]) == {}

@@ -227,6 +227,11 @@ class Settings:
     #: … as is one inside its width that crosses its top or bottom edge by this share of the
     #: line's height (a plot's title the box stops short of)
     straddle_overlap: float = 0.15
+    #: an algorithm's or a listing's box found taller than this many leadings holds its body
+    listing_lines: float = 2.0
+    #: lines set on under text narrowed beside a float keep its measure while each stands
+    #: within this many leadings (top to the bottom of the line above) of the one above
+    wrap_tail_lead: float = 0.6
     #: a drawing over this share of the page is a background, no float
     drawing_share: float = 0.5
     #: a drawing smaller than this (pt) both ways is a speck

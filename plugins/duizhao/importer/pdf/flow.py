@@ -6,7 +6,8 @@ closes what it had open and returns False for the next rule. The state they shar
 :class:`Flow`; each rule is a plain function of ``(flow, line, page)``.
 
 - **floats**: lines of a float or its caption leave the text (a paragraph they interrupt
-  goes on after them); other roles (running heads, front matter) are skipped;
+  goes on after them; an algorithm's or a listing's are set after it, caption and code);
+  other roles (running heads, front matter) are skipped;
 - **footnote**: footnote type under a column's last body-size line, opening with a mark or
   standing apart at the page's foot, leaves the flow without ending the paragraph it
   interrupts (reported);
@@ -80,6 +81,11 @@ class Flow:
     code: list[Line] = field(default_factory=list)
     display: list[Line] = field(default_factory=list)
     footnote: list[Line] = field(default_factory=list)
+    #: an algorithm's or a listing's lines, set after the paragraph they interrupt
+    held: list[Line] = field(default_factory=list)
+    #: which listing each listing line (by ``id``) is of, and how many lines each has
+    listings: dict[int, int] = field(default_factory=dict)
+    listing_sizes: dict[int, int] = field(default_factory=dict)
     in_refs: bool = False
     #: where each (page, column)'s references start (their hanging indents lie right of it)
     ref_left: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -106,7 +112,31 @@ class Flow:
     # -- closing what is open -------------------------------------------------------------
 
     def end(self) -> None:
-        """End the open paragraph (or reference)."""
+        """End the open paragraph (or reference), then set the algorithm or listing that
+        interrupted it."""
+        self._end_paragraph()
+        self.end_held(whole=False)
+
+    def end_held(self, whole: bool = True) -> None:
+        """The algorithms and listings held apart whose every line has come (``whole``: all
+        of them): each its caption a paragraph, its body code."""
+        groups: dict[int, list[Line]] = {}
+        for ln in self.held:
+            groups.setdefault(self.listings.get(id(ln), -1), []).append(ln)
+        self.held = []
+        for n, held in groups.items():
+            if not whole and len(held) < self.listing_sizes.get(n, 0):
+                self.held.extend(held)  # lines of it are still to come (a column further)
+                continue
+            caption = [ln.text for ln in held if ln.role == "listing_caption"]
+            body = [ln.text for ln in held if ln.role == "listing"]
+            page, line = held[0].page, held[0].number
+            if caption:
+                self.units.append(Unit("paragraph", self.joiner.join(caption), 0, page, line))
+            if body:
+                self.units.append(Unit("code", "\n".join(body), 0, page, line))
+
+    def _end_paragraph(self) -> None:
         para, self.para = self.para, []
         if not para:
             return
@@ -150,6 +180,7 @@ class Flow:
 
     def finish(self) -> None:
         self.end()
+        self.end_held()
         self.end_code()
         self.end_display()
         self.end_footnote()
@@ -170,6 +201,11 @@ Rule = Callable[[Flow, Line, PageLayout], bool]
 
 def floats(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if ln.role in ("float", "caption"):
+        flow.interrupted = True
+        return True
+    if ln.role in ("listing", "listing_caption"):
+        # held until the paragraph it interrupts ends
+        flow.held.append(ln)
         flow.interrupted = True
         return True
     return ln.role != "text"
@@ -304,6 +340,8 @@ def display(flow: Flow, ln: Line, page: PageLayout) -> bool:
 def text(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if flow.para and _breaks(flow, page, flow.page(flow.para[-1].page), flow.para[-1], ln):
         flow.end()
+    elif not flow.para:
+        flow.end_held(whole=False)  # a listing that stood between paragraphs
     if flow.in_refs:
         key = (ln.page, ln.column)
         flow.ref_left[key] = min(flow.ref_left.get(key, ln.x0), ln.x0)
@@ -326,9 +364,13 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def flow(layout: Layout, joiner: Joiner) -> Flow:
-    """Every page's lines through :data:`RULES`, in reading order."""
+def flow(layout: Layout, joiner: Joiner, listings: dict[int, int] | None = None) -> Flow:
+    """Every page's lines through :data:`RULES`, in reading order (``listings``: which
+    algorithm or listing each of their lines is of, by ``id``)."""
     state = Flow(layout, joiner, body_foot=column_feet(layout))
+    state.listings = listings or {}
+    for n in state.listings.values():
+        state.listing_sizes[n] = state.listing_sizes.get(n, 0) + 1
     for page in layout.pages:
         for ln in page.lines:
             for rule in RULES:
