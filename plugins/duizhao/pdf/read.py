@@ -39,6 +39,8 @@ Progress = Callable[[int, int], None]
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _FIXED_PITCH, _ITALIC = 1 << 0, 1 << 6
 _SC_RE = re.compile(r"(?<=[a-z0-9])SC[0-9]*$|-SC\b")
+#: italic by name: …Italic, …Oblique, CMTI, Times's …ReguItal and …MediItal (not "Digital")
+_ITALIC_NAME_RE = re.compile(r"(?<!dig)ital|oblique|cmti")
 _BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx")
 _MONO_WORDS = (
     "mono",
@@ -325,7 +327,7 @@ class _Reader:
         weight = pdfium_c.FPDFFont_GetWeight(handle)
         flags = pdfium_c.FPDFFont_GetFlags(handle)
         lowered = name.lower()
-        italic = bool(flags & _ITALIC) or any(k in lowered for k in ("italic", "oblique", "cmti"))
+        italic = bool(flags & _ITALIC) or bool(_ITALIC_NAME_RE.search(lowered))
         mono = bool(flags & _FIXED_PITCH) or any(k in lowered for k in _MONO_WORDS)
         return FontStyle(name, weight if weight > 0 else 400, italic, mono)
 
