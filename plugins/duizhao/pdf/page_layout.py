@@ -414,12 +414,12 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
 
     Candidates are a page's two top and two bottom lines of text that lie in its top or
     bottom ``running_zone`` (LNCS sets its running heads 12 % down an A4 page). A candidate
-    is running when its words (digits aside) recur on another page, or it reads as a page
-    number. ``words_only``: only those with words ("Berthoud et al."), as bare numbers may be
-    a float's tick labels until the floats have taken theirs.
+    is running when its words (digits aside) recur on another page at its height in type of
+    its size, or it reads as a page number. ``words_only``: only those with words ("Berthoud
+    et al."), as bare numbers may be a float's tick labels until the floats have taken theirs.
     """
     s = layout.settings
-    places: dict[str, list[tuple[int, float]]] = {}
+    places: dict[str, list[tuple[int, float, float]]] = {}
     candidates: list[Line] = []
     for page in layout.pages:
         h = page.height
@@ -437,12 +437,14 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
                 # A head's parts (left and right of a page without a gutter, where they
                 # merge into one line) are looked up one by one too.
                 for part in {ln.text, *ln.parts}:
-                    places.setdefault(_running_key(part), []).append((page.number, ln.y0))
+                    places.setdefault(_running_key(part), []).append((page.number, ln.y0, ln.size))
 
     def recurs(text: str, ln: Line) -> bool:
         return any(
-            number != ln.page and abs(y - ln.y0) <= s.running_height
-            for number, y in places[_running_key(text)]
+            number != ln.page
+            and abs(y - ln.y0) <= s.running_height
+            and abs(size - ln.size) <= s.running_size * max(size, ln.size)
+            for number, y, size in places[_running_key(text)]
         )
 
     def parts_recur(ln: Line) -> bool:

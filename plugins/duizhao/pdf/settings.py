@@ -132,6 +132,9 @@ class Settings:
     running_zone: float = 0.15
     #: a running head recurs on another page within this (pt) of its height
     running_height: float = 4.0
+    #: … in type of its size, within this share of it (a running head is set alike on every
+    #: page; a plot's title and another plot's legend that share a word are not)
+    running_size: float = 0.1
     #: … and stands further than this many leadings from the text (running text at a
     #: page's top has its next line one leading below)
     running_gap: float = 1.3
