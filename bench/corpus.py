@@ -164,9 +164,21 @@ def _chinese(rng: random.Random, low: int = 80, high: int = 300) -> str:
         text += rng.choice(ZH_SENTENCES)
     text = text[: target - 1].rstrip("，、：；。") + "。"
     if rng.random() < 0.1:
-        cut = rng.randint(4, max(5, len(text) // 2))
-        text = f"{text[:cut]}**{text[cut : cut + 6]}**{text[cut + 6 :]}"
+        cut = _edge(text, rng.randint(4, max(5, len(text) // 2)))
+        end = _edge(text, cut + 6)
+        text = f"{text[:cut]}**{text[cut:end]}**{text[end:]}"
     return text
+
+
+def _edge(text: str, i: int) -> int:
+    """``i``, or the end of the Latin word or number it falls in (bold never splits p99)."""
+    while 0 < i < len(text) and _latin(text[i - 1]) and _latin(text[i]):
+        i += 1
+    return i
+
+
+def _latin(char: str) -> bool:
+    return char.isascii() and char.isalnum()
 
 
 def _table(rng: random.Random) -> str:

@@ -151,3 +151,16 @@ def test_build_warns_and_strict_fails(make_site: Callable[..., Site], logs: Logs
     with pytest.raises(Abort):
         site.build(strict=True)
     logs.take(r"DZ405", count=1)
+
+
+def test_sarif_output(tmp_path: Path, chdir: Callable[[Path], None]) -> None:
+    code, out = _check(_project(tmp_path), chdir, "--format", "sarif")
+    assert code == 1
+    log = json.loads(out)
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["DZ405"]
+    (result,) = run["results"]
+    assert result["ruleId"] == "DZ405" and result["level"] == "error"
+    location = result["locations"][0]["physicalLocation"]
+    assert location == {"artifactLocation": {"uri": "docs/a.md"}, "region": {"startLine": 12}}

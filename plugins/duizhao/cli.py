@@ -17,7 +17,7 @@ import click
 from .article import Article, read_article
 from .checks import Corpus, check_corpus, check_local, refused_input, utf8_name
 from .clipath import ArticlePath
-from .diagnostics import Diagnostic, Severity, display_path
+from .diagnostics import Diagnostic, Severity, display_path, to_sarif
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import LOCK_NAME
@@ -80,6 +80,14 @@ _format_option = click.option(
     show_default=True,
     help="Output format.",
 )
+_check_format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format (sarif: SARIF 2.1.0, for code scanning and review tools).",
+)
 
 
 @main.command()
@@ -97,7 +105,7 @@ _format_option = click.option(
     help="Check every file afresh (the translation checks' findings are otherwise kept in "
     "cache_dir between runs).",
 )
-@_format_option
+@_check_format_option
 def check(
     paths: tuple[Path, ...], strict: bool, baseline: Path | None, no_cache: bool, fmt: str
 ) -> None:
@@ -228,6 +236,9 @@ def _without_baseline(
 def _report(diagnostics: list[Diagnostic], fmt: str, nfiles: int, baselined: int = 0) -> None:
     if fmt == "json":
         click.echo(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=2))
+        return
+    if fmt == "sarif":
+        click.echo(json.dumps(to_sarif(diagnostics), ensure_ascii=False, indent=2))
         return
     for d in diagnostics:
         click.echo(d.format())
