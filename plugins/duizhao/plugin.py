@@ -59,7 +59,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         vendor = project.root / options.vendor_dir
         figures = FiguresFeature(options.figures, vendor)
         features: list[Feature] = [
-            ArticlesFeature(options.checks),
+            ArticlesFeature(options.checks, project),
             SiteFeature(options.site),
             figures,
             ProgressFeature(project.lock_path, options.progress_page),
