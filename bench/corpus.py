@@ -26,6 +26,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -163,18 +164,43 @@ def _chinese(rng: random.Random, low: int = 80, high: int = 300) -> str:
         text += rng.choice(ZH_SENTENCES)
     text = text[: target - 1].rstrip("，、：；。") + "。"
     if rng.random() < 0.1:
-        cut = rng.randint(4, max(5, len(text) // 2))
-        text = f"{text[:cut]}**{text[cut : cut + 6]}**{text[cut + 6 :]}"
+        cut = _edge(text, rng.randint(4, max(5, len(text) // 2)))
+        end = _edge(text, cut + 6)
+        text = f"{text[:cut]}**{text[cut:end]}**{text[end:]}"
     return text
+
+
+def _edge(text: str, i: int) -> int:
+    """``i``, or the end of the Latin word or number it falls in (bold never splits p99)."""
+    while 0 < i < len(text) and _latin(text[i - 1]) and _latin(text[i]):
+        i += 1
+    return i
+
+
+def _latin(char: str) -> bool:
+    return char.isascii() and char.isalnum()
 
 
 def _table(rng: random.Random) -> str:
     rows = [
         f"| {rng.choice(('prefill', 'decode', 'dispatch', 'combine'))} | "
-        f"{rng.randint(1, 999)} ms | {rng.choice(ZH_SECTION_TITLES)} |"
+        f"{_zh_number(rng.randint(1, 999))} 毫秒 | {rng.choice(ZH_SECTION_TITLES)} |"
         for _ in range(rng.randint(2, 5))
     ]
     return "\n".join(["| 阶段 | 开销 | 说明 |", "| ---- | ---: | ---- |", *rows])
+
+
+def _zh_number(n: int) -> str:
+    """1..999 in Chinese numerals (the translation's own table holds no number of the
+    original's to compare)."""
+    digits = "零一二三四五六七八九"
+    hundreds, tens, ones = n // 100, n // 10 % 10, n % 10
+    out = f"{digits[hundreds]}百" if hundreds else ""
+    if tens:
+        out += f"{digits[tens]}十"
+    elif hundreds and ones:
+        out += "零"
+    return out + (digits[ones] if ones else "")
 
 
 def _code_fence(rng: random.Random, with_block_syntax: bool) -> str:
@@ -214,10 +240,28 @@ def _pid(number: int) -> str:
     return f"P{number:03d}"
 
 
+_KEPT_RE = re.compile(r"`[^`]+`|\b[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*\b|(?<![\w.])\d+(?![\d])")
+
+
+def _kept(original: str) -> str:
+    """What a careful translation keeps of ``original`` as written: its inline code, acronyms
+    and numbers (so that the translation checks find the corpus clean, as a real site is)."""
+    found = _KEPT_RE.findall(original)
+    # every code span (their multiset is compared), each acronym and number once
+    kept = [k for k in found if k[0] == "`"] + list(dict.fromkeys(k for k in found if k[0] != "`"))
+    return f"（原文中的 {'、'.join(kept)}）" if kept else ""
+
+
 def _translation(
-    rng: random.Random, index: int, n_articles: int, paragraphs: int, figures: int
+    rng: random.Random,
+    index: int,
+    n_articles: int,
+    paragraphs: int,
+    figures: int,
+    original: str = "",
 ) -> str:
     parts = [_chinese(rng)]
+    parts[0] = parts[0][:-1] + _kept(original) + parts[0][-1]
     r = rng.random()
     if r < 0.08:
         parts.append(
@@ -301,9 +345,10 @@ def article_text(
         elif rng.random() < 0.05:
             out += [f"### {section}.{number} {rng.choice(ZH_SECTION_TITLES)}", ""]
         out.append(f"/// paragraph | {_pid(number)}")
-        if rng.random() < 0.97:
-            out += [_english(rng), ""]
-        out += [_translation(rng, index, n_articles, paragraphs, figures), "///", ""]
+        original = _english(rng) if rng.random() < 0.97 else ""
+        if original:
+            out += [original, ""]
+        out += [_translation(rng, index, n_articles, paragraphs, figures, original), "///", ""]
         for fig in placements.get(number, ()):
             out.append(f"/// figure | {fig}")
             if rng.random() < 0.3:

@@ -196,3 +196,67 @@ def forms_page(path: Path) -> Path:
         resources=b"<< /Font << /F1 5 0 R >> "
         b"/XObject << /A 6 0 R /B 7 0 R /C 9 0 R /D 10 0 R >> >>",
     )
+
+
+def _scaled_text(lines: Sequence[tuple[float, float, str]], scale: float) -> bytes:
+    """Text at (x, y from the bottom) set as some typesetters (InDesign, Elsevier's and ACM's
+    journal pipelines) set a whole paper: a 1-pt font scaled by the text matrix to ``scale``."""
+    ops = []
+    for x, y, s in lines:
+        s = s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        ops.append(f"BT /F1 1 Tf {scale:g} 0 0 {scale:g} {x:.1f} {y:.1f} Tm ({s}) Tj ET\n")
+    return "".join(ops).encode()
+
+
+#: The type sizes :func:`matrix_sized_page` sets, as a reader sees them: (text, size).
+MATRIX_SIZES = {
+    "Body": 10.0,  # 1 Tf scaled by Tm to 10
+    "Figure": 9.0,  # the caption: 1 Tf, Tm 9
+    "Load": 7.0,  # the plot's labels: 1 Tf, Tm 7
+    "Scaled": 8.0,  # 16 Tf under a cm of 0.5
+    "Formed": 6.0,  # 1 Tf, Tm 12, in a form whose matrix halves it
+}
+
+
+def matrix_sized_page(path: Path) -> Path:
+    """A one-column paper page whose every glyph is set at 1 pt and scaled through a matrix
+    (see MATRIX_SIZES): running text, a plot (a frame, bars, labels and a legend, one word of
+    it under a ``cm``, one in a scaled form) and its caption. The plot's ink: x 120–420,
+    y 252–350 from the top (its labels reach 4 pt under the frame)."""
+    lines = [
+        (
+            72,
+            700 - 12 * i,
+            f"Body text of the paper goes on here, line {i:2}, as running text "
+            "does in a paper set in one column.",
+        )
+        for i in range(14)
+    ]
+    lines += [
+        (
+            72,
+            390 - 12 * i,
+            f"Body text goes on under the figure, line {i:2}, as running text "
+            "does in a paper set in one column.",
+        )
+        for i in range(14)
+    ]
+    plot = (
+        b"0 0 0 RG 1 w 120 450 300 90 re S\n"
+        b"0 0 1 rg 140 450 30 60 re f 200 450 30 80 re f 260 450 30 40 re f 0 g\n"
+    )
+    labels = _scaled_text([(130, 442, "Load 1"), (190, 442, "Load 2"), (250, 442, "Load 3")], 7)
+    caption = _scaled_text([(72, 420, "Figure 1: Text set at one point, scaled by its matrix.")], 9)
+    scaled = b"q 0.5 0 0 0.5 0 0 cm BT /F1 16 Tf 660 1040 Td (Scaled) Tj ET Q\n"
+    form = _form(
+        b"BT /F1 1 Tf 12 0 0 12 0 0 Tm (Formed) Tj ET",
+        b"[0 0 200 50]",
+        b"[0.5 0 0 0.5 330 505]",
+        b"<< /Font << /F1 5 0 R >> >>",
+    )
+    return write(
+        path,
+        _scaled_text(lines, 10) + plot + labels + caption + scaled + b"/Fm Do\n",
+        extra=[form],
+        resources=b"<< /Font << /F1 5 0 R >> /XObject << /Fm 6 0 R >> >>",
+    )

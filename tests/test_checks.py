@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -9,9 +10,10 @@ import pytest
 import yaml
 
 from duizhao.article import read_article
-from duizhao.checks import Corpus, check_corpus
+from duizhao.checks import Corpus, check_corpus, check_local
 from duizhao.cli import iter_markdown
 from duizhao.diagnostics import CODES
+from duizhao.quality.run import Quality
 
 GOLDEN = Path(__file__).parent / "golden" / "checks"
 CASES = sorted(GOLDEN.glob("*.yml"))
@@ -19,7 +21,9 @@ CASES = sorted(GOLDEN.glob("*.yml"))
 
 def run_check(root: Path, targets: list[Path]) -> str:
     files = list(iter_markdown(targets))
-    found = check_corpus((read_article(p) for p in files), Corpus(root / "docs"))
+    quality = Quality()  # as duizhao check runs them (without a cache)
+    local = functools.partial(check_local, quality=quality)
+    found = check_corpus((read_article(p) for p in files), Corpus(root / "docs"), local)
     found.sort(key=lambda d: (str(d.path), d.line, d.code))
     return "".join(d.format(root) + "\n" for d in found)
 

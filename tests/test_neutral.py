@@ -213,7 +213,7 @@ CleanRL 是一个深度强化学习库，提供高质量的单文件实现，并
 > `losses/td_loss`: the mean squared error (MSE) between the Q values at timestep $t$ and
 > the Bellman update target estimated using the reward $r_t$.
 
-`losses/td_loss`：时间步 $t$ 的 Q 值与用奖励 $r_t$ 估计的 Bellman 更新目标之间的均方误差。
+`losses/td_loss`：时间步 $t$ 的 Q 值与用奖励 $r_t$ 估计的 Bellman 更新目标之间的均方误差（MSE）。
 ///
 
 /// paragraph | P003

@@ -6,6 +6,8 @@ from duizhao.figures.detect import DetectedFigure
 from duizhao.figures.merge import keyed
 from duizhao.pdf.captions import caption_label, caption_match, parse_label, roman
 from duizhao.pdf.headings import heading_candidate
+from duizhao.pdf.page_layout import analyse
+from duizhao.pdf.read import Char, Document, FontStyle, PageContent
 
 
 def test_caption_grammar() -> None:
@@ -49,3 +51,46 @@ def test_a_spec_holds_one_float_per_number() -> None:
     kept, others = keyed([fig("Figure 1", 1), fig("Figure B.1", 1), fig("Figure 2", 2)])
     assert [f.label for f in kept] == ["Figure 1", "Figure 2"]
     assert [f.label for f in others] == ["Figure B.1"]
+
+
+def _line(text: str, x: float, top: float, size: float) -> list[Char]:
+    """Glyphs of ``text`` set at ``size`` from (x, top), half an em wide each."""
+    chars, space = [], False
+    for ch in text:
+        if ch == " ":
+            x, space = x + size * 0.25, True
+            continue
+        chars.append(Char(ch, x, top, x + size * 0.5, top + size, size, 0, space))
+        x, space = x + size * 0.5, False
+    return chars
+
+
+def test_a_running_head_recurs_in_type_of_its_size() -> None:
+    """A running head is set alike on every page. A plot's title ('Kernel', 9 pt) at the top
+    of one page and another plot's legend that shares its word ('CCP Kernel', 5 pt) at the
+    same height on another are no running heads; the head in 8 pt on both pages is."""
+    tops = {
+        1: _line("Kernel", 146, 85, 9.0),
+        2: _line("CCP", 140, 89, 5.0) + _line("Kernel", 180, 89, 5.0),  # two legend entries
+    }
+    pages = []
+    for number, top in tops.items():
+        chars = _line("Proceedings of a Conference on Examples", 72, 40, 8.0) + top
+        for i in range(40):
+            chars += _line(
+                f"Body text of page {number} goes on here, line {i}.", 72, 130 + 12 * i, 10
+            )
+        pages.append(PageContent(number, 612, 792, chars))
+    layout = analyse(Document("paper.pdf", pages, [FontStyle("Times-Roman")]))
+    roles = {
+        (ln.page, ln.text): ln.role
+        for page in layout.pages
+        for ln in page.lines
+        if "Body" not in ln.text
+    }
+    assert roles == {
+        (1, "Proceedings of a Conference on Examples"): "running",
+        (2, "Proceedings of a Conference on Examples"): "running",
+        (1, "Kernel"): "text",
+        (2, "CCP Kernel"): "text",
+    }

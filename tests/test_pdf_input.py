@@ -53,6 +53,41 @@ def test_a_page_of_300_000_objects_is_read_by_its_ink(tmp_path: Path) -> None:
     assert abs(x0 - 72) <= 2 and abs(y0 - 92) <= 2 and abs(x1 - 532) <= 2 and abs(y1 - 392) <= 2
 
 
+def test_type_set_at_one_point_and_scaled_by_its_matrix_has_its_drawn_size(
+    tmp_path: Path,
+) -> None:
+    """Some typesetters (InDesign for USENIX, Elsevier's and ACM's journal pipelines) set
+    every glyph in a 1-pt font scaled by the text matrix: PDFium's font size says 1.0 for all
+    of them. A glyph's size is the one it is drawn at: the font size times the vertical scale
+    of its matrix (text matrix, ``cm`` and forms' matrices composed), as the render shows."""
+    pdf = rawpdf.matrix_sized_page(tmp_path / "scaled.pdf")
+    doc = read_path(pdf)
+    try:
+        page = doc.pages[0]
+        text = "".join(ch.text for ch in page.chars)
+        pdfium_page = doc.pdf[0]
+        for word, size in rawpdf.MATRIX_SIZES.items():
+            first = page.chars[text.index(word)]
+            assert all(abs(ch.size - size) < 0.01 for ch in page.chars[text.index(word) :][:4])
+            # the render agrees: a Times capital stands 0.66 of its size
+            scale = 8.0
+            image = render_gray(pdfium_page, scale, (first.x0, first.y0, first.x1, first.y1))
+            ink = image.point(lambda v: 255 if v < 128 else 0).getbbox()
+            assert ink is not None
+            assert abs((ink[3] - ink[1]) / scale / size - 0.66) < 0.05, word
+        pdfium_page.close()
+    finally:
+        doc.close()
+    # …and the engine sees a paper: body size 10, a 9-pt caption under a plot.
+    (found,) = detect_figures(pdf)
+    assert (found.label, found.caption) == (
+        "Figure 1",
+        "Text set at one point, scaled by its matrix.",
+    )
+    x0, y0, x1, y1 = found.box
+    assert abs(x0 - 120) <= 2 and abs(y0 - 252) <= 2 and abs(x1 - 420) <= 2 and abs(y1 - 352) <= 2
+
+
 def _damaged(path: Path) -> Path:
     whole = rawpdf.write(path, rawpdf.text([(72, 700, "A paper.")]))
     path.write_bytes(whole.read_bytes()[:200])

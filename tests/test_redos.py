@@ -40,15 +40,6 @@ ALLOWED: dict[str, str] = {
 #: Flagged patterns not fixed yet (issue 19, left for a follow-up): applied to author text, so
 #: each is a real finding. The list may only shrink.
 NOT_YET_FIXED: set[str] = set()
-#: The paragraph checks of issue 23 (duizhao.quality.checks/mask) are not switched on yet:
-#: neither check nor the build applies them to author text. Their patterns are fixed before
-#: they are (a pattern of theirs found safe is not reported as fixed: the list is by module).
-NOT_SWITCHED_ON = (
-    "duizhao.quality.checks",
-    "duizhao.quality.mask",
-    "duizhao/quality/mask.py",
-    "duizhao/quality/checks.py",
-)
 NOT_YET_FIXED_PREFIXES: tuple[str, ...] = ()
 
 
@@ -133,21 +124,12 @@ def test_no_pattern_backtracks_super_linearly() -> None:
     assert len(results) == len(items)
     flagged, unknown, fixed = [], [], []
     for (pattern, _flags), result in zip(items, results, strict=True):
-        where_all = seen[(pattern, _flags)]
-        ratchet = (
-            pattern in NOT_YET_FIXED
-            or pattern.startswith(NOT_YET_FIXED_PREFIXES)
-            or all(w.startswith(NOT_SWITCHED_ON) for w in where_all)
-        )
+        ratchet = pattern in NOT_YET_FIXED or pattern.startswith(NOT_YET_FIXED_PREFIXES)
         if result["status"] == "vulnerable":
             if pattern not in ALLOWED and not ratchet:
                 where = seen[(pattern, _flags)][0]
                 flagged.append(f"{where}: {pattern!r} ({result['complexity']}, {result['attack']})")
-        elif (
-            result["status"] == "safe"
-            and ratchet
-            and not all(w.startswith(NOT_SWITCHED_ON) for w in where_all)
-        ):
+        elif result["status"] == "safe" and ratchet:
             fixed.append(pattern)
         elif result["status"] != "safe" and pattern not in ALLOWED and not ratchet:
             unknown.append(f"{seen[(pattern, _flags)][0]}: {pattern!r} ({result['error']})")

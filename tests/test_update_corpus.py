@@ -3,9 +3,11 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they score now (0.812; first run 0.79; the FAST '25
-rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. Then one
-real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
+pairs kept aside (holdout), no fall below what they score now (0.853; first run 0.79; the FAST '25
+rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The two
+held-out sets (tests/data/update-heldout, update-heldout2) are scored by ``python -m
+bench.update --heldout``; here only their precision is kept at 1.0. Then one real paper update
+end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from test_cli import project, run
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.update import DATA, pairs, score  # noqa: E402
+from bench.update import (  # noqa: E402
+    DATA,
+    HELDOUT,
+    HELDOUT2,
+    Expected,
+    pairs,
+    score,
+    score_alignment,
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +49,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.81)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.85)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -47,9 +57,29 @@ def test_carryable_translations_are_carried(scores: list[object]) -> None:
         assert found / carryable >= floor, (split, found, carryable)
 
 
+@pytest.mark.parametrize("data", [HELDOUT, HELDOUT2], ids=lambda d: d.name)
+def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
+    found = pairs(data=data)
+    assert len(found) >= 7
+    for s in map(score, found):
+        assert s.precision == 1.0, (s.name, s.wrong)
+
+
 def test_identical_and_moved_paragraphs_are_all_found(scores: list[object]) -> None:
     for s in scores:
         assert s.exact_found == s.exact, s.name  # type: ignore[attr-defined]
+
+
+def test_a_split_is_carried_right_to_either_part() -> None:
+    """The scorer: the hand-check's ``1 -> 1+2 split`` is carried right to new 1 or new 2 (the
+    old translation covers both parts), never to new 3."""
+    from duizhao.importer.align import Alignment, Match
+
+    expected = [Expected((1,), (1, 2), "split"), Expected((), (3,), "new")]
+    old, new = ["a"], ["b", "c", "d"]
+    for j, right in ((0, True), (1, True), (2, False)):
+        got = score_alignment("t", old, new, expected, Alignment([Match("edited", (0,), (j,))]))
+        assert (got.precision, got.recall) == ((1.0, 1.0) if right else (0.0, 0.0)), j
 
 
 def _mark_translations(path: Path) -> int:

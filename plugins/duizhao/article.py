@@ -24,7 +24,9 @@ comment is never a block.
 
 from __future__ import annotations
 
+import os
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -36,7 +38,7 @@ import yaml
 from .diagnostics import Diagnostic
 from .links import inline_links
 from .nesting import MAX_MARKDOWN_DEPTH, too_deep
-from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes, snippet
+from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_stat_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
 #: well inside Python's int/str conversion limit (a 4,300-digit ID raised ValueError).
@@ -324,6 +326,9 @@ class Article:
     headings: list[Heading] = field(default_factory=list)
     #: problems found while reading: encoding, front matter, unclosed blocks and fences
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the file as read (:func:`file_stamp`), for caches of what is derived from it; None for
+    #: text not read from a file, or a file that may change unseen
+    stamp: tuple[int, int, int, int] | None = None
 
     @property
     def title(self) -> str | None:
@@ -870,7 +875,7 @@ def read_article(path: str | Path) -> Article:
     """Read and parse a file; unreadable files give an Article whose diagnostics say why."""
     path = Path(path)
     try:
-        data = read_bytes(path, MAX_TEXT_BYTES)  # regular files only, bounded, never blocks
+        info, data = read_stat_bytes(path, MAX_TEXT_BYTES)  # regular files, bounded, never block
     except (InputError, OSError) as exc:
         reason = exc.message if isinstance(exc, InputError) else f"cannot read file: {exc.strerror}"
         article = Article(path=path, text="")
@@ -882,7 +887,24 @@ def read_article(path: str | Path) -> Article:
         assert problem is not None
         article.diagnostics.append(problem)
         return article
-    return parse(text, path)
+    article = parse(text, path)
+    article.stamp = file_stamp(info)
+    return article
+
+
+#: A file changed this recently may change again unseen: file systems stamp times with a clock
+#: that ticks every few milliseconds, so a second write of the same size can keep the stamp.
+RACY_NS = 2_000_000_000
+
+
+def file_stamp(info: os.stat_result, now_ns: int | None = None) -> tuple[int, int, int, int] | None:
+    """(mtime, ctime, size, inode) of a file's status taken before it was read, or None when it
+    changed within :data:`RACY_NS` of ``now_ns`` (default: now), as git treats a "racily clean"
+    file: its stamp cannot tell the content read from a later one."""
+    now = time.time_ns() if now_ns is None else now_ns
+    if now - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS:
+        return None
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
 
 
 def rewrite_urls(text: str, rewrite: Callable[[str], str]) -> str:

@@ -18,13 +18,18 @@ from .checks import Corpus, LinkSource, check_corpus, check_local, refused_input
 from .diagnostics import Diagnostic
 from .features import Feature
 from .memo import ArticleMemo, ParseCache
+from .project import Project
+from .quality.run import Quality
 from .sidecars import is_sidecar
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 
 class ArticlesFeature(Feature):
-    def __init__(self, checks: bool) -> None:
+    def __init__(self, checks: bool, project: Project | None = None) -> None:
         self.checks = checks
+        self.project = project
+        #: the translation checks, kept while their version (options, glossary) holds
+        self.quality: Quality | None = None
         self.parsed = ParseCache()
         self.local: ArticleMemo[list[Diagnostic]] = ArticleMemo()
         #: each page's link diagnostics, with the page's links and the pages they were read in
@@ -82,14 +87,35 @@ class ArticlesFeature(Feature):
                 cached = self.links[source.path] = (source, pages, compute())
             return list(cached[2])
 
+        self.quality = self._quality()
         found = check_corpus(build.articles.values(), corpus, self._check_local, linked)
+        if self.quality is not None:
+            self.quality.save()
         current = {a.path for a in build.articles.values()}
         self.links = {path: entry for path, entry in self.links.items() if path in current}
         for diagnostic in found:
             build.report(diagnostic)
 
+    def _quality(self) -> Quality | None:
+        """This build's translation checks: the last build's while glossary.yml and the options
+        are the same (its memo of checked blocks is then still good)."""
+        if self.project is None or not self.project.quality.enabled:
+            return None
+        glossary = self.project.root / "glossary.yml"
+        quality = Quality(
+            self.project.quality,
+            glossary_path=glossary,
+            cache_dir=self.project.cache_dir,
+            memo=True,
+        )
+        if self.quality is not None and self.quality.version == quality.version:
+            return self.quality
+        return quality
+
     def _check_local(self, article: Article) -> list[Diagnostic]:
-        return self.local.get(article, lambda: check_local(article))
+        quality = self.quality
+        version = quality.version if quality is not None else None
+        return self.local.get(article, lambda: check_local(article, quality), version)
 
     def _read(self, build: Build, file: File) -> Article:
         """A page as the author wrote it (with its front matter, for true line numbers)."""

@@ -13,6 +13,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .article import (
@@ -38,6 +39,9 @@ from .figures.catalog import Catalog
 from .site.attribution import check_attribution
 from .site.indexes import FEATURED_KEY, check_featured, check_listing, is_listed
 from .yamlsafe import inside
+
+if TYPE_CHECKING:
+    from .quality.run import Quality
 
 Loader = Callable[[Path], Article]
 
@@ -448,11 +452,12 @@ def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagn
         )
 
 
-def check_local(article: Article) -> list[Diagnostic]:
+def check_local(article: Article, quality: Quality | None = None) -> list[Diagnostic]:
     """The problems that depend on ``article`` alone (no other file), in no particular order.
 
     A page that is not a translation is the site's own: only an unreadable file is reported
-    (its links to paragraphs are checked by :func:`check_links`).
+    (its links to paragraphs are checked by :func:`check_links`). ``quality``: the translation
+    checks of the project (DZ401-DZ447), or None for none.
     """
     found = list(article.diagnostics)
     if any(d.code == "DZ011" for d in found) or not article.is_article:
@@ -465,6 +470,8 @@ def check_local(article: Article) -> list[Diagnostic]:
     found.extend(check_intro(article))
     found.extend(check_attribution(article))
     found.extend(check_listing(article))
+    if quality is not None:
+        found.extend(quality.article(article))
     return found
 
 

@@ -7,7 +7,7 @@ from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from .figures.feature import FiguresConfig
 from .lock import LOCK_NAME
-from .options import Text
+from .options import CheckCode, Text
 from .reader.feature import MODES
 from .site.feature import SiteConfig
 
@@ -26,6 +26,18 @@ class _Seconds(BaseConfigOption[float]):
                 f"expected seconds from {MIN_POLL} to {MAX_POLL} (0.1 is quick), got {value}"
             )
         return float(value)
+
+
+class QualityConfig(Config):
+    enabled = c.Type(bool, default=True)
+    """Compare each paragraph block's original with its translation (numbers, citations,
+    code, math, links, references, English left, punctuation and spacing: DZ401-DZ439) and
+    check the glossary's terms (DZ445-DZ447), in `duizhao check` and the build's warnings."""
+
+    ignore = c.ListOfItems(CheckCode(), default=[])
+    """Codes not reported anywhere in the site, such as `[DZ425]` (a site with another
+    spacing convention). One block silences a code with `<!-- duizhao-ignore DZ405 -->` in
+    its translation."""
 
 
 class DuizhaoConfig(Config):
@@ -77,13 +89,17 @@ class DuizhaoConfig(Config):
     `glossary.md`); empty for none."""
 
     cache_dir = Text(default=".cache/duizhao")
-    """Folder (relative to mkdocs.yml) for generated pages' sources between builds."""
+    """Folder (relative to mkdocs.yml) for generated pages' sources between builds, and the
+    translation checks' findings between builds and `duizhao check` runs."""
 
     serve_poll_interval = c.Optional(_Seconds())
     """Seconds between two looks of `mkdocs serve` at the watched files, such as `0.1`; not
     set: MkDocs' own 0.5 s. A save waits up to this long before the rebuild starts; each look
     lists and stats the watched files (docs_dir, mkdocs.yml, figure sources), so it is not
     applied under `--watch-theme` (the installed theme has thousands)."""
+
+    quality = c.SubConfig(QualityConfig)
+    """The translation checks: `enabled`, and codes to `ignore`."""
 
     figures = c.SubConfig(FiguresConfig)
     """Figures cropped from the paper: cache, encoding, lightbox, gallery and index page."""

@@ -148,3 +148,44 @@ def display_path(path: Path, base: str | os.PathLike[str] | None = None) -> str:
         rel = str(path)
     shown = str(path) if rel.startswith(".." + os.sep + "..") else rel
     return os.fsencode(shown).decode("utf-8", "backslashreplace")
+
+
+def to_sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
+    """``diagnostics`` as a SARIF 2.1.0 log (GitHub code scanning, review tools): one rule per
+    code of :data:`CODES` that occurs, one result per diagnostic."""
+    used = sorted({d.code for d in diagnostics})
+    rules = [
+        {
+            "id": code,
+            "shortDescription": {"text": CODES[code][1] if code in CODES else code},
+            "defaultConfiguration": {"level": _level(code)},
+        }
+        for code in used
+    ]
+    results = [
+        {
+            "ruleId": d.code,
+            "ruleIndex": used.index(d.code),
+            "level": _level(d.code),
+            "message": {"text": d.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": d.display_path().replace(os.sep, "/")},
+                        "region": {"startLine": max(d.line, 1)},
+                    }
+                }
+            ],
+        }
+        for d in diagnostics
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "duizhao", "rules": rules}}, "results": results}],
+    }
+
+
+def _level(code: str) -> str:
+    entry = CODES.get(code)
+    return "warning" if entry is not None and entry[0] is Severity.WARNING else "error"

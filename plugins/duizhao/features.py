@@ -40,6 +40,10 @@ class Feature:
     def on_page_content(self, build: Build, html: str, page: Page) -> str:
         return html
 
+    def on_page_context(self, build: Build, page: Page) -> None:
+        """The search plugins have read ``page.content``; the theme renders it next. What
+        only readers see (and no index needs) goes into ``page.content`` here."""
+
     def on_env(self, build: Build, env: Any, files: Files) -> None:
         """Every page is rendered to HTML (not yet written)."""
 

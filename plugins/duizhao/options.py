@@ -48,3 +48,19 @@ class TextDict(c.DictOfItems[str]):
         for key in result:
             check_text(key, "the key")
         return result
+
+
+class CheckCode(c.Type[str]):
+    """A code of the translation checks (DZ401-DZ439, DZ445-DZ447), as ``quality: ignore:``
+    names them."""
+
+    def __init__(self) -> None:
+        super().__init__(str)
+
+    def run_validation(self, value: object) -> str:
+        from .quality.run import OptionsError, check_code
+
+        try:
+            return check_code(super().run_validation(value))
+        except OptionsError as exc:
+            raise ValidationError(str(exc).removeprefix("quality: ignore: ")) from None

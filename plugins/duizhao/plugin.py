@@ -59,7 +59,7 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
         vendor = project.root / options.vendor_dir
         figures = FiguresFeature(options.figures, vendor)
         features: list[Feature] = [
-            ArticlesFeature(options.checks),
+            ArticlesFeature(options.checks, project),
             SiteFeature(options.site),
             figures,
             ProgressFeature(project.lock_path, options.progress_page),
@@ -134,6 +134,15 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             for feature in self.features:
                 html = feature.on_page_content(self.build, html, page)
         return html
+
+    @event_priority(-100)  # after the search plugins (priority 0) have read page.content
+    def on_page_context(
+        self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> Any:
+        if self.build is not None:
+            for feature in self.features:
+                feature.on_page_context(self.build, page)
+        return context
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if self.build is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic
 from .lock import LOCK_NAME
+from .quality.run import OptionsError, QualityOptions
 from .yamlsafe import InputError, load_yaml_file
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -33,6 +34,10 @@ class Project:
     lock_path: Path
     #: ``site: sections:``, ``{folder: title}``, folders without surrounding slashes
     sections: dict[str, str] = field(default_factory=dict)
+    #: ``quality:``: the translation checks' options
+    quality: QualityOptions = field(default_factory=QualityOptions)
+    #: ``cache_dir``: what the build and the check keep between runs
+    cache_dir: Path | None = None
 
     @classmethod
     def from_options(cls, root: Path, docs_dir: str | Path, options: Mapping[str, Any]) -> Project:
@@ -40,6 +45,12 @@ class Project:
         site = options.get("site")
         sections = site.get("sections") if isinstance(site, Mapping) else None
         lock = options.get("lock_file") or LOCK_NAME
+        try:
+            quality = QualityOptions.from_raw(options.get("quality"))
+        except OptionsError as exc:
+            shown = Diagnostic(root / "mkdocs.yml", 1, "DZ019", f"plugins: duizhao: {exc}")
+            raise ConfigError(shown.format()) from None
+        cache_dir = options.get("cache_dir") or ".cache/duizhao"
         return cls(
             root=root,
             docs_dir=(root / str(docs_dir)).resolve(),
@@ -48,6 +59,8 @@ class Project:
                 str(k).strip("/"): str(v)
                 for k, v in (sections.items() if isinstance(sections, Mapping) else ())
             },
+            quality=quality,
+            cache_dir=root / str(cache_dir),
         )
 
     @classmethod

@@ -79,6 +79,14 @@ def _size(n: int) -> str:
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES) -> bytes:
     """The bytes of the regular file ``path`` (symlinks followed); :class:`InputError` otherwise.
+    (:func:`read_stat_bytes` without the file's status.)"""
+    return read_stat_bytes(path, limit)[1]
+
+
+def read_stat_bytes(
+    path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES
+) -> tuple[os.stat_result, bytes]:
+    """The status (taken before the first read) and the bytes of the regular file ``path``.
 
     Opened with ``O_NONBLOCK`` and checked with ``fstat`` before the first read, so a FIFO
     without a writer or a character device never blocks. ``FileNotFoundError`` propagates
@@ -121,7 +129,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES) -> byt
             total += len(chunk)
             if total > limit:  # it grew while being read
                 raise InputError(1, f"refused: the file is over the limit of {_size(limit)}")
-        return b"".join(chunks)
+        return info, b"".join(chunks)
     except OSError as exc:
         raise InputError(1, f"cannot read file: {exc.strerror or exc}") from None
     finally:

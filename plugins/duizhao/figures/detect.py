@@ -567,10 +567,16 @@ class Found:
 
     figures: list[DetectedFigure]
     unboxed: list[Unboxed]
+    #: captioned floats that are no ``.figures.yml`` entry (algorithms, listings), boxed as
+    #: grown (not trimmed to their ink): the importer keeps their text apart from the prose
+    others: list[DetectedFigure] = field(default_factory=list)
 
 
-def find_floats(layout: Layout) -> tuple[list[DetectedFigure], list[Unboxed]]:
-    """The floats of a laid-out document, before their boxes are trimmed to their ink."""
+def find_floats(
+    layout: Layout,
+) -> tuple[list[DetectedFigure], list[Unboxed], list[DetectedFigure]]:
+    """The floats of a laid-out document, before their boxes are trimmed to their ink, the
+    captions without a body, and the floats that are no spec entry (:attr:`Found.others`)."""
     pages = running_text(layout)
     candidates: list[Caption] = []
     for page in pages:
@@ -583,12 +589,20 @@ def find_floats(layout: Layout) -> tuple[list[DetectedFigure], list[Unboxed]]:
     boxes = grow(seeds, [c for c, _up in seeds], layout)
     found: list[DetectedFigure] = []
     unboxed: list[Unboxed] = []
+    others: list[DetectedFigure] = []
     for (caption, up), box in zip(seeds, boxes, strict=True):
         pl = caption.page.layout
         label, text = caption.label.printed, caption.text(layout, joiner)
         cb = rounded(caption.box)
         if caption.kind not in REPORTED:
-            continue  # grown so that no figure takes its lines; not a .figures.yml entry
+            # grown so that no figure takes its lines; not a .figures.yml entry
+            if box is not None:
+                others.append(
+                    DetectedFigure(
+                        pl.number, caption.kind, label, caption.number, text, rounded(box), cb
+                    )
+                )
+            continue
         if box is None:
             unboxed.append(Unboxed(pl.number, caption.kind, label, caption.number, text, cb))
             continue
@@ -601,7 +615,7 @@ def find_floats(layout: Layout) -> tuple[list[DetectedFigure], list[Unboxed]]:
     # Reading order: a page's left column before its right one, top to bottom in each.
     widths = {p.number: p.width for p in layout.pages}
     found.sort(key=lambda d: (d.page, d.box[0] >= widths[d.page] / 2, d.box[1], d.box[0]))
-    return found, unboxed
+    return found, unboxed, others
 
 
 def _pad(box: Box, caption: Caption, up: bool, page: PageLayout, s: Settings) -> Box:
@@ -621,7 +635,7 @@ def detect_document(doc: Document, layout: Layout | None = None) -> Found:
     """Detect the floats of a document read by :func:`duizhao.pdf.read.read_pdf` (its layout
     when the caller has it already), boxes trimmed to their ink."""
     layout = layout if layout is not None else analyse(doc)
-    figures, unboxed = find_floats(layout)
+    figures, unboxed, others = find_floats(layout)
     trimmed = []
     for f in figures:
         rendered = doc.pages[f.page - 1].image
@@ -634,7 +648,7 @@ def detect_document(doc: Document, layout: Layout | None = None) -> Found:
             finally:
                 page.close()
         trimmed.append(replace(f, box=rounded(ink)))
-    return Found(trimmed, unboxed)
+    return Found(trimmed, unboxed, others)
 
 
 def detect_figures(path: Path) -> list[DetectedFigure]:

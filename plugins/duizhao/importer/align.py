@@ -15,6 +15,9 @@ look right). It is deterministic and runs in named steps, each a small function:
    similarity over words, or over characters for short units, which must be near-exact),
    with one paragraph split in two and two merged into one found by concatenation.
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
+6. In place: what is left between the same two carried neighbours of both versions, as many
+   on each side (or one on a side), paired in order on weaker evidence: a word similarity
+   and the shorter's words kept in the longer.
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
@@ -68,7 +71,9 @@ class Thresholds:
     #: 25-character line)
     short: float = 0.9
     #: word similarity of a paragraph with two consecutive ones joined, for a split or merge
-    joined: float = 0.85
+    #: (with edits: a paragraph cut by a page in one import and whole in the other, a
+    #: sentence changed; ``joined_gain`` keeps out a paragraph and its unrelated neighbour)
+    joined: float = 0.75
     #: share of the other part's words that joining it must add to the match with the better
     #: part alone (so that a split or merge is taken only when both parts are really there)
     joined_gain: float = 0.5
@@ -93,6 +98,17 @@ class Thresholds:
     #: and there must be a core: this many kept sentences (one shared sentence is a quote or
     #: a footnote glued to another paragraph by the PDF reader, not the paragraph)
     kept_sentences: int = 2
+    #: in place: between the same two carried neighbours of both versions, as many old as new
+    #: paragraphs left over (at most ``positional_run``), paired in order (or one left on a
+    #: side, paired with the best of the other side's, up to ``positional_run``) when their word
+    #: similarity reaches ``positional`` and the shorter keeps ``positional_kept`` of its
+    #: words in the longer, in order (``positional_short_kept`` when one is short: a line that
+    #: grew into a paragraph). Unrelated paragraphs of one page reach a word similarity of
+    #: 0.37 (0.5 among the seeded edits' synthetic ones, which then keep 0.55 of their words)
+    positional: float = 0.4
+    positional_kept: float = 0.6
+    positional_short_kept: float = 0.8
+    positional_run: int = 3
 
 
 THRESHOLDS = Thresholds()
@@ -467,6 +483,57 @@ def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]
     return out
 
 
+def _in_place(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Old and new paragraphs left over between the same two carried neighbours (an order of
+    the carried matches increasing in both versions), as many on each side: paired in order,
+    each pair on its own evidence (a word similarity from ``positional``, the shorter's words
+    kept in the longer)."""
+    carried = sorted((m for m in matches if m.old and m.new), key=lambda m: m.old)
+    chain = longest_increasing((min(m.new), m) for m in carried)
+    ends = (len(olds.keys), len(news.keys))
+    bounds = [((-1,), (-1,)), *((m.old, m.new) for m in chain), ((ends[0],), (ends[1],))]
+    out: list[Match] = []
+    for (o0, n0), (o1, n1) in pairwise(bounds):
+        run_old = [i for i in range(max(o0) + 1, min(o1)) if i not in used_old and olds.keys[i]]
+        run_new = [j for j in range(max(n0) + 1, min(n1)) if j not in used_new and news.keys[j]]
+        if not run_old or not run_new or max(len(run_old), len(run_new)) > t.positional_run:
+            continue
+        if len(run_old) == len(run_new):
+            tries = [[(i, j)] for i, j in zip(run_old, run_new, strict=True)]
+        elif min(len(run_old), len(run_new)) == 1:  # one left on a side: the best of the other
+            tries = [[(i, j) for i in run_old for j in run_new]]
+        else:
+            continue
+        for pairs in tries:
+            found = [
+                (score, i, j) for i, j in pairs if (score := _kept_in_place(olds, news, i, j, t))
+            ]
+            if found:
+                score, i, j = max(found, key=lambda f: (f[0], -f[1], -f[2]))
+                fate: Fate = "edited" if score >= t.edited else "rewritten"
+                out.append(Match(fate, (i,), (j,), round(score, 3)))
+                used_old.add(i)
+                used_new.add(j)
+    return out
+
+
+def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> float:
+    """The word similarity of old ``i`` and new ``j`` when it is evidence enough for two
+    paragraphs in the same place (0 otherwise)."""
+    a, b = olds.words[i], news.words[j]
+    score = _similarity(a, b, t.positional)
+    short = min(olds.counts[i], news.counts[j]) < t.short_words
+    need = t.positional_short_kept if short else t.positional_kept
+    return score if score and _common(a, b) >= need * min(len(a), len(b)) else 0.0
+
+
 # --------------------------------------------------------------------------------------------
 # The whole alignment
 
@@ -518,6 +585,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
         if result:
             candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
     matches += _assign(candidates, used_old, used_new)
+
+    # 6. In place: what is left between the same two carried neighbours
+    matches += _in_place(olds, news, matches, used_old, used_new, thresholds)
 
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
     matches += [Match("new", (), (j,), 0.0) for j in range(len(new)) if j not in used_new]

@@ -10,8 +10,10 @@ import re
 from .settings import SETTINGS, Settings
 from .text import Line
 
-_NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.? {1,4}(?P<title>[A-Z].*)$")
-_ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\. {1,4}(?P<title>[A-Z].*)$")
+#: A title starts with a capital, or with a name in lower case that has one ("vLLM", "eBPF").
+_TITLE = r"(?P<title>(?:[A-Z]|[a-z]{1,3}[A-Z]).*)"
+_NUMERIC_RE = re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,3})\.? {1,4}" + _TITLE + "$")
+_ROMAN_RE = re.compile(r"^(?P<num>[IVX]{1,5})\. {1,4}" + _TITLE + "$")
 _LETTER_RE = re.compile(
     r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){0,2})(?P<dot>\.?) {1,4}(?P<title>[A-Z].*)$"
 )

@@ -4,17 +4,21 @@ and line numbers, margin stamps, the text band, running text. Pure (no PDF libra
 The steps, each a function below, over a :class:`~.read.Document`:
 
 1. overdrawn glyphs are dropped (:func:`~.text.drop_overdrawn`), glyphs become fragments
-   (:func:`~.text.fragments`), the line numbers of a review copy leave (:func:`line_numbers`);
+   (:func:`~.text.fragments`), the line numbers of a review copy leave (:func:`line_numbers`),
+   as does text drawn off the page (:func:`off_page`);
 2. the body size is the most common type size (:func:`body_size`);
 3. each page's gutter is found from its body-size lines (:func:`find_gutter`), pages without
-   one of their own take the paper's usual one (:func:`settle_gutters`);
+   one of their own take the paper's usual one (:func:`settle_gutters`; a page of small type
+   alone by its own lines, :func:`small_type_lines`);
 4. fragments on one baseline in one column become a line (:func:`merge_baselines`), read
    band by band, left column before right (:func:`reading_order`), and numbered;
 5. column edges (:func:`column_edges`) and the leading (:func:`leading`) are measured;
 6. running heads, footers, page numbers and margin stamps get the role ``running``
    (:func:`mark_running`); the text band is what lies between them (:func:`text_band`);
-7. footnotes: small type under a column's last line of body-size text (:func:`column_feet`)
-   that opens with a mark (:func:`opens_footnote`).
+7. footnotes: footnote type (:func:`footnote_type`) under a column's last line of body-size
+   text (:func:`column_feet`) that opens with a mark (:func:`opens_footnote`) or stands apart
+   at the page's foot (:func:`foot_notice`); their marks leave the text
+   (:func:`drop_footnote_marks`).
 
 Coordinates are points from the page's top-left corner.
 """
@@ -28,9 +32,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .geometry import Box, overlap_len
-from .read import Document, FontStyle, Graphic, PageContent
+from .read import Char, Document, FontStyle, Graphic, PageContent
 from .settings import SETTINGS, Settings
-from .text import Line, drop_overdrawn, fragments, merge
+from .text import Line, drop_overdrawn, fragments, line_text, merge
 
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—] ?)?(?:page )?[0-9ivxlc]{1,5}(?: of [0-9]{1,5})?(?: ?[-–—])?$", re.IGNORECASE
@@ -243,7 +247,9 @@ def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTI
     common = min(found, key=lambda g: abs((g[0] + g[1]) / 2 - usual))
     for p in pages:
         if p.gutter is None:
-            lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)]
+            lines = [ln for ln in p.fragments if _is_body_size(ln, body, s)] or small_type_lines(
+                p.fragments, s
+            )
             crossing = [ln for ln in lines if ln.x0 < common[0] and ln.x1 > common[1]]
             # A title page: a block across the page (title, authors, abstract), then columns
             # on both sides of the gutter, all below it.
@@ -257,6 +263,23 @@ def settle_gutters(pages: Sequence[PageLayout], body: float, s: Settings = SETTI
             )
             if lines and (len(crossing) <= s.gutter_settle_crossing * len(lines) or header):
                 p.gutter = common
+
+
+def small_type_lines(frags: Sequence[Line], s: Settings = SETTINGS) -> list[Line]:
+    """A page without body-size text (references or an appendix set smaller): its lines of
+    ``gutter_line_chars`` glyphs or more, of its own most common size, tell whether it keeps
+    the paper's gutter."""
+    sized = [ln for ln in frags if len(ln.chars) >= s.gutter_line_chars]
+    if not sized:
+        return []
+    size = body_size(sized)
+    return [ln for ln in sized if _is_body_size(ln, size, s)]
+
+
+def off_page(frags: Sequence[Line], width: float, height: float) -> list[Line]:
+    """The fragments drawn outside the page's box (text a PDF places off the page, as a
+    clipped margin note's): nothing of them shows."""
+    return [ln for ln in frags if ln.x1 <= 0 or ln.y1 <= 0 or ln.x0 >= width or ln.y0 >= height]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,12 +414,12 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
 
     Candidates are a page's two top and two bottom lines of text that lie in its top or
     bottom ``running_zone`` (LNCS sets its running heads 12 % down an A4 page). A candidate
-    is running when its words (digits aside) recur on another page, or it reads as a page
-    number. ``words_only``: only those with words ("Berthoud et al."), as bare numbers may be
-    a float's tick labels until the floats have taken theirs.
+    is running when its words (digits aside) recur on another page at its height in type of
+    its size, or it reads as a page number. ``words_only``: only those with words ("Berthoud
+    et al."), as bare numbers may be a float's tick labels until the floats have taken theirs.
     """
     s = layout.settings
-    places: dict[str, list[tuple[int, float]]] = {}
+    places: dict[str, list[tuple[int, float, float]]] = {}
     candidates: list[Line] = []
     for page in layout.pages:
         h = page.height
@@ -414,12 +437,14 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
                 # A head's parts (left and right of a page without a gutter, where they
                 # merge into one line) are looked up one by one too.
                 for part in {ln.text, *ln.parts}:
-                    places.setdefault(_running_key(part), []).append((page.number, ln.y0))
+                    places.setdefault(_running_key(part), []).append((page.number, ln.y0, ln.size))
 
     def recurs(text: str, ln: Line) -> bool:
         return any(
-            number != ln.page and abs(y - ln.y0) <= s.running_height
-            for number, y in places[_running_key(text)]
+            number != ln.page
+            and abs(y - ln.y0) <= s.running_height
+            and abs(size - ln.size) <= s.running_size * max(size, ln.size)
+            for number, y, size in places[_running_key(text)]
         )
 
     def parts_recur(ln: Line) -> bool:
@@ -482,14 +507,117 @@ def column_feet(layout: Layout) -> dict[tuple[int, int], float]:
 _FOOTNOTE_MARKS = "*†‡§¶‖#"
 
 
-def opens_footnote(ln: Line, s: Settings = SETTINGS) -> bool:
-    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol."""
+def opens_footnote(ln: Line, s: Settings = SETTINGS, raised: bool = False) -> bool:
+    """``ln`` opens with a footnote's mark: a raised or smaller glyph, a number or a symbol
+    (``raised``: only a smaller glyph)."""
     if not ln.chars:
         return False
     first = ln.chars[0]
-    return (
-        first.text in _FOOTNOTE_MARKS or first.text.isdigit() or first.size < s.mark_size * ln.size
+    if first.size < s.mark_size * ln.size:
+        return True
+    return not raised and (first.text in _FOOTNOTE_MARKS or first.text.isdigit())
+
+
+def footnote_type(ln: Line, body: float, s: Settings = SETTINGS) -> bool:
+    """``ln`` is set in a footnote's type: smaller than the body's (one size step down is
+    enough, NeurIPS and ICML set 9 pt notes under 10 pt text), with no glyph of body size
+    (a formula's base letters among its scripts are the body's)."""
+    return ln.size < s.footnote_size * body and not any(
+        ch.size >= s.body_glyph * body and ch.text.isalnum() for ch in ln.chars
     )
+
+
+def foot_notice(ln: Line, foot: float, layout: Layout) -> bool:
+    """``ln`` is an unmarked note at its page's foot (NeurIPS's "Preprint. Under review.",
+    set where a footnote goes): footnote type standing apart below the column's last line of
+    body-size text (``foot``), in the page's bottom ``running_zone``."""
+    s = layout.settings
+    page = layout.pages[ln.page - 1]
+    return (
+        footnote_type(ln, layout.body, s)
+        and ln.y0 - foot >= s.footnote_apart * layout.leading
+        and ln.y0 >= (1 - s.running_zone) * page.height
+    )
+
+
+def footnote_numbers(layout: Layout, feet: dict[tuple[int, int], float]) -> dict[int, set[str]]:
+    """The numbers of each page's footnotes: footnote type under a column's last line of
+    body-size text (``feet``: :func:`column_feet`), opening with digits."""
+    s = layout.settings
+    out: dict[int, set[str]] = {}
+    for page in layout.pages:
+        for ln in page.lines:
+            foot = feet.get((ln.page, ln.column))
+            if (
+                ln.role == "text"
+                and foot is not None
+                and ln.y0 > foot
+                and footnote_type(ln, layout.body, s)
+            ):
+                m = _DIGITS_RE.match(ln.text)
+                if m and opens_footnote(ln, s):
+                    out.setdefault(page.number, set()).add(m.group())
+    return out
+
+
+def drop_footnote_marks(
+    layout: Layout, feet: dict[tuple[int, int], float], fonts: Sequence[FontStyle]
+) -> None:
+    """The marks in the text of footnotes that leave it: digits in type smaller than
+    ``mark_size`` of their line, raised by ``mark_raise`` of its size, right after a glyph,
+    whose number opens a footnote of the page ("(DMS)⁴ is" reads "(DMS) is")."""
+    s = layout.settings
+    numbers = footnote_numbers(layout, feet)
+    for page in layout.pages:
+        marks = numbers.get(page.number)
+        if not marks:
+            continue
+        for ln in page.lines:
+            foot = feet.get((ln.page, ln.column))
+            if ln.role != "text" or foot is None or ln.y0 > foot:
+                continue
+            pieces = _without_marks(ln, marks, fonts, s)
+            if len(pieces) > 1:
+                ln.chars = [ch for piece, _space in pieces for ch in piece]
+                ln.text = "".join(
+                    line_text(piece, fonts, ln.code, s) + (" " if space else "")
+                    for piece, space in pieces
+                ).strip()
+
+
+def _without_marks(
+    ln: Line, marks: set[str], fonts: Sequence[FontStyle], s: Settings
+) -> list[tuple[list[Char], bool]]:
+    """``ln``'s glyphs in runs between the footnote marks among them, each with whether a
+    word space followed the mark after it (the gap a mark leaves is no space: "it⁴." reads
+    "it.")."""
+    chars = ln.chars
+    baseline = statistics.median(ch.y1 for ch in chars) if chars else 0.0
+
+    def raised(ch: Char) -> bool:
+        return (
+            ch.text.isdigit()
+            and ch.size < s.mark_size * ln.size
+            and baseline - ch.y1 >= s.mark_raise * ln.size
+        )
+
+    pieces: list[tuple[list[Char], bool]] = []
+    run: list[Char] = []
+    i = 0
+    while i < len(chars):
+        j = i
+        while j < len(chars) and raised(chars[j]):
+            j += 1
+        if j > i and run and "".join(ch.text for ch in chars[i:j]) in marks:
+            space = j < len(chars) and " " in line_text(chars[j - 1 : j + 1], fonts, False, s)
+            pieces.append((run, space))
+            run = []
+            i = j
+            continue
+        run.append(chars[i])
+        i += 1
+    pieces.append((run, False))
+    return [(piece, space) for piece, space in pieces if piece]
 
 
 def set_role(ln: Line, role: str) -> None:
@@ -544,6 +672,12 @@ def analyse(doc: Document, s: Settings | None = None) -> Layout:
         frags, numbered = line_numbers(fragments(content.number, chars, doc.fonts, s), s)
         if numbered:
             notes.append(Note(content.number, 0, f"dropped {numbered} line numbers in the margin"))
+        outside = off_page(frags, content.width, content.height)
+        if outside:
+            gone = {id(ln) for ln in outside}
+            frags = [ln for ln in frags if id(ln) not in gone]
+            message = f"dropped {len(outside)} texts drawn off the page"
+            notes.append(Note(content.number, 0, message))
         pages.append(PageLayout(content, frags, []))
     body = body_size(ln for page in pages for ln in page.fragments)
     for page in pages:

@@ -1,6 +1,6 @@
 """The one PDF reader: every page's glyphs and graphics, from PDFium (pypdfium2).
 
-- **Glyphs** (:class:`Char`): text, loose box, font size and font (name, weight, italic,
+- **Glyphs** (:class:`Char`): text, loose box, drawn size and font (name, weight, italic,
   monospaced, small capitals), whether the PDF put a space before it. Read through plain
   ctypes calls: the per-glyph calls dominate the time, and pypdfium2's typed pointers cost
   several microseconds per call to convert. Glyphs set at an angle to the page (a plot's
@@ -39,6 +39,8 @@ Progress = Callable[[int, int], None]
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _FIXED_PITCH, _ITALIC = 1 << 0, 1 << 6
 _SC_RE = re.compile(r"(?<=[a-z0-9])SC[0-9]*$|-SC\b")
+#: italic by name: …Italic, …Oblique, CMTI, Times's …ReguItal and …MediItal (not "Digital")
+_ITALIC_NAME_RE = re.compile(r"(?<!dig)ital|oblique|cmti")
 _BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx")
 _MONO_WORDS = (
     "mono",
@@ -84,7 +86,10 @@ class FontStyle:
 
 @dataclass(slots=True)
 class Char:
-    """One glyph: its text, loose box (top-left origin), font size and font (index)."""
+    """One glyph: its text, loose box (top-left origin), size and font (index).
+
+    ``size`` is the size the glyph is drawn at (font size times its matrix's scale), not the
+    font size of the PDF's ``Tf``, which may be 1 for every glyph of a paper."""
 
     text: str
     x0: float
@@ -244,6 +249,9 @@ class _Reader:
         self.get_box = _fast(pdfium_c.FPDFText_GetLooseCharBox, c_int, vp, c_int, vp)
         self.get_text_object = _fast(pdfium_c.FPDFText_GetTextObject, vp, vp, c_int)
         self.is_generated = _fast(pdfium_c.FPDFText_IsGenerated, c_int, vp, c_int)
+        self.get_font_size = _fast(pdfium_c.FPDFText_GetFontSize, ctypes.c_double, vp, c_int)
+        self.get_matrix = _fast(pdfium_c.FPDFText_GetMatrix, c_int, vp, c_int, vp)
+        self.char_matrix = pdfium_c.FS_MATRIX()
         self.get_font = _fast(pdfium_c.FPDFTextObj_GetFont, vp, vp)
         self.obj_type = _fast(pdfium_c.FPDFPageObj_GetType, c_int, vp)
         self.obj_bounds = _fast(pdfium_c.FPDFPageObj_GetBounds, c_int, vp, fp, fp, fp, fp)
@@ -325,7 +333,7 @@ class _Reader:
         weight = pdfium_c.FPDFFont_GetWeight(handle)
         flags = pdfium_c.FPDFFont_GetFlags(handle)
         lowered = name.lower()
-        italic = bool(flags & _ITALIC) or any(k in lowered for k in ("italic", "oblique", "cmti"))
+        italic = bool(flags & _ITALIC) or bool(_ITALIC_NAME_RE.search(lowered))
         mono = bool(flags & _FIXED_PITCH) or any(k in lowered for k in _MONO_WORDS)
         return FontStyle(name, weight if weight > 0 else 400, italic, mono)
 
@@ -337,6 +345,22 @@ class _Reader:
             fid = self.font_ids[font] = len(self.doc.fonts)
             self.doc.fonts.append(style)
         return fid
+
+    def _size(self, textpage: int | None, index: int) -> float:
+        """The size glyph ``index`` is drawn at: the font size times the vertical scale of
+        the glyph's matrix (text matrix, ``cm`` and forms' matrices composed). Some
+        typesetters set a whole paper in a 1-pt font scaled by the text matrix (InDesign for
+        USENIX, Elsevier's and ACM's journal pipelines): the font size alone says 1.0 there,
+        and PDFium's FPDFTextObj_GetFontSize does too (it leaves the matrix out)."""
+        size = self.get_font_size(textpage, index)
+        m = self.char_matrix
+        if self.get_matrix(textpage, index, ctypes.byref(m)):
+            # The length of the image of the glyph space's unit upright vector: the glyph's
+            # height whatever the rotation, shear or horizontal squeeze.
+            scale = math.hypot(m.c, m.d)
+            if scale > 0:
+                size *= scale
+        return round(size, 2) or 1.0
 
     def _chars(self, textpage: Any, frame: _Frame, rotated: list[Graphic]) -> list[Char]:
         """The page's upright glyphs; those at an angle go to ``rotated`` as graphics."""
@@ -376,8 +400,7 @@ class _Reader:
                 angle = pdfium_c.FPDFText_GetCharAngle(textpage, i)
                 turn = abs(angle - upright) % (2 * math.pi)
                 if min(turn, 2 * math.pi - turn) < tolerance:
-                    size = round(pdfium_c.FPDFText_GetFontSize(textpage, i), 2) or 1.0
-                    info = (self._font_id(key), size)
+                    info = (self._font_id(key), self._size(handle, i))
                 objects[key] = info
             get_box(handle, i, rect_ref)
             if simple:

@@ -132,6 +132,9 @@ class Settings:
     running_zone: float = 0.15
     #: a running head recurs on another page within this (pt) of its height
     running_height: float = 4.0
+    #: … in type of its size, within this share of it (a running head is set alike on every
+    #: page; a plot's title and another plot's legend that share a word are not)
+    running_size: float = 0.1
     #: … and stands further than this many leadings from the text (running text at a
     #: page's top has its next line one leading below)
     running_gap: float = 1.3
@@ -224,6 +227,14 @@ class Settings:
     # -- PDF import (importer/pdf/) ----------------------------------------------------------
     #: a line within this (pt) of a float's box or its caption's is the float's
     float_slack: float = 2.0
+    #: … as is one inside its width that crosses its top or bottom edge by this share of the
+    #: line's height (a plot's title the box stops short of)
+    straddle_overlap: float = 0.15
+    #: an algorithm's or a listing's box found taller than this many leadings holds its body
+    listing_lines: float = 2.0
+    #: lines set on under text narrowed beside a float keep its measure while each stands
+    #: within this many leadings (top to the bottom of the line above) of the one above
+    wrap_tail_lead: float = 0.6
     #: a drawing over this share of the page is a background, no float
     drawing_share: float = 0.5
     #: a drawing smaller than this (pt) both ways is a speck
@@ -245,6 +256,14 @@ class Settings:
     script_chars: int = 24
     #: a footnote's mark is a glyph smaller than this share of its line's size
     mark_size: float = 0.8
+    #: … and, in the text, raised by this share of its line's size above the baseline
+    mark_raise: float = 0.2
+    #: footnotes are set in type smaller than this share of the body (\footnotesize is 0.8
+    #: of a 10 pt body; NeurIPS and ICML set 9 pt notes under 10 pt text)
+    footnote_size: float = 0.95
+    #: an unmarked note at a page's foot stands this many leadings below the column's last
+    #: line of body-size text
+    footnote_apart: float = 1.5
     #: a displayed equation is set in by more than this (em), and a line of one inside a
     #: display narrower than this share of the column, within this many leadings below
     display_indent: float = 3.0

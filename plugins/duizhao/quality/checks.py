@@ -33,13 +33,15 @@ TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
 
-_IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore\s+([^>]*?)\s*-->")
+_IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore(\s[^>]{0,500}?)-->")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
 _HALFWIDTH_RE = re.compile(f"(?<=[{_HAN}])[,;:!?](?=[{_HAN}])|(?<=[{_HAN}])\\.(?=[{_HAN}])")
 _FULLWIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
 _SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
-_LATIN_RUN_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*(?:[ ,]+[A-Za-z][A-Za-z'\-]*){5,}")
+# Words, joined into runs by scanning (a pattern of repeated words backtracks quadratically
+# through a long word that no run follows: issue 19).
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
 _DIGIT_RE = re.compile(r"\d")
 #: Units compared when a number carries one on both sides (lower case).
@@ -126,6 +128,9 @@ def check_math(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_links(o: m.Masked, t: m.Masked) -> str | None:
     missing, extra = _multiset_diff(set(o.targets), set(t.targets))
+    # A translation may add the site's own cross-references: [P042](#P042), [](#fig-3),
+    # [第 7 篇](a007.md#P017) are the translator's, not the paper's.
+    extra = [x for x in extra if not m.is_site_link(x)]
     if not missing and not extra:
         return None
     what = f"missing {_short(missing)}" if missing else f"not in the original {_short(extra)}"
@@ -149,7 +154,7 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(t.prose.translate(m.FULLWIDTH_DIGITS), chinese=True)
+    trf = m.references(m.halfwidth_digits(t.prose), chinese=True)
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -165,7 +170,7 @@ def _ref(ref: tuple[str, str]) -> str:
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = m.strip_references(m.strip_citations(o.prose), chinese=False)
-    tp = t.prose.translate(m.FULLWIDTH_DIGITS)
+    tp = m.halfwidth_digits(t.prose)
     tp = m.strip_references(m.strip_citations(tp), chinese=True)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
@@ -199,10 +204,33 @@ def check_identical(o: m.Masked, t: m.Masked, original: str, translation: str) -
 
 
 def check_untranslated(t: m.Masked) -> str | None:
-    mt = _LATIN_RUN_RE.search(m.strip_link_texts(t.prose))
-    if mt is None:
-        return None
-    return f"English left untranslated: '{mt.group(0)[:60]}'"
+    run = latin_run(m.strip_link_texts(t.prose))
+    return None if run is None else f"English left untranslated: '{run[:60]}'"
+
+
+def latin_run(prose: str, words: int = UNTRANSLATED_MIN_WORDS) -> str | None:
+    """The first run of ``words`` or more Latin words separated by spaces and commas only."""
+    first = last = None
+    count = 0
+    for mt in _LATIN_WORD_RE.finditer(prose):
+        if (
+            last is not None
+            and mt.start() > last.end()
+            and _only_spaces(prose, last.end(), mt.start())
+        ):
+            count += 1
+        else:
+            if count >= words and first is not None and last is not None:
+                return prose[first.start() : last.end()]
+            first, count = mt, 1
+        last = mt
+    if count >= words and first is not None and last is not None:
+        return prose[first.start() : last.end()]
+    return None
+
+
+def _only_spaces(text: str, start: int, end: int) -> bool:
+    return not text[start:end].strip(" ,")
 
 
 def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:

@@ -7,21 +7,30 @@ Every pattern is compiled once; a block without a trigger character skips its pa
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import NamedTuple
 
 #: What a masked span becomes in the prose: neither Latin, digit nor Han.
 MASK = "\ue000"
 
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(?:.*?^[ \t]*\1[ \t]*$|.*\Z)", re.M | re.S)
-_LIST_MARKER_RE = re.compile(r"^[ \t]*\d{1,9}[.)](?=[ \t])", re.M)
-_CODE_RE = re.compile(r"(`+)(.+?)\1", re.S)
+# Fences and code spans are found by scanning, not by a pattern with a back-reference to the
+# opening run (which backtracks cubically on a line of backticks: issue 19).
+_BACKTICKS_RE = re.compile(r"`+")
+_LIST_MARKER_RE = re.compile(r"^[ \t]*(\d{1,9})[.)](?=[ \t])")
 _MATH_RE = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re.S)
-# [text](target) and ![alt](target): the text stays prose, the target is masked.
-_LINK_RE = re.compile(r"(!?)\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+# [text](target) and ![alt](target): the text stays prose, the target is masked (an image's
+# '!' stays). The parentheses are read apart (``<url> "title"``): a pattern of the target's
+# parts with their optional spaces is one recheck cannot decide in time.
+_LINK_RE = re.compile(r"\[([^\[\]\n]*)\]\(([^()\n]*)\)")
+#: The label duizhao gives an empty link to a placement of the page (``#fig-3``, ``#table-2``).
+_ANCHOR_LABEL = {"#fig": "图", "#table": "表"}
 _URL_RE = re.compile(r"<?https?://[^\s<>)\]，。]+>?")
-_HTML_RE = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>\n]*>", re.S)
+# HTML comments are found by scanning (an unclosed "<!--" would make every later one scan to
+# the end); tags end at the next '<' or '>'.
+_TAG_RE = re.compile(r"</?[A-Za-z][^<>\n]*>")
 
 
 class Masked(NamedTuple):
@@ -37,16 +46,11 @@ def mask(text: str) -> Masked:
     math: list[str] = []
     targets: list[str] = []
     if "```" in text or "~~~" in text:  # code blocks: translators may translate comments
-        text = _FENCE_RE.sub(MASK, text)
+        text = _mask_fences(text)
     if ". " in text or ") " in text:
-        text = _LIST_MARKER_RE.sub(MASK, text)
+        text = _mask_list_markers(text)
     if "`" in text:
-
-        def _code(m: re.Match[str]) -> str:
-            code.append(m.group(2).strip())
-            return MASK
-
-        text = _CODE_RE.sub(_code, text)
+        text = _mask_code_spans(text, code)
     if "$" in text:
 
         def _math(m: re.Match[str]) -> str:
@@ -57,12 +61,30 @@ def mask(text: str) -> Masked:
     if "](" in text:
 
         def _link(m: re.Match[str]) -> str:
-            targets.append(m.group(3))
-            return "[" + m.group(2) + "]" + MASK
+            text, inside = m.group(1), m.group(2).strip()
+            if inside.startswith("<") and ">" in inside:
+                target = inside[1 : inside.index(">")]
+            else:
+                target = inside.split(None, 1)[0] if inside else ""
+            if not target:
+                return m.group(0)  # no target: not a link
+            targets.append(target)
+            label = _ANCHOR_LABEL.get(target.partition("-")[0]) if target[:1] == "#" else None
+            if label is not None and not text:
+                # duizhao gives an empty link to a figure or table of the page its label:
+                # [](#fig-3) reads 图 3
+                text = label + " " + target.partition("-")[2]
+            elif label is None and is_site_link(target):
+                # the translator's cross-reference ([第 2 篇的 P014](a002.md#P014)): its text
+                # is not the paper's
+                text = MASK
+            return "[" + text + "]" + MASK
 
         text = _LINK_RE.sub(_link, text)
     if "<" in text:
-        text = _HTML_RE.sub(MASK, text)
+        if "<!--" in text:
+            text = _mask_comments(text)
+        text = _TAG_RE.sub(MASK, text)
     if "://" in text:
 
         def _url(m: re.Match[str]) -> str:
@@ -73,15 +95,114 @@ def mask(text: str) -> Masked:
     return Masked(text, tuple(code), tuple(math), tuple(targets))
 
 
+def is_site_link(target: str) -> bool:
+    """A link within the site: a fragment, or a relative path to a page (``a007.md#P017``)."""
+    if target[:1] == "#":
+        return True
+    path = target.partition("#")[0]
+    return path.endswith(".md") and ":" not in path and not path.startswith("//")
+
+
+def _mask_list_markers(text: str) -> str:
+    """Ordered list markers (``2.``, ``3)``) as :data:`MASK`. As in CommonMark, a list starts
+    after a blank line or at the top, or with 1 inside a paragraph: a wrapped line that starts
+    with a sentence's last number ("… achieves\n279. The …") is prose."""
+    lines = text.split("\n")
+    can_start = True  # at the top, after a blank line or after an item
+    for i, line in enumerate(lines):
+        marker = _LIST_MARKER_RE.match(line)
+        if marker is not None and (can_start or marker.group(1) == "1"):
+            lines[i] = MASK + line[marker.end() :]
+            can_start = True
+        else:
+            can_start = not line.strip()
+    return "\n".join(lines)
+
+
+def _fence(line: str) -> str | None:
+    """The fence a line opens or closes (three or more backticks or tildes), or None."""
+    body = line.lstrip(" \t")
+    char = body[:1]
+    if char not in ("`", "~") or not body.startswith(char * 3):
+        return None
+    return char * (len(body) - len(body.lstrip(char)))
+
+
+def _mask_fences(text: str) -> str:
+    """Fenced code blocks (an unclosed one runs to the end) as one :data:`MASK` each: a line
+    of the same fence (and spaces or tabs) closes one."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        if fence is None:
+            opener = _fence(line) if line.endswith("\n") else None
+            if opener is not None:
+                fence = opener
+                out.append(MASK)
+            else:
+                out.append(line)
+        elif line.rstrip("\n").strip(" \t") == fence:
+            fence = None
+            out.append("\n" if line.endswith("\n") else "")
+    return "".join(out)
+
+
+def _mask_code_spans(text: str, code: list[str]) -> str:
+    """Code spans as one :data:`MASK` each, their contents (stripped) appended to ``code``.
+
+    As CommonMark reads them: a run of backticks opens a span that the next run of the same
+    length closes; a run that nothing closes is text.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text)]
+    starts: dict[int, list[int]] = {}  # length -> the starts of the runs of that length
+    for start, end in runs:
+        starts.setdefault(end - start, []).append(start)
+    out: list[str] = []
+    done = 0
+    for start, end in runs:
+        if start < done:
+            continue  # inside the span just closed
+        same = starts[end - start]
+        k = bisect.bisect_right(same, start)
+        if k == len(same):
+            continue  # nothing closes it: text
+        close = same[k]
+        out += [text[done:start], MASK]
+        code.append(text[end:close].strip())
+        done = close + (end - start)
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _mask_comments(text: str) -> str:
+    """HTML comments as one :data:`MASK` each (an unclosed one is text, as is what follows)."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("<!--", pos)
+        if start < 0:
+            break
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out += [text[pos:start], MASK]
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------------------------
 # Citations: [12], [3-5], [3, 7]; author-year (Smith et al., 2020)
 
 _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
-_RANGE_SPLIT_RE = re.compile(r"\s*[,，]\s*")
+# The surname starts after a character that is no letter, ' or - (matched, not looked behind:
+# a run of letters that an assertion alone would start anywhere in backtracks quadratically);
+# applied to " " + prose.
 _AUTHOR_YEAR_RE = re.compile(
-    r"\b([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?,?\s+"
-    r"\(?((?:19|20)\d\d[a-z]?)\)?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
 )
+_DASHES = str.maketrans("–—，", "--,")
 
 
 def citations(prose: str) -> Counter[int]:
@@ -90,8 +211,8 @@ def citations(prose: str) -> Counter[int]:
     if "[" not in prose:
         return out
     for m in _CITE_RE.finditer(prose):
-        for part in _RANGE_SPLIT_RE.split(m.group(1)):
-            bounds = re.split(r"\s*[\-–—]\s*", part)
+        for part in m.group(1).translate(_DASHES).split(","):
+            bounds = part.split("-")  # (int() ignores the spaces around each)
             if len(bounds) == 2:
                 lo, hi = int(bounds[0]), int(bounds[1])
                 if 0 <= hi - lo <= 200:
@@ -108,13 +229,15 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
     """(surname, year) of author-year citations."""
     if not _YEAR_RE.search(prose):
         return frozenset()
-    return frozenset((m.group(1), m.group(2)) for m in _AUTHOR_YEAR_RE.finditer(prose))
+    return frozenset((m.group(2), m.group(3)) for m in _AUTHOR_YEAR_RE.finditer(" " + prose))
 
 
 def strip_citations(prose: str) -> str:
     """``prose`` without numeric and author-year citations (their numbers are not figures)."""
     prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
-    return _AUTHOR_YEAR_RE.sub(MASK, prose) if _YEAR_RE.search(prose) else prose
+    if not _YEAR_RE.search(prose):
+        return prose
+    return _AUTHOR_YEAR_RE.sub(lambda m: m.group(1) + MASK, " " + prose)[1:]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,14 +309,19 @@ def _strip_ref(mt: re.Match[str]) -> str:
     return MASK
 
 
-_REF_EN_TRIGGERS = ("fig", "tab", "sec", "§", "eq", "appendix", "algorithm")
-_REF_ZH_TRIGGERS = frozenset("图表式方程附录算法第")
+# What every reference holds: a word of the patterns above (lower case), or one of the Chinese
+# words' last characters followed by a number or letter.
+_REF_EN_TRIGGERS = (
+    "fig", "table", "tab.", "section", "sec.", "§", "equation", "eq.", "eqs.", "appendix",
+    "algorithm",
+)  # fmt: skip
+_REF_ZH_TRIGGER_RE = re.compile(r"[图表式程录法第]\s*\(?[\dA-Z]")
 
 
 def has_reference_word(prose: str, *, chinese: bool) -> bool:
     """The cheap prefilter: could ``prose`` hold a reference at all?"""
     if chinese:
-        return not _REF_ZH_TRIGGERS.isdisjoint(prose)
+        return _REF_ZH_TRIGGER_RE.search(prose) is not None
     lower = prose.lower()
     return any(w in lower for w in _REF_EN_TRIGGERS)
 
@@ -204,7 +332,7 @@ def strip_references(prose: str, *, chinese: bool) -> str:
     return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
 
 
-_LINK_TEXT_RE = re.compile(r"\[[^\]\n]*\]" + MASK)
+_LINK_TEXT_RE = re.compile(r"\[[^\[\]\n]*\]" + MASK)
 
 
 def strip_link_texts(prose: str) -> str:
@@ -215,12 +343,22 @@ def strip_link_texts(prose: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Numbers
 
+# (A digit first, the look behind it after: the search then skips to digits fast.)
 _NUM_RE = re.compile(
-    r"(?<![A-Za-z0-9_.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])(?:\s*(万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
+    r"(\d(?<![A-Za-z0-9_.]\d)(?:\d{0,2}(?:,\d{3})+|\d*))(\.\d+)?(?![\d])"
+    r"(?:\s*(万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
 )
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
 _UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
 FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_FULLWIDTH_DIGIT_RE = re.compile("[０-９]")
+
+
+def halfwidth_digits(text: str) -> str:
+    """``text`` with full-width digits as ASCII ones (a translation may write ３)."""
+    return text.translate(FULLWIDTH_DIGITS) if _FULLWIDTH_DIGIT_RE.search(text) else text
+
+
 _EN_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
@@ -261,10 +399,15 @@ def _canon(value: float) -> str:
     return f"{value:.6g}"
 
 
+@lru_cache(maxsize=16)
+def _number_matches(prose: str) -> tuple[re.Match[str], ...]:
+    return tuple(_NUM_RE.finditer(prose))  # (numbers and units of one text are both asked)
+
+
 def numbers(prose: str) -> list[str]:
     """The digit numbers of ``prose``, canonical (thousands separators removed, 10 亿 = 1e9)."""
     out = []
-    for m in _NUM_RE.finditer(prose):
+    for m in _number_matches(prose):
         whole = m.group(1).replace(",", "")
         value = float(whole + (m.group(2) or ""))
         out.append(_canon(value * _ZH_SCALE[m.group(3)] if m.group(3) else value))
@@ -274,7 +417,7 @@ def numbers(prose: str) -> list[str]:
 def units(prose: str) -> dict[str, set[str]]:
     """Each number's units (lower case: kB and KB are one), where a unit follows it."""
     out: dict[str, set[str]] = {}
-    for m in _NUM_RE.finditer(prose):
+    for m in _number_matches(prose):
         if m.group(4):
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
             unit = m.group(4).lower()

@@ -103,14 +103,13 @@ def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
     if text.isspace():  # most text between tags
         return text
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
-    hits: list[Hit] = (
-        matcher.english(masked)
-        if side == "en"
-        else [
-            *matcher.chinese(masked),
-            *(h for h in matcher.english(masked) if h.entry.latin),
-        ]
-    )
+    # a text whose terms are all marked already is left as it is (``seen``): no resolving
+    if side == "en":
+        hits: list[Hit] = matcher.english(masked, seen)
+    else:
+        hits = matcher.chinese(masked, seen)
+        if matcher.has_latin:  # terms a translation keeps in Latin letters
+            hits += [h for h in matcher.english(masked, seen) if h.entry.latin]
     if not hits:
         return text
     hits.sort(key=lambda h: h.start)

@@ -2,7 +2,8 @@
 
 Reads ``glossary.yml`` next to mkdocs.yml once per build (its problems are the build's
 warnings); feeds its Chinese renderings to jieba (:func:`duizhao.search.segment.add_terms`);
-marks the first use of each term per page and side (:mod:`.annotate`) on the pages
+marks the first use of each term per page and side (:mod:`.annotate`), once the search
+plugins have read the page, on the pages
 :meth:`~duizhao.build.Build.uses_duizhao` accepts only (every other page stays as MkDocs
 makes it); with ``glossary_page:`` set, generates that page.
 """
@@ -95,12 +96,13 @@ class GlossaryFeature(Feature):
     def page_inputs(self, build: Build, file: File) -> str:
         return repr(self._stamp) if self.matcher is not None else ""
 
-    def on_page_content(self, build: Build, html: str, page: Page) -> str:
-        if self.matcher is None or not build.uses_duizhao(page.file.src_uri):
-            return html
-        if page.file.src_uri == self.page_uri:
-            return html
-        return annotate(html, self.matcher)
+    def on_page_context(self, build: Build, page: Page) -> None:
+        """Marked after the search plugins read the page: the tooltips are for readers, and
+        each search plugin would parse every one of their tags again."""
+        if self.matcher is None or page.content is None or page.file.src_uri == self.page_uri:
+            return
+        if build.uses_duizhao(page.file.src_uri):
+            page.content = annotate(page.content, self.matcher)
 
     def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         if self.path.exists():

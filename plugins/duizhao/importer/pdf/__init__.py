@@ -4,7 +4,8 @@ The paper is read once (:mod:`duizhao.pdf`: glyphs with fonts and positions, gra
 page-layout pass) and its floats are those of the figure detector
 (:mod:`duizhao.figures.detect`) run on the same pages. Then, each a module here:
 
-- :mod:`.lines`: the floats' lines leave the text, scripts go back into their lines;
+- :mod:`.lines`: the floats' lines leave the text (an algorithm's or a listing's as a block
+  the flow sets after the paragraph it interrupts), scripts go back into their lines;
 - :mod:`.front`: the title and the authors;
 - :mod:`.headings`: section headings (a numbering pattern and a heading style);
 - :mod:`.flow`: the lines become units, rule by rule;
@@ -21,7 +22,7 @@ from typing import Any, Literal
 
 from ...figures.detect import DetectedFigure, Unboxed, detect_document
 from ...pdf.hyphens import Joiner
-from ...pdf.page_layout import Layout, analyse, mark_running
+from ...pdf.page_layout import Layout, analyse, column_feet, drop_footnote_marks, mark_running
 from ...pdf.page_layout import Note as LayoutNote
 from ...pdf.read import Document, opened
 from ..escape import md_fence, md_text, protect_line_start
@@ -36,6 +37,7 @@ from .lines import (
     sweep_float_text,
     use_captions,
     use_floats,
+    use_listings,
 )
 from .place import anchor, place
 
@@ -114,13 +116,15 @@ def import_document(
     floats = use_floats(layout, detected)
     placed_keys = {(f.page, f.kind, f.number) for f in floats}
     use_captions(layout, [(u.page, u.caption_box) for u in found.unboxed])
+    listings = use_listings(layout, found.others)
     sweep_float_text(layout, floats)
     title, authors, front_notes = front_matter(layout)
     mark_running(layout)
     attach_scripts(layout)
+    drop_footnote_marks(layout, column_feet(layout), layout.fonts)
     notes = [*layout.notes, *front_notes, *running_notes(layout)]
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
-    state = flow(layout, joiner)
+    state = flow(layout, joiner, listings)
     notes += state.notes
     placed = place(state.units, floats, [anchor(layout, f) for f in floats])
     chunks = _chunks(placed, number_references, set(declared_figures))

@@ -6,9 +6,11 @@ closes what it had open and returns False for the next rule. The state they shar
 :class:`Flow`; each rule is a plain function of ``(flow, line, page)``.
 
 - **floats**: lines of a float or its caption leave the text (a paragraph they interrupt
-  goes on after them); other roles (running heads, front matter) are skipped;
-- **footnote**: small type under a column's last body-size line, opening with a mark, leaves
-  the flow without ending the paragraph it interrupts (reported);
+  goes on after them; an algorithm's or a listing's are set after it, caption and code);
+  other roles (running heads, front matter) are skipped;
+- **footnote**: footnote type under a column's last body-size line, opening with a mark or
+  standing apart at the page's foot, leaves the flow without ending the paragraph it
+  interrupts (reported);
 - **display** / **equation**: a line whose number, "(12)", is set apart at a margin opens a
   displayed equation; lines set in with mathematics, set tight below it, continue it;
 - **heading_continues** / **heading**: see :mod:`.headings`;
@@ -25,8 +27,17 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...pdf.headings import heading_like
 from ...pdf.hyphens import Joiner
-from ...pdf.page_layout import Layout, Note, PageLayout, column_feet, opens_footnote
+from ...pdf.page_layout import (
+    Layout,
+    Note,
+    PageLayout,
+    column_feet,
+    foot_notice,
+    footnote_type,
+    opens_footnote,
+)
 from ...pdf.read import Char
 from ...pdf.text import Line
 from .headings import Sections, as_heading, continues_heading
@@ -70,6 +81,11 @@ class Flow:
     code: list[Line] = field(default_factory=list)
     display: list[Line] = field(default_factory=list)
     footnote: list[Line] = field(default_factory=list)
+    #: an algorithm's or a listing's lines, set after the paragraph they interrupt
+    held: list[Line] = field(default_factory=list)
+    #: which listing each listing line (by ``id``) is of, and how many lines each has
+    listings: dict[int, int] = field(default_factory=dict)
+    listing_sizes: dict[int, int] = field(default_factory=dict)
     in_refs: bool = False
     #: where each (page, column)'s references start (their hanging indents lie right of it)
     ref_left: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -96,7 +112,31 @@ class Flow:
     # -- closing what is open -------------------------------------------------------------
 
     def end(self) -> None:
-        """End the open paragraph (or reference)."""
+        """End the open paragraph (or reference), then set the algorithm or listing that
+        interrupted it."""
+        self._end_paragraph()
+        self.end_held(whole=False)
+
+    def end_held(self, whole: bool = True) -> None:
+        """The algorithms and listings held apart whose every line has come (``whole``: all
+        of them): each its caption a paragraph, its body code."""
+        groups: dict[int, list[Line]] = {}
+        for ln in self.held:
+            groups.setdefault(self.listings.get(id(ln), -1), []).append(ln)
+        self.held = []
+        for n, held in groups.items():
+            if not whole and len(held) < self.listing_sizes.get(n, 0):
+                self.held.extend(held)  # lines of it are still to come (a column further)
+                continue
+            caption = [ln.text for ln in held if ln.role == "listing_caption"]
+            body = [ln.text for ln in held if ln.role == "listing"]
+            page, line = held[0].page, held[0].number
+            if caption:
+                self.units.append(Unit("paragraph", self.joiner.join(caption), 0, page, line))
+            if body:
+                self.units.append(Unit("code", "\n".join(body), 0, page, line))
+
+    def _end_paragraph(self) -> None:
         para, self.para = self.para, []
         if not para:
             return
@@ -140,6 +180,7 @@ class Flow:
 
     def finish(self) -> None:
         self.end()
+        self.end_held()
         self.end_code()
         self.end_display()
         self.end_footnote()
@@ -162,6 +203,11 @@ def floats(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if ln.role in ("float", "caption"):
         flow.interrupted = True
         return True
+    if ln.role in ("listing", "listing_caption"):
+        # held until the paragraph it interrupts ends
+        flow.held.append(ln)
+        flow.interrupted = True
+        return True
     return ln.role != "text"
 
 
@@ -171,10 +217,17 @@ def footnote(flow: Flow, ln: Line, page: PageLayout) -> bool:
         not flow.in_refs
         and foot is not None
         and ln.y0 > foot
-        and small_type(ln, flow.layout.body, flow.layout.settings)
-        and not flow.front
-        # a footnote opens with its mark (a small-type heading, "REFERENCES", does not)
-        and (bool(flow.footnote) or opens_footnote(ln, flow.layout.settings))
+        and footnote_type(ln, flow.layout.body, flow.layout.settings)
+        # a footnote opens with its mark (a small-type heading, "REFERENCES", does not), or
+        # is an unmarked note at the page's foot; in the front matter, whose abstract some
+        # styles set small, only a raised mark opens one (ICML's affiliations)
+        and (
+            bool(flow.footnote)
+            or (
+                opens_footnote(ln, flow.layout.settings, raised=flow.front)
+                or (not flow.front and foot_notice(ln, foot, flow.layout))
+            )
+        )
     ):
         flow.footnote.append(ln)
         return True
@@ -207,7 +260,9 @@ def heading_continues(flow: Flow, ln: Line, page: PageLayout) -> bool:
     head = flow.open_heading
     if head is not None and continues_heading(flow.layout, page, head, ln):
         last = flow.units[-1]
-        flow.units[-1] = Unit("heading", f"{last.text} {ln.text}", last.level, last.page, last.line)
+        # a wrapped heading's line-end hyphen is joined as a paragraph's ("TECH-" "NIQUES")
+        text = flow.joiner.join([last.text, ln.text])
+        flow.units[-1] = Unit("heading", text, last.level, last.page, last.line)
         flow.open_heading = flow.last_text = ln
         return True
     flow.open_heading = None
@@ -216,7 +271,13 @@ def heading_continues(flow: Flow, ln: Line, page: PageLayout) -> bool:
 
 def code(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if not flow.in_refs and (
-        ln.code or (flow.code and _continues_code(flow, page, flow.code[-1], ln))
+        ln.code
+        or (
+            flow.code
+            and _continues_code(flow, page, flow.code[-1], ln)
+            # a heading ends a listing ("3.2 Fold Function Support" under its last line)
+            and not heading_like(ln, flow.layout.body, flow.layout.settings)
+        )
     ):
         flow.end()
         flow.code.append(ln)
@@ -232,6 +293,8 @@ def heading(flow: Flow, ln: Line, page: PageLayout) -> bool:
     level, text, rest = found
     flow.end()
     flow.units.append(Unit("heading", text, level, ln.page, ln.number))
+    if not rest:
+        flow.sections.learn(ln, level)
     flow.section = text
     named = text.lower().strip(":. ")
     flow.in_refs = named in REFERENCE_NAMES or (flow.in_refs and level > 2)
@@ -277,6 +340,8 @@ def display(flow: Flow, ln: Line, page: PageLayout) -> bool:
 def text(flow: Flow, ln: Line, page: PageLayout) -> bool:
     if flow.para and _breaks(flow, page, flow.page(flow.para[-1].page), flow.para[-1], ln):
         flow.end()
+    elif not flow.para:
+        flow.end_held(whole=False)  # a listing that stood between paragraphs
     if flow.in_refs:
         key = (ln.page, ln.column)
         flow.ref_left[key] = min(flow.ref_left.get(key, ln.x0), ln.x0)
@@ -299,9 +364,13 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def flow(layout: Layout, joiner: Joiner) -> Flow:
-    """Every page's lines through :data:`RULES`, in reading order."""
+def flow(layout: Layout, joiner: Joiner, listings: dict[int, int] | None = None) -> Flow:
+    """Every page's lines through :data:`RULES`, in reading order (``listings``: which
+    algorithm or listing each of their lines is of, by ``id``)."""
     state = Flow(layout, joiner, body_foot=column_feet(layout))
+    state.listings = listings or {}
+    for n in state.listings.values():
+        state.listing_sizes[n] = state.listing_sizes.get(n, 0) + 1
     for page in layout.pages:
         for ln in page.lines:
             for rule in RULES:
@@ -418,6 +487,20 @@ def _continues_code(flow: Flow, page: PageLayout, prev: Line, ln: Line) -> bool:
     )
 
 
+def inline_enumeration(text: str) -> bool:
+    """``text`` opens an enumeration run in the sentence, not a list item: the next item's
+    mark follows on the same line ("(a) overlaps …; (b) adjusts …")."""
+    m = _ITEM_RE.match(text)
+    if m is None:
+        return False
+    mark = m.group().strip()
+    label = mark.strip("()")
+    if len(label) != 1:
+        return False
+    nxt = mark.replace(label, chr(ord(label) + 1))
+    return f" {nxt} " in text[m.end() - 1 :] or text.endswith(f" {nxt}")
+
+
 def _breaks_reference(
     flow: Flow, page: PageLayout, prev_page: PageLayout, prev: Line, ln: Line
 ) -> bool:
@@ -445,7 +528,9 @@ def _breaks(flow: Flow, page: PageLayout, prev_page: PageLayout, prev: Line, ln:
     body = layout.body
     if flow.in_refs:
         return _breaks_reference(flow, page, prev_page, prev, ln)
-    if ln.text.startswith(_BULLETS) or _ITEM_RE.match(ln.text):
+    if ln.text.startswith(_BULLETS) or (
+        _ITEM_RE.match(ln.text) and not inline_enumeration(ln.text)
+    ):
         return True
     same_column = prev.page == ln.page and prev.column == ln.column
     if prev.page == ln.page and page.gutter is not None and -1 in (prev.column, ln.column):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...pdf.headings import ABSTRACT_RE, caps, heading_candidate
 from ...pdf.page_layout import Layout, PageLayout
@@ -24,14 +24,41 @@ _RUN_IN_DEPTH = 3
 _SUBSECTION_NUMBER_RE = re.compile(r"^[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}\.? {1,4}(?=\S)")
 
 
+#: Numbered this deep (1.1.1.1), a title run in with a colon or a full stop is a heading even
+#: in the body's font (IEEE's paragraph heads: "5.1.1.1 Hornet Cluster: The cluster …").
+_PARAGRAPH_DEPTH = 4
+_PARAGRAPH_HEAD_RE = re.compile(
+    r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){3})\.? {1,4}(?P<title>[A-Z][^:.;]{0,80}?)[:.] +(?=\S)"
+)
+#: Named sections of the front matter that run in after a bold name ("Index Terms—…").
+_RUN_IN_DELIMITERS = ("—", "–", ":", ".")
+_RUN_IN_NAMES = {"index terms": "Index Terms", "keywords": "Keywords", "key words": "Key words"}
+
+
+_RUN_IN_STOP_RE = re.compile(r"[a-z)]\. +[A-Z]")
+
+
+#: A heading's style: its size (to half a point), bold, small capitals, capitals.
+Style = tuple[float, bool, bool, bool]
+
+
+def style_of(ln: Line) -> Style:
+    return (round(ln.size * 2) / 2, ln.bold, ln.smallcaps, caps(ln.text))
+
+
 @dataclass
 class Sections:
-    """The last subsection letter seen (A., B., …), to read "I." after "H." as a letter."""
+    """The last subsection letter seen (A., B., …), to read "I." after "H." as a letter, and
+    the styles of the paper's headings so far, with their levels."""
 
     letter: str = ""
+    styles: dict[Style, int] = field(default_factory=dict)
 
     def follows_letter(self, number: str) -> bool:
         return bool(self.letter) and ord(number) == ord(self.letter) + 1
+
+    def learn(self, ln: Line, level: int) -> None:
+        self.styles.setdefault(style_of(ln), level)
 
 
 def _abstract(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
@@ -121,14 +148,80 @@ def as_heading(
         # (a numbered subsection, not a section: "2. …" in italics may be a list's item)
         italic_ok = ln.italic and (kind == "letter" or (kind == "numeric" and depth >= 2))
         left, right = page.extents.get(ln.column, (ln.x0, ln.x1))
-        # A bold or larger heading may fill its column (and wrap); others are short.
-        reach = s.strong_heading_width if ln.bold or larger else s.heading_width
+        reach = s.strong_heading_width if fills_column(ln, larger, italic_ok) else s.heading_width
         if (styled or italic_ok) and ln.width < reach * (right - left) + 1:
             number = text.split(".", 1)[0]
             if kind == "roman" and len(number) == 1 and sections.follows_letter(number):
                 kind = "letter"  # "I. Sub Figures" after "H. Figures", not section I
             return _level(kind, depth, number, sections), text, ""
-    return _run_in(layout, ln)
+    return (
+        _run_in(layout, ln)
+        or run_in_named(layout, ln)
+        or paragraph_head(text)
+        or styled_like_a_heading(layout, page, ln, last, sections)
+    )
+
+
+def fills_column(ln: Line, larger: bool, italic_ok: bool) -> bool:
+    """A heading set in bold, larger type, capitals (IEEE's "III. BESTFIT CURVE-FITTING …
+    DATA" wraps) or, a lettered subsection, italics may fill its column and wrap; a plain one
+    is short. Not a line with a full stop inside: a heading run in ("4.1.1 Levels. Text").
+    """
+    return (ln.bold or larger or caps(ln.text) or italic_ok) and not _RUN_IN_STOP_RE.search(ln.text)
+
+
+def run_in_named(layout: Layout, ln: Line) -> tuple[int, str, str] | None:
+    """A named section of the front matter run in after its name in bold ("Index Terms—",
+    "Keywords:"), as IEEE's abstract is."""
+    prefix = styled_prefix(ln, layout.fonts)
+    name = _RUN_IN_NAMES.get(prefix.strip(" —–:.-").lower())
+    after = ln.text[len(prefix) :]
+    # the delimiter, in the name's font or the text's
+    delimited = prefix.rstrip().endswith(_RUN_IN_DELIMITERS) or after.lstrip().startswith(
+        _RUN_IN_DELIMITERS
+    )
+    rest = after.strip(" —–:")
+    if name is None or not delimited or not rest:
+        return None
+    return 2, name, rest
+
+
+def paragraph_head(text: str) -> tuple[int, str, str] | None:
+    """A paragraph head numbered four deep, run in with a colon or a full stop (in any
+    font): "5.1.1.1 Hornet Cluster: The Hornet Cluster is …"."""
+    m = _PARAGRAPH_HEAD_RE.match(text)
+    if m is None:
+        return None
+    return min(1 + _PARAGRAPH_DEPTH, 6), f"{m.group('num')} {m.group('title')}", text[m.end() :]
+
+
+def styled_like_a_heading(
+    layout: Layout, page: PageLayout, ln: Line, last: Line | None, sections: Sections
+) -> tuple[int, str, str] | None:
+    """An unnumbered line set in the style of a heading the paper has had (ICLR's
+    "SUPPLEMENTAL INFORMATION." in the small capitals of its "ACKNOWLEDGMENTS"): a style
+    other than the body's, a few words alone on their line, standing apart."""
+    s = layout.settings
+    style = style_of(ln)
+    level = sections.styles.get(style)
+    size, _bold, smallcaps, capitals = style
+    # capitals or another size (some papers' fonts call their body text bold)
+    distinct = capitals or smallcaps or abs(size - layout.body) >= s.same_size
+    apart = (
+        last is None or last.page != ln.page or ln.y0 - last.y1 > s.heading_apart * layout.leading
+    )
+    left, right = page.extent(ln)
+    if (
+        level is None
+        or not distinct
+        or not apart
+        or ln.width >= s.plain_heading_width * (right - left)
+        or len(ln.text.split()) > s.plain_heading_words
+        or ln.text.endswith((",", ";", ":"))
+        or any(ch.isdigit() for ch in ln.text)
+    ):
+        return None
+    return level, ln.text, ""
 
 
 def _run_in(layout: Layout, ln: Line) -> tuple[int, str, str] | None:

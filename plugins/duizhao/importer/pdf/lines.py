@@ -78,11 +78,25 @@ def use_floats(layout: Layout, floats: Sequence[FloatLike]) -> list[Float]:
             for f in here:
                 if _within(ln, f.caption_box, s):
                     ln.role = "caption"
-                elif _within(ln, f.box, s):
+                elif _within(ln, f.box, s) or straddles_float(ln, f.box, page, layout):
                     ln.role = "float"
         for f in here:
             _narrowed(page, f, layout)
     return out
+
+
+def straddles_float(ln: Line, box: Box, page: PageLayout, layout: Layout) -> bool:
+    """``ln`` crosses an edge of a float's box, inside its width: a plot's title or axis
+    label the box was drawn a little short of ("Time (S)" half under it). Running text does
+    not run through a drawing; a full line of it touching a loose box stays text."""
+    s = layout.settings
+    slack = s.float_slack
+    if ln.x0 < box[0] - slack or ln.x1 > box[2] + slack:
+        return False
+    overlap = min(ln.y1, box[3]) - max(ln.y0, box[1])
+    if overlap < s.straddle_overlap * (ln.y1 - ln.y0):
+        return False
+    return not (layout.body_like(ln, page) and layout.full_width(ln, page))
 
 
 def _outside(ln: Line, floats: Sequence[Float], layout: Layout) -> Line:
@@ -125,8 +139,59 @@ def _narrowed(page: PageLayout, f: Float, layout: Layout) -> None:
             continue
         left, right = page.extent(lines[0])
         edge = (left, max(ln.x1 for ln in lines)) if side else (min(ln.x0 for ln in lines), right)
-        for ln in lines:
+        for ln in lines + wrap_tail(page, lines, edge, layout):
             ln.measure = edge
+
+
+def wrap_tail(
+    page: PageLayout, beside: Sequence[Line], edge: tuple[float, float], layout: Layout
+) -> list[Line]:
+    """The lines under those set beside a float that keep their measure (LaTeX's wrapfigure
+    narrows a few more lines than the float is tall): set on within ``wrap_tail_lead``
+    leadings of the line above, inside the narrowed edges, until one reaches past them."""
+    s = layout.settings
+    last = max(beside, key=lambda ln: ln.y0)
+    column = [
+        ln
+        for ln in page.lines
+        if ln.role == "text" and ln.column == last.column and ln.y0 > last.y0
+    ]
+    out: list[Line] = []
+    for ln in sorted(column, key=lambda ln: ln.y0):
+        if ln.y0 - last.y1 > s.wrap_tail_lead * layout.leading:
+            break
+        if ln.x0 < edge[0] - s.float_slack or ln.x1 > edge[1] + s.float_slack:
+            break
+        out.append(ln)
+        last = ln
+    return out
+
+
+def use_listings(layout: Layout, listings: Sequence[FloatLike]) -> dict[int, int]:
+    """Algorithms and listings whose body the detector found (its box taller than
+    ``listing_lines`` leadings; a box that stops at the rule under the caption says nothing
+    of where the body ends): their lines leave the prose as a block (roles ``listing`` and
+    ``listing_caption``), which the flow sets after the paragraph they interrupt. Returns
+    which listing (its index) each of those lines (by ``id``) belongs to."""
+    s = layout.settings
+    groups: dict[int, int] = {}
+    for n, f in enumerate(listings):
+        if not 1 <= f.page <= len(layout.pages):
+            continue
+        box, caption = _box(f.box), _box(f.caption_box)
+        if box[3] - box[1] < s.listing_lines * layout.leading:
+            continue
+        for ln in layout.pages[f.page - 1].lines:
+            if ln.role != "text":
+                continue
+            if _within(ln, caption, s):
+                ln.role = "listing_caption"
+            elif _within(ln, box, s):
+                ln.role = "listing"
+            else:
+                continue
+            groups[id(ln)] = n
+    return groups
 
 
 def use_captions(layout: Layout, boxes: Sequence[tuple[int, Box]]) -> None:

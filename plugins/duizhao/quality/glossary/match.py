@@ -19,8 +19,8 @@ so offsets stay those of the original text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Container, Iterable, Iterator
+from typing import NamedTuple
 
 import ahocorasick  # type: ignore[import-not-found]
 
@@ -42,9 +42,25 @@ def mask(text: str) -> str:
     return MASK_RE.sub(lambda m: " " * len(m.group()), text)
 
 
+def _is_word(ch: str) -> bool:
+    return ch == "_" or (ch.isalnum() and (ch.isascii() or (ch.isalpha() and ord(ch) < 0x2E80)))
+
+
+class _WordChars(dict[str, bool]):
+    """``_is_word`` remembered per character: a boundary test is one dict lookup (a page of
+    text asks it for every hit, and holds few distinct characters)."""
+
+    def __missing__(self, ch: str) -> bool:
+        value = self[ch] = _is_word(ch)
+        return value
+
+
+_WORD_CHARS = _WordChars()
+
+
 def _word(ch: str) -> bool:
     """A character that continues a Latin word (a Chinese character does not)."""
-    return ch == "_" or (ch.isalnum() and (ch.isascii() or (ch.isalpha() and ord(ch) < 0x2E80)))
+    return _WORD_CHARS[ch]
 
 
 def plurals(form: str) -> list[str]:
@@ -71,8 +87,7 @@ def _lower(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)  # İ keeps its length
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     start: int
     end: int
     entry: Entry
@@ -97,15 +112,27 @@ def _resolve_linear(hits: list[Hit], n: int) -> list[Hit]:
     """:func:`resolve` with an occupancy array: time linear in the text and the hits."""
     if len(hits) <= 8:
         return resolve(hits)
-    hits.sort(key=lambda h: (h.start - h.end, -h.start))
+    hits.sort(key=_longest_then_later)
     used = bytearray(n)
     kept = []
     for hit in hits:
-        if not any(used[hit.start : hit.end]):
-            used[hit.start : hit.end] = b"\x01" * (hit.end - hit.start)
+        start, end = hit.start, hit.end
+        if used.find(1, start, end) < 0:
+            used[start:end] = b"\x01" * (end - start)
             kept.append(hit)
-    kept.sort(key=lambda h: h.start)
+    kept.sort()  # by start (hits that start together overlap: one is kept)
     return kept
+
+
+def _longest_then_later(hit: Hit) -> tuple[int, int]:
+    return (hit.start - hit.end, -hit.start)
+
+
+def _resolve_new(hits: list[Hit], n: int, seen: Container[int]) -> list[Hit]:
+    """:func:`_resolve_linear`, or [] when every hit is of an entry in ``seen``."""
+    if not seen or any(id(hit[2]) not in seen for hit in hits):
+        return _resolve_linear(hits, n)
+    return []
 
 
 class Matcher:
@@ -128,37 +155,51 @@ class Matcher:
         for automaton in (self._folded, self._cased, self._zh):
             if len(automaton):
                 automaton.make_automaton()
+        #: some entry stays in Latin letters in a translation (``keep_en``, or ``zh`` = ``en``)
+        self.has_latin = any(entry.latin for entry in self.entries)
 
-    def english(self, text: str) -> list[Hit]:
-        """The English terms of ``text`` (already masked), longest first, no overlaps."""
+    def english(self, text: str, seen: Container[int] = ()) -> list[Hit]:
+        """The English terms of ``text`` (already masked), longest first, no overlaps; [] when
+        every term found is of an entry in ``seen`` (ids of entries marked already: nothing is
+        left to mark, so the overlaps are not resolved)."""
         hits: list[Hit] = []
+        word, n = _WORD_CHARS, len(text)
         for automaton, haystack in ((self._folded, _lower), (self._cased, str)):
             if not len(automaton):
                 continue
             for end, items in automaton.iter(haystack(text)):
+                after = end + 1
+                if after < n and word[text[after]]:
+                    continue
                 for length, entry, term in items:
-                    start = end + 1 - length
-                    if (start == 0 or not _word(text[start - 1])) and (
-                        end + 1 == len(text) or not _word(text[end + 1])
-                    ):
-                        hits.append(Hit(start, end + 1, entry, term))
-        return _resolve_linear(hits, len(text))
+                    start = after - length
+                    if start == 0 or not word[text[start - 1]]:
+                        hits.append(_new(Hit, (start, after, entry, term)))
+        return _resolve_new(hits, n, seen)
 
-    def chinese(self, text: str) -> list[Hit]:
+    def chinese(self, text: str, seen: Container[int] = ()) -> list[Hit]:
         """The renderings (allowed and forbidden) in ``text``; a rendering with Latin letters
-        ("KV 缓存") keeps to word boundaries at its Latin ends."""
+        ("KV 缓存") keeps to word boundaries at its Latin ends. ``seen`` as for
+        :meth:`english`."""
         if not len(self._zh):
             return []
         hits = []
+        word, n = _WORD_CHARS, len(text)
         for end, items in self._zh.iter(text):
+            after = end + 1
             for length, entry, term in items:
-                start = end + 1 - length
-                if _word(term[0]) and start and _word(text[start - 1]):
+                start = after - length
+                if word[term[0]] and start and word[text[start - 1]]:
                     continue
-                if _word(term[-1]) and end + 1 < len(text) and _word(text[end + 1]):
+                if word[term[-1]] and after < n and word[text[after]]:
                     continue
-                hits.append(Hit(start, end + 1, entry, term))
-        return _resolve_linear(hits, len(text))
+                hits.append(_new(Hit, (start, after, entry, term)))
+        return _resolve_new(hits, n, seen)
+
+
+#: ``Hit``'s constructor without its Python-level ``__new__`` (the loops above make one per
+#: occurrence of a term: hundreds of thousands on a large site)
+_new = tuple.__new__
 
 
 def _add(automaton: ahocorasick.Automaton, key: str, entry: Entry, term: str) -> None:
