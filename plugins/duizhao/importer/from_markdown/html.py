@@ -22,7 +22,9 @@ from html.parser import HTMLParser
 from markdown_it.tree import SyntaxTreeNode
 
 from ...escape import (
+    MAX_HTML_DEPTH,
     html_text,
+    limit_html_depth,
     markdown_code_span,
     markdown_fence,
     protect_line_start,
@@ -146,6 +148,12 @@ class Html(Inline):
             return self.markdown_in_html(content, line)
         if _COMPONENT_HEAD_RE.match(content) or _COMPONENT_TAIL_RE.search(content):
             return self.component(content, line)
+        content, deep = limit_html_depth(content)  # the reader's stacks stay short
+        if deep:
+            self.drop(
+                line,
+                f"HTML {deep:,} tags nested more than {MAX_HTML_DEPTH} levels deep (text kept)",
+            )
         reader = _BlockReader(self, line)
         try:
             reader.feed(content)
