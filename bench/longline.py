@@ -1,6 +1,7 @@
 """Benchmark: the scanner and the build are linear in the length of one hostile line (issue 12).
 
     python -m bench.longline [--sizes 10,20,40,80,160] [--build] [--kinds all]
+    python -m bench.longline --build --classes all [--sizes 10,20,40,80,160] [--repeat 3]
 
 For each size (KB) it writes one line made of a repeated hostile fragment (unclosed ``[``,
 ``[x](<``, decreasing backtick runs, ``*``/``_`` emphasis, ``P0`` fragments, …) into a
@@ -9,6 +10,9 @@ paragraph block and the 导言 of an article, then times
 - ``check``: :func:`duizhao.article.parse` + every check of ``duizhao check`` (in process);
 - ``build`` (with ``--build``): ``mkdocs build`` of a one-article site (in process, so the
   start-up cost of MkDocs is not counted; Python-Markdown's own inline parser runs here too);
+  with ``--classes``, for the character classes of the scaling family (:data:`CLASSES`, a line
+  in a paragraph block, a heading, a quote and a table cell), against the same page built on
+  plain Material (issue 19: no worse than 2×);
 - ``import`` (with ``--import``): :func:`duizhao.importer.parse_markdown` of the line as an
   original, for the kinds above and for the import-only kinds of :data:`IMPORT_LINES` (the
   dialect passes: MDX ``import`` lines, container titles, shortcode arguments, unclosed code
@@ -60,6 +64,23 @@ CLASSES: dict[str, str] = {
     "quotes": "\"'",
     "backslash": "\\",
 }
+
+
+def class_line(fragment: str, kb: int) -> str:
+    """About ``kb`` KB of whole ``fragment``s (a class's: its characters and a letter): a line
+    cut inside a fragment ends differently at each size (see tests/test_scaling.py's line)."""
+    return fragment * max(1, kb * 1024 // len(fragment))
+
+
+def class_page(line: str) -> str:
+    """The page the build of a class is timed on: the line in a paragraph block (original and
+    translation), a heading, a quote and a table cell, as test_scaling's contexts."""
+    return (
+        "---\ntitle: Long line\nstatus: draft\nparagraphs: P001-P002\n"
+        "paper: {title: T, license: CC-BY-4.0}\n---\n\n# Long line\n\n## 导言\n\nx\n\n"
+        f"/// paragraph | P001\n> {line}\n\n{line}\n///\n\n## a{line}b\n\n> {line}\n\n"
+        f"| a | b |\n| - | - |\n| {line} | x |\n"
+    )
 
 
 #: Lines of the import's dialect passes that each grew quadratically or worse before they were
@@ -151,16 +172,50 @@ def time_build(text: str, root: Path) -> float:
     return clock() - start
 
 
-def project(root: Path) -> None:
+def project(root: Path, *, duizhao: bool = True) -> None:
+    """A one-page site (and its home page); ``duizhao=False``: the same site on plain Material."""
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    plugins = "[search, {duizhao: {assets: false}}]" if duizhao else "[search]"
     (root / "mkdocs.yml").write_text(
         "site_name: Long line\n"
         "theme: {name: material, language: zh, font: false}\n"
-        "plugins: [search, {duizhao: {assets: false}}]\n"
+        f"plugins: {plugins}\n"
         "markdown_extensions: [attr_list, md_in_html, pymdownx.blocks.details]\n",
         encoding="utf-8",
     )
+
+
+def build_classes(sizes: list[int], classes: list[str], repeat: int = 1) -> int:
+    """``--build --classes``: for each class, the build with duizhao and on plain Material per
+    size (least CPU time of ``repeat`` builds), the ratio per doubling of each and the ratio of
+    duizhao's to plain Material's."""
+    tmp = Path(tempfile.mkdtemp(prefix="dz-longline-build-"))
+    try:
+        project(tmp / "duizhao")
+        project(tmp / "plain", duizhao=False)
+        for site in ("duizhao", "plain"):  # imports, jieba's dictionary, templates: once
+            time_build(class_page("x"), tmp / site)
+        print(
+            f"{'class':<11} {'KB':>4} {'duizhao s':>9} {'x prev':>6} "
+            f"{'plain s':>9} {'x prev':>6} {'/plain':>6}"
+        )
+        for name in classes:
+            prev: tuple[float, float] | None = None
+            for kb in sizes:
+                text = class_page(class_line(CLASSES[name] + "a", kb))
+                ours = min(time_build(text, tmp / "duizhao") for _ in range(repeat))
+                plain = min(time_build(text, tmp / "plain") for _ in range(repeat))
+                row = f"{name:<11} {kb:>4} {ours:>9.3f} "
+                row += f"{ours / prev[0]:>6.2f} " if prev else f"{'':>6} "
+                row += f"{plain:>9.3f} "
+                row += f"{plain / prev[1]:>6.2f} " if prev else f"{'':>6} "
+                row += f"{ours / plain:>6.2f}"
+                print(row, flush=True)
+                prev = (ours, plain)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,6 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--build", action="store_true", help="also time mkdocs build")
     parser.add_argument(
+        "--classes",
+        default=None,
+        help="with --build: time the build of the scaling family's classes (all, or a "
+        "comma-separated list of " + ", ".join(CLASSES) + ") against plain Material",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --classes: builds per size")
+    parser.add_argument(
         "--import",
         dest="import_",
         action="store_true",
@@ -192,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
         kinds += list(IMPORT_LINES)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     logging.disable(logging.WARNING)  # the hostile article has warnings by design
+    if args.classes is not None:
+        names = list(CLASSES) if args.classes == "all" else args.classes.split(",")
+        return build_classes([int(s) for s in args.sizes.split(",")], names, args.repeat)
     failed = False
     tmp = Path(tempfile.mkdtemp(prefix="dz-longline-"))
     try:

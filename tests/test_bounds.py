@@ -3,6 +3,7 @@ number, a page, a dpi is compared, never enumerated; an unreasonable one is a di
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,5 +170,55 @@ def test_markdown_depth_is_read_linearly() -> None:
     assert line_depth("> > - x") == 3
     assert line_depth("\t\t1. x") == 3
     assert line_depth("    " * (MAX_MARKDOWN_DEPTH + 1) + "x") == MAX_MARKDOWN_DEPTH + 1
-    assert as_text(">>> - x") == "\\>\\>\\>\\- x"
+    assert as_text(">>> - x") == "\\>>>- x"  # one escape a line (the others start nothing)
     assert as_text("      3. x") == "3\\. x"
+
+
+def test_a_deep_quote_a_line_longer_each_time_builds_in_linear_time() -> None:
+    """Lines past the limit continue the quote's paragraph lazily: one escape each (an escape
+    per marker made Python-Markdown's inline pass quadratic: 3,000 lines took 12 s)."""
+    import markdown
+
+    text = "".join("> " * min(i + 1, 40) + "x\n" for i in range(3000))
+    start = time.process_time()
+    html = markdown.markdown(text, extensions=["duizhao.markdown"])
+    assert time.process_time() - start < 3.0
+    assert html.count("&gt;" * 40 + "x") == 3000 - 39  # lines 40 on: 40 markers
+
+
+BLOCKS = 40  # `///` blocks nested one in another, past MAX_BLOCK_DEPTH (32)
+NESTED_BLOCKS = (
+    "".join("/" * (3 + BLOCKS - i) + f" details | level {i}\n" for i in range(BLOCKS))
+    + "deep text\n"
+    + "".join("/" * (4 + i) + "\n" for i in range(BLOCKS))
+)
+
+
+def test_blocks_nested_past_the_limit_are_dz022_and_build_as_text(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    site = make_site({"index.md": "# 首页\n", "deep.md": "# Deep\n\n" + NESTED_BLOCKS})
+    with bounded(memory=False):
+        site.build()
+        found = run_cli(site.root, "check", "docs")
+    dz022 = [d for d in found if " DZ022 " in d]
+    assert dz022 == [
+        "docs/deep.md:35: DZ022 '///' blocks nested more than 32 levels deep (and 7 more): this "
+        "block '/////////// details | level 32' is shown as text; nest less deeply"
+    ], found
+    logs.take(r"deep\.md:35: DZ022 ", 1)
+    html = site.html("deep.md")
+    assert "level 31</summary>" in html and "deep text" in html
+    assert "&#47;//////// details | level 34" in html  # as text (&#47; is "/"), nothing lost
+
+
+def test_stray_closers_under_deep_blocks_are_scanned_in_linear_time() -> None:
+    """Each closer looked through every open block: 8,000 openers and 8,000 closers of another
+    length took 2.2 s to scan (×4 per doubling); the stack now holds at most 32 blocks."""
+    from duizhao.article import scan
+
+    lines = ["/// details | t"] * 50_000 + ["////"] * 50_000
+    start = time.process_time()
+    result = scan(lines)
+    assert time.process_time() - start < 1.5
+    assert sum(kind == "deep-block" for _l, kind, _d in result.problems) == 50_000 - 32

@@ -1,4 +1,5 @@
-"""A generated scaling family (issue 19): check and import grow linearly with one long line.
+"""A generated scaling family (issue 19): check and import grow linearly with one long line,
+and the build of it is no worse than twice the same page's on plain Material.
 
 For each character class of the syntax, and their pairwise alternations, a line of N KB is
 put into a paragraph block, a heading, a quote, a table cell and front matter (check) and read
@@ -20,7 +21,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bench.longline import CLASSES, time_check, time_import
+from bench.longline import (
+    CLASSES,
+    class_line,
+    class_page,
+    time_build,
+    time_check,
+    time_import,
+)
+from bench.longline import (
+    project as site_project,
+)
+
+from conftest import Logs
 
 LONG = os.environ.get("DUIZHAO_FUZZ") == "long"
 SIZES = [10, 20, 40, 80, 160] if LONG else [10, 40]
@@ -143,3 +156,64 @@ def test_heading_with_a_long_run_of_spaces_and_tabs(project: Path) -> None:
     start = time.perf_counter()
     time_check(text, project)
     assert time.perf_counter() - start < 1.0
+
+
+#: The build: no worse than this many times the same page's build on plain Material.
+BUILD_RATIO_TO_PLAIN = 2.0
+#: The suite's slice of classes (each build of a 40 KB page takes about half a second);
+#: ``DUIZHAO_FUZZ=long`` builds every class.
+BUILD_CLASSES = list(CLASSES) if LONG else ["html", "pipe", "dollar", "quote-mark", "pnumber"]
+#: Brackets (``[]()\\[a``): 7.4 s to build at 5 KB against plain Material's 1.5 s (cProfile:
+#: 6 s in markdown.py's ``_BracketMatcher._pairs``, which pairs the whole string again at every
+#: ``[`` because Python-Markdown hands it a new string after each placeholder; 2.4 s in
+#: ``article.scan``'s link pattern), over 10 minutes at 40 KB. Left to the pass making the
+#: bracket scanners linear; not run until then.
+SLOW_BUILD = {"brackets"}
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("scaling-build")
+    logging.disable(logging.WARNING)  # hostile articles warn by design
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    found = {"duizhao": root / "duizhao", "plain": root / "plain"}
+    site_project(found["duizhao"])
+    site_project(found["plain"], duizhao=False)
+    for site in found.values():  # imports, jieba's dictionary, templates: not measured
+        time_build(class_page("x"), site)
+    return found
+
+
+@pytest.mark.parametrize("kind", BUILD_CLASSES)
+def test_build_is_no_worse_than_plain_material(
+    sites: dict[str, Path], logs: Logs, kind: str
+) -> None:
+    if kind in SLOW_BUILD:
+        pytest.xfail("known super-linear (SLOW_BUILD): not run, it takes minutes")
+    ours: dict[int, float] = {}
+    plain: dict[int, float] = {}
+    for kb in SIZES:
+        text = class_page(class_line(KINDS[kind], kb))
+        ours[kb] = fastest(lambda text=text: time_build(text, sites["duizhao"]))
+        plain[kb] = fastest(lambda text=text: time_build(text, sites["plain"]))
+        ratio = ours[kb] / plain[kb]
+        assert ratio <= BUILD_RATIO_TO_PLAIN, (
+            f"build of {kind} at {kb} KB: {ours[kb]:.2f} s, ×{ratio:.2f} plain Material's "
+            f"{plain[kb]:.2f} s (bound ×{BUILD_RATIO_TO_PLAIN})"
+        )
+    logs.take(r" DZ\d{3} ", None)  # (hostile pages warn by design)
+    # Where plain Material itself grows faster than ×2.5 per doubling (a Python-Markdown
+    # pattern on this class), the bound to it is the only one duizhao can keep.
+    if max(per_doubling(plain)) <= RATIO_PER_DOUBLING:
+        worst = max(per_doubling(ours))
+        assert worst <= RATIO_PER_DOUBLING, f"build {kind}: ×{worst:.2f} per doubling"
+
+
+def per_doubling(times: dict[int, float]) -> list[float]:
+    """The growth per doubling of the size between each pair of sizes measured."""
+    sizes = sorted(times)
+    return [
+        (max(times[big], FLOOR) / max(times[small], FLOOR))
+        ** (1 / ((big // small).bit_length() - 1))
+        for small, big in itertools.pairwise(sizes)
+    ]

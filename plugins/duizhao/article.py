@@ -36,8 +36,9 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
+from .escape import MAX_HTML_DEPTH
 from .links import inline_links
-from .nesting import MAX_MARKDOWN_DEPTH, too_deep
+from .nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH, html_too_deep, too_deep
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_stat_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int
@@ -510,6 +511,9 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
     headings: list[Heading] = []
     problems: list[tuple[int, str, str]] = []
     stack: list[_Open] = []
+    #: the slashes of the openers past MAX_BLOCK_DEPTH (text, with their closers): the stack
+    #: stays short, so each closer looks at a bounded number of open blocks
+    ghosts: list[int] = []
     fence: tuple[str, int] | None = None  # (fence string, index of opener)
     in_comment = False
 
@@ -575,17 +579,25 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
                     opened = None
                 if opened:
                     name, argument, count = opened
-                    if name in BLOCK_KINDS:
+                    if name in BLOCK_KINDS and not ghosts:
                         for pos in range(len(stack) - 1, -1, -1):
                             if stack[pos].name in BLOCK_KINDS:
                                 for entry in reversed(stack[pos:]):
                                     close(entry, None, index)
                                 del stack[pos:]
                                 break
-                    stack.append(_Open(name, argument, count, index))
+                    if len(stack) >= MAX_BLOCK_DEPTH or ghosts:
+                        ghosts.append(count)
+                        problems.append((first_line + index, "deep-block", line.strip()))
+                    else:
+                        stack.append(_Open(name, argument, count, index))
                     continue
                 m = _BLOCK_CLOSE_RE.match(line)
                 slashes = len(m.group("slashes")) if m else 0
+            if slashes and ghosts and ghosts[-1] == slashes:  # closes a block shown as text
+                ghosts.pop()
+                problems.append((first_line + index, "deep-close", line.strip()))
+                continue
             if slashes and stack and stack[-1].slashes == slashes:  # closes the innermost
                 close(stack.pop(), index, index)
                 continue
@@ -780,6 +792,29 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 f"deep{more}: shown as text; nest less deeply",
             )
         )
+    html_deep = next(html_too_deep(body_lines), None)
+    if html_deep is not None:
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                body_index + html_deep[0] + 1,
+                "DZ021",
+                f"HTML elements nested more than {MAX_HTML_DEPTH} levels deep: the tags past "
+                "that depth are shown as text; nest less deeply",
+            )
+        )
+    deep_blocks = [line for line, kind, _detail in result.problems if kind == "deep-block"]
+    if deep_blocks:
+        more = f" (and {len(deep_blocks) - 1} more)" if len(deep_blocks) > 1 else ""
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                deep_blocks[0],
+                "DZ022",
+                f"'///' blocks nested more than {MAX_BLOCK_DEPTH} levels deep{more}: this "
+                f"block {snippet(lines[deep_blocks[0] - 1])!r} is shown as text; nest less deeply",
+            )
+        )
     article.links = list(result.links)
     article.headings = list(result.headings)
     for block in result.blocks:
@@ -808,7 +843,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     f"rest of the file is code; close it with a line {detail!r}",
                 )
             )
-        else:
+        elif kind == "stray-close":
             article.diagnostics.append(
                 Diagnostic(
                     path,

@@ -461,7 +461,7 @@ def check_local(article: Article, quality: Quality | None = None) -> list[Diagno
     """
     found = list(article.diagnostics)
     if any(d.code == "DZ011" for d in found) or not article.is_article:
-        found = [d for d in found if d.code in ("DZ011", "DZ020")]
+        found = [d for d in found if d.code in ("DZ011", "DZ020", "DZ021", "DZ022")]
         if not found and is_listed(article):  # an introduction that a 导言 index shows
             found.extend(check_listing(article))
         return found

@@ -39,6 +39,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ018": (Severity.ERROR, "file or link resolves (through a symlink) outside the project"),
     "DZ019": (Severity.ERROR, "mkdocs.yml unreadable (duizhao CLI)"),
     "DZ020": (Severity.WARNING, "Markdown nested more than 32 levels deep: shown as text"),
+    "DZ021": (Severity.WARNING, "HTML nested more than 256 levels deep: shown as text"),
+    "DZ022": (Severity.WARNING, "'///' blocks nested more than 32 levels deep: shown as text"),
     "DZ101": (Severity.ERROR, "figure (or table) placed that the .figures.yml does not declare"),
     "DZ102": (Severity.ERROR, "figure placed twice"),
     "DZ103": (Severity.ERROR, "declared figure never placed (not reported for status: draft)"),

@@ -47,6 +47,7 @@ DESCRIPTION_LIMIT = 160
 
 __all__ = [
     "DESCRIPTION_LIMIT",
+    "MAX_HTML_DEPTH",
     "Markup",
     "Math",
     "html_attr",
@@ -346,7 +347,7 @@ def _links(text: str, kept: Callable[[int], bool]) -> str:
     return "".join([*out, text[last:]])
 
 
-def _code_spans(line: str, offset: int) -> list[tuple[int, int]]:
+def code_spans(line: str, offset: int) -> list[tuple[int, int]]:
     """Where the code spans of ``line`` are (shifted by ``offset``), as Python-Markdown finds
     them: a run of backticks (not after a backslash) up to the next run of the same length.
     Linear in the line.
@@ -437,7 +438,7 @@ def _neutralise(paragraph: str, math: Math | None = None) -> str:
     spans: list[tuple[int, int]] = []
     offset = 0
     for line in paragraph.split("\n"):
-        code = _code_spans(line, offset)
+        code = code_spans(line, offset)
         spans += code + (math.spans(line, offset, code) if math is not None else [])
         offset += len(line) + 1
     spans.sort()
@@ -561,6 +562,83 @@ _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]{0,31}):")
 _ATTRIBUTE_REFERENCES = {ch: f"&#{ord(ch)};" for ch in "`\\[]()*_~=^$:|!{}<>+@"}
 
 
+#: Deepest nesting of HTML elements an original or a page may carry (issue 19): real pages nest
+#: a few tens of levels. Deeper, every reader of HTML slows down by the depth per tag
+#: (html5ever inside nh3 and Material's search indexer walk the open elements: 100,000 nested
+#: ``<div>`` did not finish in minutes, and ``<div markdown="1">`` 400 deep made Python-Markdown
+#: end in ``RecursionError``). A tag past the limit is not read as a tag: the import drops it and
+#: keeps its text; a page shows it as text (DZ021).
+MAX_HTML_DEPTH = 256
+
+#: Elements that do not deepen the nesting: void ones, and those whose end tag HTML lets a page
+#: leave out (an unclosed ``<li>`` or ``<p>`` is closed by the next one, not nested in it).
+_DEPTHLESS = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot"}
+    | {"option", "optgroup", "rt", "rp", "colgroup", "caption", "html", "head", "body"}
+)
+#: A start or end tag: ``[^<>]*`` stops at the next ``<``, so each tag is read once.
+_TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?:[\s/][^<>]*)?>")
+
+
+class HtmlDepth:
+    """The nesting of HTML read tag by tag, one pass (a page keeps one for all its lines):
+    :meth:`beyond` says which tags lie past :data:`MAX_HTML_DEPTH`, and their end tags."""
+
+    def __init__(self, limit: int = MAX_HTML_DEPTH) -> None:
+        self.limit = limit
+        self.depth = 0
+        #: open elements past the limit, by name (their end tags are past it too)
+        self.over: dict[str, int] = {}
+
+    def past(self, closing: bool, name: str, self_closing: bool) -> bool:
+        """Whether this tag lies past the limit (and the nesting after it)."""
+        name = name.lower()
+        if name in _DEPTHLESS or self_closing:
+            return False
+        if closing:
+            if self.over.get(name):
+                self.over[name] -= 1
+                return True
+            self.depth = max(0, self.depth - 1)
+            return False
+        if self.depth >= self.limit:
+            self.over[name] = self.over.get(name, 0) + 1
+            return True
+        self.depth += 1
+        return False
+
+    def beyond(self, text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+        """The spans of the tags of ``text`` past the limit, outside the sorted ``skip`` spans
+        (code), in order."""
+        found: list[tuple[int, int]] = []
+        starts = [start for start, _end in skip]
+        for m in _TAG_RE.finditer(text):
+            at = bisect.bisect_right(starts, m.start()) - 1
+            if at >= 0 and m.start() < skip[at][1]:
+                continue
+            if self.past(m.group(1) == "/", m.group(2), m.group().endswith("/>")):
+                found.append(m.span())
+        return found
+
+
+def limit_html_depth(fragment: str) -> tuple[str, int]:
+    """``fragment`` without the tags past :data:`MAX_HTML_DEPTH` (their text stays), and how
+    many tags went."""
+    if fragment.count("<") <= MAX_HTML_DEPTH:
+        return fragment, 0
+    spans = HtmlDepth().beyond(fragment)
+    if not spans:
+        return fragment, 0
+    parts: list[str] = []
+    at = 0
+    for start, end in spans:
+        parts.append(fragment[at:start])
+        at = end
+    parts.append(fragment[at:])
+    return "".join(parts), len(spans)
+
+
 @dataclass(frozen=True)
 class SanitizedHtml:
     """What :func:`sanitize_html` kept, and what it dropped, in words for a report."""
@@ -671,8 +749,11 @@ def sanitize_html(
 
     if keep is None:
         fragment = fragment.replace("\x02", "").replace("\x03", "")
+    fragment, deep = limit_html_depth(fragment)  # before html5ever, which is slow past it
     allowed = INLINE_HTML_TAGS if inline else BLOCK_HTML_TAGS
     survey = _HtmlSurvey(allowed)
+    if deep:
+        survey.dropped[f"{deep:,} tags nested more than {MAX_HTML_DEPTH} levels deep"] = None
     try:
         survey.feed(fragment)
         survey.close()

@@ -43,7 +43,7 @@ from .article import (
     split_paragraph,
 )
 from .escape import html_text
-from .nesting import as_text, too_deep
+from .nesting import as_text, block_as_text, html_too_deep, too_deep
 
 # STX/ETX cannot come from the author: Python-Markdown's normalize_whitespace removes them.
 _MARK = "\x02duizhao:{kind}:{n}\x03"
@@ -176,7 +176,12 @@ class BlockPreprocessor(Preprocessor):
         linear_links(self.md)
         for index in too_deep(lines):  # reported as DZ020 by the checks
             lines[index] = as_text(lines[index])
+        for index, shown in list(html_too_deep(lines)):  # DZ021
+            lines[index] = shown
         result = scan(lines)
+        for at, kind, _detail in result.problems:
+            if kind in ("deep-block", "deep-close"):  # DZ022
+                lines[at - 1] = block_as_text(lines[at - 1])
         if not result.blocks:
             return lines
         inserts: dict[int, list[str]] = {}  # before line index → marker lines

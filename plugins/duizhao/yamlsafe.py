@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,9 +192,20 @@ class _Bounds:
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"cannot read the value {snippet(str(node.value))!r} ({exc})",
+                f"cannot read the value {snippet(str(node.value))!r} ({_why(exc, node)})",
                 node.start_mark,
             ) from None
+
+
+def _why(exc: Exception, node: yaml.Node) -> str:
+    """Why a value could not be read, in words (Python's own for a 5,000-digit number names
+    ``sys.set_int_max_str_digits()``, which an author cannot call)."""
+    if "int_max_str_digits" in str(exc):
+        digits = sum(c.isdigit() for c in str(node.value))
+        return (
+            f"a number of {digits:,} digits; a value has at most {sys.get_int_max_str_digits():,}"
+        )
+    return str(exc)
 
 
 #: Line breaks to YAML that no editor (nor duizhao's line count, nor Python-Markdown) breaks at.

@@ -82,12 +82,17 @@ def read_original(path: Path, options: ReadOptions = ReadOptions()) -> Original:
             )
         except PdfError as exc:
             raise OriginalError(str(exc), one_line=True) from exc
-        except (OSError, ValueError) as exc:
+        except OSError as exc:  # (its str is "[Errno 5] ...": the words only)
+            raise OriginalError(f"cannot read {path}: {exc.strerror or 'unreadable'}") from exc
+        except ValueError as exc:
             raise OriginalError(f"cannot read {path}: {exc}") from exc
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise OriginalError(f"cannot read {path} as UTF-8 text: {exc}") from exc
+        raise OriginalError(
+            f"cannot read {path}: it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+            f"{exc.start:,}); save it as UTF-8"
+        ) from exc
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         from .from_markdown import parse_markdown
 

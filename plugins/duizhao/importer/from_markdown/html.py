@@ -22,7 +22,9 @@ from html.parser import HTMLParser
 from markdown_it.tree import SyntaxTreeNode
 
 from ...escape import (
+    MAX_HTML_DEPTH,
     html_text,
+    limit_html_depth,
     markdown_code_span,
     markdown_fence,
     protect_line_start,
@@ -146,6 +148,12 @@ class Html(Inline):
             return self.markdown_in_html(content, line)
         if _COMPONENT_HEAD_RE.match(content) or _COMPONENT_TAIL_RE.search(content):
             return self.component(content, line)
+        content, deep = limit_html_depth(content)  # the reader's stacks stay short
+        if deep:
+            self.drop(
+                line,
+                f"HTML {deep:,} tags nested more than {MAX_HTML_DEPTH} levels deep (text kept)",
+            )
         reader = _BlockReader(self, line)
         try:
             reader.feed(content)
@@ -331,7 +339,9 @@ class _BlockReader(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
         if self.skip:
-            if tag not in _VOID:
+            # (bounded: elements whose end tag may be left out, <p>, <li>, are not limited by
+            # limit_html_depth, and each end tag looks through this stack)
+            if tag not in _VOID and len(self.skip) < MAX_HTML_DEPTH:
                 self.skip.append(tag)
             return
         if self.table is not None:
@@ -384,7 +394,7 @@ class _BlockReader(HTMLParser):
             self.item_prefix = (
                 f"{len(self.items) + 1}. " if self.items is not None and self.ordered else "- "
             )
-        elif tag in _WRAPPERS:
+        elif tag in _WRAPPERS and len(self.wrappers) < MAX_HTML_DEPTH:
             self.wrappers.append(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
