@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import re
 import time
@@ -116,9 +117,16 @@ def test_matching_is_linear_in_text_length() -> None:
     costs = []
     for n in (20_000, 80_000):
         text = ("a " * n) + "啊" * n
-        start = time.process_time()
-        m.english(text), m.chinese(text)
-        costs.append(time.process_time() - start)
+        runs = []
+        gc.disable()  # the least of three runs, without the collector (0.08 -> 0.68 s once)
+        try:
+            for _ in range(3):
+                start = time.process_time()
+                m.english(text), m.chinese(text)
+                runs.append(time.process_time() - start)
+        finally:
+            gc.enable()
+        costs.append(min(runs))
     assert costs[1] < costs[0] * 8  # 4x the text: about 4x the time, never 16x
 
 

@@ -105,7 +105,8 @@ def test_a_real_paper_update_end_to_end(tmp_path: Path, monkeypatch: pytest.Monk
     assert code == 0, err
     article = root / "docs/moon.md"
     translated = _mark_translations(article)
-    assert translated == 94
+    # (footnotes leave the flow, and sentences a float or footnote interrupts are one block)
+    assert translated == 82
     assert run(["status", "--accept", "docs/moon.md"], root, monkeypatch)[0] == 0
     code, _out, err = run(
         ["update", "docs/moon.md", "--from", "papers/new.pdf", "--version", "v3", "--write"],
@@ -114,21 +115,21 @@ def test_a_real_paper_update_end_to_end(tmp_path: Path, monkeypatch: pytest.Monk
     )
     assert code == 0, err
     # (the PDF engine reads the text beside the wrapfigures of both versions whole)
-    assert (
-        "94 → 102 paragraphs: 72 same, 16 edited, 1 rewritten, 2 split, 1 merged, 8 new, 1 removed"
-    ) in err
+    assert ("82 → 89 paragraphs: 61 same, 19 edited, 1 merged, 8 new") in err
     after = parse(article.read_text(encoding="utf-8"))
-    assert len(after.paragraphs) == 102
-    assert after.paragraphs[-1].id == "P102"
+    assert len(after.paragraphs) == 89
+    assert after.paragraphs[-1].id == "P089"
     kept = re.findall(r"译文标记 T([0-9]{3})", "\n".join(p.translation for p in after.paragraphs))
-    entries = yaml.safe_load((root / "docs/moon.removed.yml").read_text(encoding="utf-8"))
-    moved = re.findall(r"译文标记 T([0-9]{3})", "\n".join(e["block"] for e in entries["removed"]))
+    removed = root / "docs/moon.removed.yml"
+    entries = yaml.safe_load(removed.read_text(encoding="utf-8")) if removed.exists() else None
+    blocks = [e["block"] for e in entries["removed"]] if entries else []
+    moved = re.findall(r"译文标记 T([0-9]{3})", "\n".join(blocks))
     # every translation is somewhere, exactly once: in a block or among the removed ones
     assert sorted(kept + moved) == [f"{n:03d}" for n in range(1, translated + 1)]
-    assert len(moved) == 1
+    assert not moved  # v1's footnote, once a paragraph (and removed in v3), is no block now
     assert "## 5 Implementation of the Prefill Pool" in article.read_text(encoding="utf-8")
     lock = json.loads((root / "duizhao.lock").read_text(encoding="utf-8"))
-    # 16 edited, 1 rewritten (its sentences kept word for word), 2 split, 1 merged: all stale
+    # 19 edited, 1 merged: all stale
     assert len(lock["previous"]["moon.md"]) == 20
     assert (root / "docs/moon.figures.yml").is_file()  # the new version's figures, detected
     code, _out, err = run(
