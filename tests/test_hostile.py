@@ -403,6 +403,37 @@ def test_bracket_matcher_equals_python_markdowns_scan(
             assert matcher.get_text(text, index) == _original_get_text(text, index)
 
 
+@given(st.text(alphabet="[]a(\\", max_size=40), st.lists(st.integers(0, 3), max_size=20))
+@example("[]()[]()[a[]()", [0, 1, 2])
+@example("[[]]", [])
+def test_bracket_matcher_follows_the_strings_the_inline_processor_makes(
+    text: str, cuts: list[int]
+) -> None:
+    """As Python-Markdown does after a match, each found ``[…]`` (and up to 3 characters after
+    it) becomes a placeholder in a new string; the matcher answers every "[" after it, in
+    every such string, as the original scan does (its pairs are reused by suffix)."""
+    matcher = _BracketMatcher()
+    original = text
+    index, step = 1, 0
+    while index <= len(text):
+        if text[index - 1] == "[":
+            got = matcher.get_text(text, index)
+            assert got == _original_get_text(text, index)
+            if got[2]:
+                cut = min(len(text), got[1] + (cuts[step % len(cuts)] if cuts else 0))
+                step += 1
+                placeholder = f"\x02klzzwxh:{step:04d}\x03"
+                text = text[: index - 1] + placeholder + text[cut:]
+                index = index - 1 + len(placeholder) + 1
+                continue
+        index += 1
+    # the next pattern's pass: a string of the same length whose text after some "[" changed
+    for again in (original, original.replace("]", "a", 1)):
+        for index in range(1, len(again) + 1):
+            if again[index - 1] == "[":
+                assert matcher.get_text(again, index) == _original_get_text(again, index)
+
+
 @given(st.text(alphabet="[]()<>\"' a`*!\n", max_size=60))
 @example('[a](b "c") [x](<y>) ![i](j) [r][] [[n]](o(p))')
 def test_linear_links_render_like_python_markdown(text: str) -> None:

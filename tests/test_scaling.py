@@ -163,12 +163,10 @@ BUILD_RATIO_TO_PLAIN = 2.0
 #: The suite's slice of classes (each build of a 40 KB page takes about half a second);
 #: ``DUIZHAO_FUZZ=long`` builds every class.
 BUILD_CLASSES = list(CLASSES) if LONG else ["html", "pipe", "dollar", "quote-mark", "pnumber"]
-#: Brackets (``[]()\\[a``): 7.4 s to build at 5 KB against plain Material's 1.5 s (cProfile:
-#: 6 s in markdown.py's ``_BracketMatcher._pairs``, which pairs the whole string again at every
-#: ``[`` because Python-Markdown hands it a new string after each placeholder; 2.4 s in
-#: ``article.scan``'s link pattern), over 10 minutes at 40 KB. Left to the pass making the
-#: bracket scanners linear; not run until then.
-SLOW_BUILD = {"brackets"}
+#: Brackets (``[]()\\[a``) built in 7.4 s at 5 KB against plain Material's 1.5 s, over 10 minutes
+#: at 40 KB (markdown.py's bracket matcher paired the whole line again at every link); now
+#: 1.5-1.7x plain Material, x2.2-2.3 per doubling (4.4 s at 40 KB: in the long run only).
+SLOW_BUILD: set[str] = set()
 
 
 @pytest.fixture(scope="module")

@@ -66,33 +66,49 @@ class _BracketMatcher:
     The original walks from each ``[`` to its matching ``]`` one character at a time, and the
     link, reference and short-reference patterns each call it at every ``[``: a line with
     thousands of unclosed ``[`` took minutes to build (issue 12). The same answer comes from
-    one pass with a stack that pairs every ``[`` with its ``]``, computed once per string the
-    inline processor hands over (it passes the same string for every ``[`` of a line).
+    one pass with a stack that pairs every ``[`` with its ``]``.
+
+    A ``[``'s partner depends only on the text after it, so the pairs are kept by distance
+    from the end of the string they were computed on. The inline processor hands over the
+    same string for every ``[`` of a line, and after each match a new one whose text after
+    the match is unchanged (the match becomes a placeholder): a ``[`` there is answered from
+    the pairs once its suffix is found equal (one comparison in C), and the string is paired
+    again only when it is not (``[]()`` repeated was paired once per link: quadratic).
     """
 
     def __init__(self) -> None:
-        self._data: str | None = None
+        self._data = ""
+        #: distance from the end of ``_data`` of each "[" -> that of its "]"
         self._closing: dict[int, int] = {}
 
-    def _pairs(self, data: str) -> dict[int, int]:
-        if data is not self._data:
-            closing: dict[int, int] = {}
-            stack: list[int] = []
-            for m in _BRACKET_RE.finditer(data):
-                if m.group() == "[":
-                    stack.append(m.start())
-                elif stack:
-                    closing[stack.pop()] = m.start()
-            self._data, self._closing = data, closing
-        return self._closing
+    def _pair(self, data: str) -> None:
+        closing: dict[int, int] = {}
+        stack: list[int] = []
+        n = len(data)
+        for m in _BRACKET_RE.finditer(data):
+            if m.group() == "[":
+                stack.append(n - m.start())
+            elif stack:
+                closing[stack.pop()] = n - m.start()
+        self._data, self._closing = data, closing
+
+    def _suffix_known(self, data: str, at: int) -> bool:
+        known = self._data
+        tail = len(data) - at
+        if data is known:
+            return True
+        return tail <= len(known) and data.endswith(known[len(known) - tail :])
 
     def get_text(self, data: str, index: int) -> tuple[str, int, bool]:
         """``(text, index after the closing ']', found)`` for the ``[`` at ``index - 1``."""
         if data[index - 1 : index] != "[":
             return _get_text(data, index)  # not called right after a "[": the original scan
-        end = self._pairs(data).get(index - 1)
-        if end is None:  # unmatched: the original consumes the rest of the string
+        if not self._suffix_known(data, index - 1):
+            self._pair(data)
+        to_end = self._closing.get(len(data) - index + 1)
+        if to_end is None:  # unmatched: the original consumes the rest of the string
             return data[index:], len(data), False
+        end = len(data) - to_end
         return data[index:end], end + 1, True
 
 
