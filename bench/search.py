@@ -22,6 +22,7 @@ response), so that the search worker's requests are slowed as surely as the page
 
     python -m bench.search [--articles 100] [--real] [--queries 显存 memory] [--repeat 3]
         [--backends material duizhao pagefind] [--workdir DIR] [--json out.json]
+        [--timeline] [--sites before=SITE after=SITE]
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def is_search_file(path: str) -> bool:
 #: Installed before any page script: the time the search box gets focus and the time the
 #: first result shows.
 PROBE = """
-window.__dz = {focus: null, first: null};
+window.__dz = {focus: null, first: null, origin: performance.timeOrigin};
 addEventListener("focusin", e => {
   if (e.target.classList && e.target.classList.contains("md-search__input") && !__dz.focus)
     __dz.focus = performance.now();
@@ -189,10 +190,57 @@ addEventListener("focusin", e => {
 new MutationObserver(() => {
   if (__dz.focus && !__dz.first && document.querySelector(".md-search-result__item")) {
     __dz.first = performance.now();
+    __dz.items = document.querySelectorAll(".md-search-result__item").length;
     fetch("/__first_result__", {cache: "no-store"}).catch(() => {});
   }
 }).observe(document, {subtree: true, childList: true});
 """
+
+
+#: What a search worker saw (evaluated in it): its time origin, its requests and its marks.
+WORKER_ENTRIES = """() => ({
+  origin: performance.timeOrigin,
+  entries: performance.getEntries()
+    .filter(e => e.entryType === "resource" || e.entryType === "mark")
+    .map(e => ({type: e.entryType, name: e.name, start: e.startTime,
+                end: e.entryType === "resource" ? e.responseEnd : e.startTime,
+                bytes: e.transferSize || 0}))
+})"""
+
+
+def timeline(page: object) -> list[tuple[float, float, str, str, int]]:
+    """A first query's events from the search box's focus (ms): the page's and the search
+    worker's requests (start, end, file, bytes as transferred) and the worker's marks, and
+    the first result's paint. Times are aligned on the two time origins (epoch ms)."""
+    probe = page.evaluate("window.__dz")  # type: ignore[attr-defined]
+    zero = probe["origin"] + probe["focus"]
+    rows: list[tuple[float, float, str, str, int]] = []
+    sources = [("page", page)] + [
+        ("worker", w)
+        for w in page.workers
+        if "search" in w.url  # type: ignore[attr-defined]
+    ]
+    for who, source in sources:
+        seen = source.evaluate(WORKER_ENTRIES)  # type: ignore[attr-defined]
+        for e in seen["entries"]:
+            start = seen["origin"] + e["start"] - zero
+            end = seen["origin"] + e["end"] - zero
+            if end < -1:
+                continue  # the page load's
+            name = urlsplit(e["name"]).path.rsplit("/search/pagefind/", 1)[-1]
+            if e["type"] == "resource" and who == "page" and "search" not in name:
+                continue
+            rows.append(
+                (start, end, who, name if e["type"] == "resource" else f"mark {name}", e["bytes"])
+            )
+    rows.append((probe["first"] - probe["focus"],) * 2 + ("page", "first results painted", 0))
+    return sorted(rows)
+
+
+def print_timeline(rows: list[tuple[float, float, str, str, int]]) -> None:
+    print(f"{'start ms':>9} {'end ms':>8} {'bytes':>8}  who     what", file=sys.stderr)
+    for start, end, who, name, size in rows:
+        print(f"{start:9.1f} {end:8.1f} {size:8d}  {who:6}  {name}", file=sys.stderr)
 
 
 @dataclass
@@ -209,7 +257,13 @@ class Run:
 
 
 def open_and_search(
-    browser: object, server: Server, page_path: str, query: str, slow: bool, devtools: bool
+    browser: object,
+    server: Server,
+    page_path: str,
+    query: str,
+    slow: bool,
+    devtools: bool,
+    show_timeline: bool = False,
 ) -> tuple[float, int, int, list[str], int, str]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     context.add_init_script(PROBE)
@@ -255,6 +309,8 @@ def open_and_search(
             ".md-search-result__link", "els => els.map(e => e.getAttribute('href'))"
         )
         page.wait_for_timeout(500)
+        if show_timeline:
+            print_timeline(timeline(page))
     finally:
         context.close()
     search = sum(s.bytes for s in after) + sum(s.bytes for s in load)
@@ -340,11 +396,14 @@ def served(site: Path) -> Iterator[Server]:
 def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from playwright.sync_api import sync_playwright
 
-    projects = (
-        real_sites(work, args.backends)
-        if args.real
-        else corpus_sites(work, args.articles, args.backends)
-    )
+    if args.sites:
+        projects = {}
+    else:
+        projects = (
+            real_sites(work, args.backends)
+            if args.real
+            else corpus_sites(work, args.articles, args.backends)
+        )
     page_path = "ai-systems/xdeepserve-cloudmatrix384/" if args.real else "articles/a001/"
     builds: dict[str, object] = {}
     sites: dict[str, Path] = {}
@@ -358,37 +417,63 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
         builds[backend]["search_index_json_bytes"] = index.stat().st_size if index.exists() else 0  # type: ignore[index]
         sites[backend] = site
         print(f"built {backend}: {builds[backend]}", file=sys.stderr)
+    for label, built in (item.split("=", 1) for item in args.sites or []):
+        sites[label] = Path(built)
+        builds[label] = {"wall_s": 0.0, "cpu_s": 0.0, "pagefind": _pagefind_bytes(Path(built))}
+        index = Path(built) / "search" / "search_index.json"
+        builds[label]["search_index_json_bytes"] = index.stat().st_size if index.exists() else 0  # type: ignore[index]
     runs: list[Run] = []
     conditions = [("unthrottled", False)] + ([("slow", True)] if not args.no_slow else [])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for backend, site in sites.items():
+        # With --sites the sites take turns run by run (the same load for each).
+        turns = (
+            [
+                (backend, site, query, condition, slow)
+                for rep in range(args.repeat)
+                for backend, site in sites.items()
+                for query in args.queries
+                for condition, slow in conditions
+            ]
+            if args.sites
+            else [
+                (backend, site, query, condition, slow)
+                for backend, site in sites.items()
+                for query in args.queries
+                for condition, slow in conditions
+                for rep in range(args.repeat)
+            ]
+        )
+        for backend, site, query, condition, slow in turns:
             with served(site) as server:
-                for query in args.queries:
-                    for condition, slow in conditions:
-                        for _ in range(args.repeat):
-                            first_ms, search, load, files, n, href = open_and_search(
-                                browser, server, page_path, query, slow, args.devtools_network
-                            )
-                            runs.append(
-                                Run(
-                                    backend,
-                                    query,
-                                    condition,
-                                    first_ms,
-                                    search,
-                                    load,
-                                    files,
-                                    n,
-                                    href,
-                                )
-                            )
-                            print(
-                                f"{backend} {query!r} {condition}: {first_ms:.0f} ms, "
-                                f"{search / 1000:.1f} KB ({load / 1000:.1f} KB at load), "
-                                f"{n} links, first {href}",
-                                file=sys.stderr,
-                            )
+                first_ms, search, load, files, n, href = open_and_search(
+                    browser,
+                    server,
+                    page_path,
+                    query,
+                    slow,
+                    args.devtools_network,
+                    args.timeline,
+                )
+                runs.append(
+                    Run(
+                        backend,
+                        query,
+                        condition,
+                        first_ms,
+                        search,
+                        load,
+                        files,
+                        n,
+                        href,
+                    )
+                )
+                print(
+                    f"{backend} {query!r} {condition}: {first_ms:.0f} ms, "
+                    f"{search / 1000:.1f} KB ({load / 1000:.1f} KB at load), "
+                    f"{n} links, first {href}",
+                    file=sys.stderr,
+                )
         browser.close()
     return {
         "articles": None if args.real else args.articles,
@@ -403,7 +488,12 @@ def report(result: dict[str, object]) -> str:
     runs = [Run(**r) for r in result["runs"]]  # type: ignore[arg-type, union-attr]
     keys = sorted(
         {(r.backend, r.query, r.condition) for r in runs},
-        key=lambda k: (BACKENDS.index(k[0]), k[1], k[2] != "unthrottled"),
+        key=lambda k: (
+            BACKENDS.index(k[0]) if k[0] in BACKENDS else len(BACKENDS),
+            k[0],
+            k[1],
+            k[2] != "unthrottled",
+        ),
     )
     what = "the real site" if result["real"] else f"N={result['articles']}"
     lines = [
@@ -447,6 +537,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-slow", action="store_true", help="unthrottled only")
     parser.add_argument(
         "--devtools-network", action="store_true", help="DevTools' network emulation"
+    )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="print each first query's requests, the worker's marks and the first paint",
+    )
+    parser.add_argument(
+        "--sites",
+        nargs="+",
+        metavar="LABEL=DIR",
+        help="measure these built sites (taking turns run by run) instead of building",
     )
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--reuse", action="store_true", help="keep sites built in --workdir")

@@ -34,16 +34,105 @@ var CJK_PUNCT = /[\u00b7\u2018-\u201f\u2026\u3000-\u303f\uff00-\uffef]/
 var pagefind = null
 var latest = 0
 
+/* Pagefind's start is a chain of round trips: pagefind.js, then its entry file, then the
+   metadata and the WebAssembly, then (at the query) an index chunk, then the text of a part.
+   The worker fetches the entry alongside pagefind.js and the metadata and the WebAssembly as
+   soon as the entry is in, and answers Pagefind's own requests for them with what it fetched
+   (`fetch` is wrapped for the files under BASE). Pagefind's files are gzip with a signature
+   inside; the worker inflates them with the browser's DecompressionStream, and Pagefind,
+   seeing the signature, skips its own JavaScript inflate. */
+var nativeFetch = self.fetch.bind(self)
+var PF_FILE = /\.(pf_meta|pf_index|pf_filter|pf_fragment|pagefind)$/
+var early = new Map()  // URL (without query) → Promise of {status, body}, used once
+var ready = null       // settles when Pagefind's WebAssembly is instantiated
+
+function inflate(buffer) {
+  var bytes = new Uint8Array(buffer)
+  if (typeof DecompressionStream === "undefined" || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+    return Promise.resolve(buffer)
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))
+  return new Response(stream).arrayBuffer().catch(function () { return buffer })
+}
+
+function grab(url) {
+  return nativeFetch(url).then(function (r) {
+    return r.arrayBuffer().then(function (body) {
+      return r.ok && PF_FILE.test(url) ? inflate(body) : body
+    }).then(function (body) { return { status: r.status, body: body } })
+  })
+}
+
+self.fetch = function (input, init) {
+  var url = typeof input === "string" ? input : input instanceof URL ? input.href : null
+  if (url === null || url.indexOf(BASE) !== 0) return nativeFetch(input, init)
+  var key = url.replace(/[?#].*$/, "")
+  var got = early.get(key)
+  early.delete(key)
+  if (!got) {
+    if (!PF_FILE.test(key)) return nativeFetch(input, init)
+    got = grab(key)
+  }
+  return got.then(function (g) { return new Response(g.body, { status: g.status }) })
+}
+
+function prefetch() {
+  var entry = BASE + "pagefind-entry.json"
+  var got = grab(entry + "?ts=" + Date.now())
+  early.set(entry, got)
+  got.then(function (g) {
+    var languages = g.status === 200 && JSON.parse(new TextDecoder().decode(g.body)).languages
+    if (!languages) return
+    // The index Pagefind picks in a worker (no page language): the largest.
+    var index = languages.unknown || Object.values(languages).sort(function (a, b) {
+      return b.page_count - a.page_count
+    })[0]
+    if (!index) return
+    var meta = BASE + "pagefind." + index.hash + ".pf_meta"
+    var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
+    if (!early.has(meta)) early.set(meta, grab(meta))
+    if (!early.has(wasm)) early.set(wasm, grab(wasm))
+  }).catch(function () {})
+}
+
+/* Pagefind waits for its WebAssembly by polling every 50 ms; a query sent after the
+   WebAssembly is in (and Pagefind's start, which follows it at once) skips that wait. */
+var instantiate = WebAssembly.instantiate
+WebAssembly.instantiate = function () {
+  var done = instantiate.apply(WebAssembly, arguments)
+  if (ready && ready.resolve) {
+    var resolve = ready.resolve
+    ready.resolve = null
+    done.then(function () { setTimeout(resolve, 0) }, function () { resolve() })
+  }
+  return done
+}
+
 function load() {
   if (pagefind === null) {
-    pagefind = import(BASE + "pagefind.js").then(function (pf) {
+    performance.mark("dz load")
+    var resolve
+    ready = new Promise(function (r) { resolve = r })
+    ready.resolve = resolve
+    prefetch()
+    // Pagefind's first Intl.Segmenter costs ~20 ms (ICU's data); made now, not at the query.
+    setTimeout(function () {
+      try { Array.from(new Intl.Segmenter("unknown", { granularity: "grapheme" }).segment("a 字")) } catch (e) {}
+    }, 0)
+    var started = import(BASE + "pagefind.js").then(function (pf) {
       return pf.options({ basePath: BASE, excerptLength: EXCERPT })
         .then(function () { return pf.init() })
         .then(function () { return pf })
     })
+    // Ready when the WebAssembly is instantiated, or after 3 s whatever happened.
+    var waited = ready
+    pagefind = started.then(function (pf) {
+      return Promise.race([waited, new Promise(function (r) { setTimeout(r, 3000) })])
+        .then(function () { performance.mark("dz ready"); return pf })
+    })
     pagefind.catch(function (err) {
       console.warn("duizhao search: cannot load the index", err)
       pagefind = null
+      early.clear()
     })
   }
   return pagefind
@@ -300,12 +389,15 @@ function search(id, query) {
   return Promise.all([load(), segmentQuery(query)]).then(function (loaded) {
     return id === latest ? loaded[0].search(loaded[1]) : null
   }).then(function (found) {
+    performance.mark("dz searched")
     if (found === null || id !== latest) return
     var results = found.results.slice(0, MAX_PARTS)
     var scores = results.map(function (r) { return r.score })
     var first = results.slice(0, FIRST_PARTS)
     return Promise.all(first.map(function (r) { return r.data() })).then(function (datas) {
+      performance.mark("dz first part")
       post(id, items(datas, scores))
+      performance.mark("dz first results posted")
       var rest = results.slice(FIRST_PARTS)
       if (!rest.length || id !== latest) return
       // The first results are painted before the rest is fetched (on a slow link the rest
@@ -329,6 +421,7 @@ addEventListener("message", function (ev) {
   if (message.type === SETUP) {
     postMessage({ type: READY })
   } else if (message.type === QUERY) {
+    performance.mark("dz query")
     var id = ++latest
     var query = String(message.data || "").slice(0, MAX_QUERY).trim()
     if (!query) post(id, [])
