@@ -44,6 +44,8 @@ var latest = 0
 var nativeFetch = self.fetch.bind(self)
 var PF_FILE = /\.(pf_meta|pf_index|pf_filter|pf_fragment|pagefind)$/
 var early = new Map()  // URL (without query) → Promise of {status, body}, used once
+var asked = new Set()  // the URLs Pagefind asked for
+var chunkList = null   // Promise of the index chunks [{from, to, hash}] of the metadata
 var ready = null       // settles when Pagefind's WebAssembly is instantiated
 
 function inflate(buffer) {
@@ -66,6 +68,7 @@ self.fetch = function (input, init) {
   var url = typeof input === "string" ? input : input instanceof URL ? input.href : null
   if (url === null || url.indexOf(BASE) !== 0) return nativeFetch(input, init)
   var key = url.replace(/[?#].*$/, "")
+  asked.add(key)
   var got = early.get(key)
   early.delete(key)
   if (!got) {
@@ -91,6 +94,92 @@ function prefetch() {
     var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
     if (!early.has(meta)) early.set(meta, grab(meta))
     if (!early.has(wasm)) early.set(wasm, grab(wasm))
+    chunkList = early.get(meta).then(function (g) { return g.status === 200 ? chunksOf(g.body) : [] })
+    chunkList.catch(function () {})
+  }).catch(function () {})
+}
+
+/* The metadata's index chunks (its CBOR: [version, [[page, words]…], [[from, to, hash]…], …],
+   pagefind_core_search/src/metadata), so that the worker fetches a query's chunk while
+   Pagefind's WebAssembly is still on its way, as Pagefind will ask for it (request_indexes:
+   for each word of the query the first chunk with from ≤ word ≤ to). */
+function chunksOf(buffer) {
+  var bytes = new Uint8Array(buffer), at = 0, text = new TextDecoder()
+  if (text.decode(bytes.subarray(0, 12)) === "pagefind_dcd") at = 12
+  function head(major) {
+    var b = bytes[at++], info = b & 31, n = info
+    if (b >> 5 !== major) throw new Error("metadata")
+    if (info === 24) n = bytes[at++]
+    else if (info === 25) { n = bytes[at] << 8 | bytes[at + 1]; at += 2 }
+    else if (info === 26) { n = ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]); at += 4 }
+    else if (info > 26) throw new Error("metadata")
+    return n
+  }
+  function str() { var n = head(3); at += n; return text.decode(bytes.subarray(at - n, at)) }
+  head(4); str()
+  for (var pages = head(4); pages > 0; pages--) { head(4); str(); head(0) }
+  var chunks = []
+  for (var n = head(4); n > 0; n--) {
+    head(4)
+    var from = str(), to = str()
+    chunks.push({ from: utf8.encode(from), to: utf8.encode(to), hash: str() })
+  }
+  return chunks
+}
+
+var utf8 = new TextEncoder()
+
+function compare(a, b) {  // byte strings, as Rust compares str
+  for (var i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return a.length - b.length
+}
+
+function cut(bytes, n) {  // bytes[0..n], or null inside a character (Rust's str::get)
+  return n < bytes.length && (bytes[n] & 0xc0) === 0x80 ? null : bytes.subarray(0, n)
+}
+
+/* Pagefind's choice of chunks for its words (pagefind_web's request_indexes): the first chunk
+   with from ≤ word ≤ to; when no word has one, the first whose bounds match the word's start
+   (both cut to the shorter). Pagefind 1.5 may ask for more (the chunks of a prefix's longer
+   words: `atten`, `流水线 并行`); what this picks it asked for in every query checked, so a
+   guess costs no bytes, and what it misses Pagefind fetches itself as before. */
+function chunksFor(words, chunks) {
+  function pick(loose) {
+    var out = new Set()
+    words.forEach(function (word) {
+      for (var i = 0; i < chunks.length; i++) {
+        var c = chunks[i], ok
+        if (!loose) {
+          ok = compare(word, c.from) >= 0 && compare(word, c.to) <= 0
+        } else {
+          var tp = cut(word, Math.min(word.length, c.from.length)), cp = cut(c.from, Math.min(word.length, c.from.length))
+          var tq = cut(word, Math.min(word.length, c.to.length)), cq = cut(c.to, Math.min(word.length, c.to.length))
+          ok = tp !== null && cp !== null && tq !== null && cq !== null && compare(tp, cp) >= 0 && compare(tq, cq) <= 0
+        }
+        if (ok) { out.add(c.hash); return }
+      }
+    })
+    return out
+  }
+  var found = pick(false)
+  return found.size ? found : pick(true)
+}
+
+var PUNCT = /^\p{Pd}|\p{Pe}|\p{Pf}|\p{Pi}|\p{Po}|\p{Ps}$/u  // Pagefind's, as it is written
+
+function prefetchChunks(query) {
+  if (chunkList === null) return
+  chunkList.then(function (chunks) {
+    // The query as Pagefind's search normalises it before request_indexes.
+    var term = ""
+    for (var c of query) term += PUNCT.test(c) ? "" : c.toLocaleLowerCase()
+    term = term.replace(/\s{2,}/g, " ").trim().normalize("NFD").replace(/\p{M}/gu, "")
+    if (!term) return
+    var words = term.split(" ").map(function (w) { return utf8.encode(w) })
+    chunksFor(words, chunks).forEach(function (hash) {
+      var url = BASE + "index/" + hash + ".pf_index"
+      if (!asked.has(url) && !early.has(url)) early.set(url, grab(url))
+    })
   }).catch(function () {})
 }
 
@@ -386,7 +475,9 @@ function post(id, items) {
 
 function search(id, query) {
   // The query's word shards are fetched while Pagefind loads (one round trip less).
-  return Promise.all([load(), segmentQuery(query)]).then(function (loaded) {
+  var loading = load(), segmented = segmentQuery(query)
+  segmented.then(prefetchChunks)
+  return Promise.all([loading, segmented]).then(function (loaded) {
     return id === latest ? loaded[0].search(loaded[1]) : null
   }).then(function (found) {
     performance.mark("dz searched")
