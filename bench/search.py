@@ -8,7 +8,8 @@ browser context each time, Chromium (Playwright, Debian's /usr/bin/chromium) ope
 waits for the page load to settle, opens the search box, types the query at once and waits for
 the first result. Reported per back end, query and condition:
 
-- **first results**: from the search box's focus to the first result in the list (ms);
+- **first results**: from the search box's focus to the first result in the list (ms); also
+  from the query's input event (``from typing``: the bench's own click and typing left out);
 - **search bytes**: what the server sent from opening the box to the first result, plus the
   search files the page load itself fetched (Material's index is fetched at page load);
 - **page load**: what the page load fetched of search files (worker, index) before the box
@@ -182,10 +183,14 @@ def is_search_file(path: str) -> bool:
 #: Installed before any page script: the time the search box gets focus and the time the
 #: first result shows.
 PROBE = """
-window.__dz = {focus: null, first: null, origin: performance.timeOrigin};
+window.__dz = {focus: null, typed: null, first: null, origin: performance.timeOrigin};
 addEventListener("focusin", e => {
   if (e.target.classList && e.target.classList.contains("md-search__input") && !__dz.focus)
     __dz.focus = performance.now();
+});
+addEventListener("input", e => {
+  if (e.target.classList && e.target.classList.contains("md-search__input") && !__dz.typed)
+    __dz.typed = performance.now();
 });
 new MutationObserver(() => {
   if (__dz.focus && !__dz.first && document.querySelector(".md-search-result__item")) {
@@ -234,6 +239,8 @@ def timeline(page: object) -> list[tuple[float, float, str, str, int]]:
                 (start, end, who, name if e["type"] == "resource" else f"mark {name}", e["bytes"])
             )
     rows.append((probe["first"] - probe["focus"],) * 2 + ("page", "first results painted", 0))
+    if probe.get("typed") is not None:
+        rows.append((probe["typed"] - probe["focus"],) * 2 + ("page", "query typed (input)", 0))
     return sorted(rows)
 
 
@@ -254,6 +261,8 @@ class Run:
     load_search_files: list[str]
     results: int
     first_href: str
+    #: from the query's input event (the bench's click and typing left out)
+    typed_ms: float = 0.0
 
 
 def open_and_search(
@@ -264,7 +273,7 @@ def open_and_search(
     slow: bool,
     devtools: bool,
     show_timeline: bool = False,
-) -> tuple[float, int, int, list[str], int, str]:
+) -> tuple[float, int, int, list[str], int, str, float]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     context.add_init_script(PROBE)
     page = context.new_page()
@@ -296,6 +305,7 @@ def open_and_search(
         page.locator(".md-search__input").press("End")
         page.wait_for_function("window.__dz.first !== null", timeout=600_000, polling=20)
         first_ms = page.evaluate("window.__dz.first - window.__dz.focus")
+        typed_ms = page.evaluate("window.__dz.first - (window.__dz.typed ?? window.__dz.focus)")
         # The bytes up to the first result: the responses sent before the page said so.
         deadline = time.monotonic() + 5
         while not server.first_at and time.monotonic() < deadline:
@@ -321,6 +331,7 @@ def open_and_search(
         sorted({s.path for s in load}),
         len(hrefs),
         hrefs[0] if hrefs else "",
+        typed_ms,
     )
 
 
@@ -446,7 +457,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
         )
         for backend, site, query, condition, slow in turns:
             with served(site) as server:
-                first_ms, search, load, files, n, href = open_and_search(
+                first_ms, search, load, files, n, href, typed_ms = open_and_search(
                     browser,
                     server,
                     page_path,
@@ -466,10 +477,12 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
                         files,
                         n,
                         href,
+                        typed_ms,
                     )
                 )
                 print(
-                    f"{backend} {query!r} {condition}: {first_ms:.0f} ms, "
+                    f"{backend} {query!r} {condition}: {first_ms:.0f} ms "
+                    f"({typed_ms:.0f} ms from typing), "
                     f"{search / 1000:.1f} KB ({load / 1000:.1f} KB at load), "
                     f"{n} links, first {href}",
                     file=sys.stderr,
@@ -499,18 +512,20 @@ def report(result: dict[str, object]) -> str:
     lines = [
         f"Search, {what}; medians of the runs (load average at the end {result['load_average']}).",
         "",
-        "| back end | query | condition | first results | transferred for search | "
-        "of which at page load |",
-        "| --- | --- | --- | ---: | ---: | ---: |",
+        "| back end | query | condition | first results | from typing | "
+        "transferred for search | of which at page load |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ]
     for key in keys:
         sample = [r for r in runs if (r.backend, r.query, r.condition) == key]
         ms = statistics.median(r.first_ms for r in sample)
+        typed = statistics.median(r.typed_ms for r in sample)
         kb = statistics.median(r.search_bytes for r in sample) / 1000
         load = statistics.median(r.load_search_bytes for r in sample) / 1000
         backend, query, condition = key
         lines.append(
-            f"| {backend} | {query} | {condition} | {ms / 1000:.2f} s | {kb:,.1f} KB "
+            f"| {backend} | {query} | {condition} | {ms / 1000:.2f} s | {typed / 1000:.2f} s "
+            f"| {kb:,.1f} KB "
             f"| {load:,.1f} KB |"
         )
     lines += ["", "| back end | build wall | build CPU | Pagefind index | search_index.json |"]
