@@ -84,19 +84,24 @@ function prefetch() {
   early.set(entry, got)
   got.then(function (g) {
     var languages = g.status === 200 && JSON.parse(new TextDecoder().decode(g.body)).languages
-    if (!languages) return
+    if (!languages) throw new Error("no index")
     // The index Pagefind picks in a worker (no page language): the largest.
     var index = languages.unknown || Object.values(languages).sort(function (a, b) {
       return b.page_count - a.page_count
     })[0]
-    if (!index) return
+    if (!index) throw new Error("no index")
     var meta = BASE + "pagefind." + index.hash + ".pf_meta"
     var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
     if (!early.has(meta)) early.set(meta, grab(meta))
     if (!early.has(wasm)) early.set(wasm, grab(wasm))
+    early.get(wasm).then(function (g) { if (g.status !== 200) throw new Error("no wasm") })
+      .catch(function () { if (ready && ready.resolve) ready.resolve() })
     chunkList = early.get(meta).then(function (g) { return g.status === 200 ? chunksOf(g.body) : [] })
     chunkList.catch(function () {})
-  }).catch(function () {})
+  }).catch(function () {
+    // No index to wait for: Pagefind fails at once, and the query with it.
+    if (ready && ready.resolve) ready.resolve()
+  })
 }
 
 /* The metadata's index chunks (its CBOR: [version, [[page, words]…], [[from, to, hash]…], …],
