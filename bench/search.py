@@ -8,7 +8,8 @@ browser context each time, Chromium (Playwright, Debian's /usr/bin/chromium) ope
 waits for the page load to settle, opens the search box, types the query at once and waits for
 the first result. Reported per back end, query and condition:
 
-- **first results**: from the search box's focus to the first result in the list (ms);
+- **first results**: from the search box's focus to the first result in the list (ms); also
+  from the query's input event (``from typing``: the bench's own click and typing left out);
 - **search bytes**: what the server sent from opening the box to the first result, plus the
   search files the page load itself fetched (Material's index is fetched at page load);
 - **page load**: what the page load fetched of search files (worker, index) before the box
@@ -22,6 +23,7 @@ response), so that the search worker's requests are slowed as surely as the page
 
     python -m bench.search [--articles 100] [--real] [--queries 显存 memory] [--repeat 3]
         [--backends material duizhao pagefind] [--workdir DIR] [--json out.json]
+        [--timeline] [--sites before=SITE after=SITE]
 """
 
 from __future__ import annotations
@@ -181,18 +183,71 @@ def is_search_file(path: str) -> bool:
 #: Installed before any page script: the time the search box gets focus and the time the
 #: first result shows.
 PROBE = """
-window.__dz = {focus: null, first: null};
+window.__dz = {focus: null, typed: null, first: null, origin: performance.timeOrigin};
 addEventListener("focusin", e => {
   if (e.target.classList && e.target.classList.contains("md-search__input") && !__dz.focus)
     __dz.focus = performance.now();
 });
+addEventListener("input", e => {
+  if (e.target.classList && e.target.classList.contains("md-search__input") && !__dz.typed)
+    __dz.typed = performance.now();
+});
 new MutationObserver(() => {
   if (__dz.focus && !__dz.first && document.querySelector(".md-search-result__item")) {
     __dz.first = performance.now();
+    __dz.items = document.querySelectorAll(".md-search-result__item").length;
     fetch("/__first_result__", {cache: "no-store"}).catch(() => {});
   }
 }).observe(document, {subtree: true, childList: true});
 """
+
+
+#: What a search worker saw (evaluated in it): its time origin, its requests and its marks.
+WORKER_ENTRIES = """() => ({
+  origin: performance.timeOrigin,
+  entries: performance.getEntries()
+    .filter(e => e.entryType === "resource" || e.entryType === "mark")
+    .map(e => ({type: e.entryType, name: e.name, start: e.startTime,
+                end: e.entryType === "resource" ? e.responseEnd : e.startTime,
+                bytes: e.transferSize || 0}))
+})"""
+
+
+def timeline(page: object) -> list[tuple[float, float, str, str, int]]:
+    """A first query's events from the search box's focus (ms): the page's and the search
+    worker's requests (start, end, file, bytes as transferred) and the worker's marks, and
+    the first result's paint. Times are aligned on the two time origins (epoch ms)."""
+    probe = page.evaluate("window.__dz")  # type: ignore[attr-defined]
+    zero = probe["origin"] + probe["focus"]
+    rows: list[tuple[float, float, str, str, int]] = []
+    sources = [("page", page)] + [
+        ("worker", w)
+        for w in page.workers
+        if "search" in w.url  # type: ignore[attr-defined]
+    ]
+    for who, source in sources:
+        seen = source.evaluate(WORKER_ENTRIES)  # type: ignore[attr-defined]
+        for e in seen["entries"]:
+            start = seen["origin"] + e["start"] - zero
+            end = seen["origin"] + e["end"] - zero
+            if end < -1:
+                continue  # the page load's
+            name = urlsplit(e["name"]).path.rsplit("/search/pagefind/", 1)[-1]
+            if e["type"] == "resource" and who == "page" and "search" not in name:
+                continue
+            rows.append(
+                (start, end, who, name if e["type"] == "resource" else f"mark {name}", e["bytes"])
+            )
+    rows.append((probe["first"] - probe["focus"],) * 2 + ("page", "first results painted", 0))
+    if probe.get("typed") is not None:
+        rows.append((probe["typed"] - probe["focus"],) * 2 + ("page", "query typed (input)", 0))
+    return sorted(rows)
+
+
+def print_timeline(rows: list[tuple[float, float, str, str, int]]) -> None:
+    print(f"{'start ms':>9} {'end ms':>8} {'bytes':>8}  who     what", file=sys.stderr)
+    for start, end, who, name, size in rows:
+        print(f"{start:9.1f} {end:8.1f} {size:8d}  {who:6}  {name}", file=sys.stderr)
 
 
 @dataclass
@@ -206,11 +261,19 @@ class Run:
     load_search_files: list[str]
     results: int
     first_href: str
+    #: from the query's input event (the bench's click and typing left out)
+    typed_ms: float = 0.0
 
 
 def open_and_search(
-    browser: object, server: Server, page_path: str, query: str, slow: bool, devtools: bool
-) -> tuple[float, int, int, list[str], int, str]:
+    browser: object,
+    server: Server,
+    page_path: str,
+    query: str,
+    slow: bool,
+    devtools: bool,
+    show_timeline: bool = False,
+) -> tuple[float, int, int, list[str], int, str, float]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     context.add_init_script(PROBE)
     page = context.new_page()
@@ -242,6 +305,7 @@ def open_and_search(
         page.locator(".md-search__input").press("End")
         page.wait_for_function("window.__dz.first !== null", timeout=600_000, polling=20)
         first_ms = page.evaluate("window.__dz.first - window.__dz.focus")
+        typed_ms = page.evaluate("window.__dz.first - (window.__dz.typed ?? window.__dz.focus)")
         # The bytes up to the first result: the responses sent before the page said so.
         deadline = time.monotonic() + 5
         while not server.first_at and time.monotonic() < deadline:
@@ -255,6 +319,8 @@ def open_and_search(
             ".md-search-result__link", "els => els.map(e => e.getAttribute('href'))"
         )
         page.wait_for_timeout(500)
+        if show_timeline:
+            print_timeline(timeline(page))
     finally:
         context.close()
     search = sum(s.bytes for s in after) + sum(s.bytes for s in load)
@@ -265,6 +331,7 @@ def open_and_search(
         sorted({s.path for s in load}),
         len(hrefs),
         hrefs[0] if hrefs else "",
+        typed_ms,
     )
 
 
@@ -340,11 +407,14 @@ def served(site: Path) -> Iterator[Server]:
 def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from playwright.sync_api import sync_playwright
 
-    projects = (
-        real_sites(work, args.backends)
-        if args.real
-        else corpus_sites(work, args.articles, args.backends)
-    )
+    if args.sites:
+        projects = {}
+    else:
+        projects = (
+            real_sites(work, args.backends)
+            if args.real
+            else corpus_sites(work, args.articles, args.backends)
+        )
     page_path = "ai-systems/xdeepserve-cloudmatrix384/" if args.real else "articles/a001/"
     builds: dict[str, object] = {}
     sites: dict[str, Path] = {}
@@ -358,37 +428,65 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
         builds[backend]["search_index_json_bytes"] = index.stat().st_size if index.exists() else 0  # type: ignore[index]
         sites[backend] = site
         print(f"built {backend}: {builds[backend]}", file=sys.stderr)
+    for label, built in (item.split("=", 1) for item in args.sites or []):
+        sites[label] = Path(built)
+        builds[label] = {"wall_s": 0.0, "cpu_s": 0.0, "pagefind": _pagefind_bytes(Path(built))}
+        index = Path(built) / "search" / "search_index.json"
+        builds[label]["search_index_json_bytes"] = index.stat().st_size if index.exists() else 0  # type: ignore[index]
     runs: list[Run] = []
     conditions = [("unthrottled", False)] + ([("slow", True)] if not args.no_slow else [])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for backend, site in sites.items():
+        # With --sites the sites take turns run by run (the same load for each).
+        turns = (
+            [
+                (backend, site, query, condition, slow)
+                for rep in range(args.repeat)
+                for backend, site in sites.items()
+                for query in args.queries
+                for condition, slow in conditions
+            ]
+            if args.sites
+            else [
+                (backend, site, query, condition, slow)
+                for backend, site in sites.items()
+                for query in args.queries
+                for condition, slow in conditions
+                for rep in range(args.repeat)
+            ]
+        )
+        for backend, site, query, condition, slow in turns:
             with served(site) as server:
-                for query in args.queries:
-                    for condition, slow in conditions:
-                        for _ in range(args.repeat):
-                            first_ms, search, load, files, n, href = open_and_search(
-                                browser, server, page_path, query, slow, args.devtools_network
-                            )
-                            runs.append(
-                                Run(
-                                    backend,
-                                    query,
-                                    condition,
-                                    first_ms,
-                                    search,
-                                    load,
-                                    files,
-                                    n,
-                                    href,
-                                )
-                            )
-                            print(
-                                f"{backend} {query!r} {condition}: {first_ms:.0f} ms, "
-                                f"{search / 1000:.1f} KB ({load / 1000:.1f} KB at load), "
-                                f"{n} links, first {href}",
-                                file=sys.stderr,
-                            )
+                first_ms, search, load, files, n, href, typed_ms = open_and_search(
+                    browser,
+                    server,
+                    page_path,
+                    query,
+                    slow,
+                    args.devtools_network,
+                    args.timeline,
+                )
+                runs.append(
+                    Run(
+                        backend,
+                        query,
+                        condition,
+                        first_ms,
+                        search,
+                        load,
+                        files,
+                        n,
+                        href,
+                        typed_ms,
+                    )
+                )
+                print(
+                    f"{backend} {query!r} {condition}: {first_ms:.0f} ms "
+                    f"({typed_ms:.0f} ms from typing), "
+                    f"{search / 1000:.1f} KB ({load / 1000:.1f} KB at load), "
+                    f"{n} links, first {href}",
+                    file=sys.stderr,
+                )
         browser.close()
     return {
         "articles": None if args.real else args.articles,
@@ -403,24 +501,31 @@ def report(result: dict[str, object]) -> str:
     runs = [Run(**r) for r in result["runs"]]  # type: ignore[arg-type, union-attr]
     keys = sorted(
         {(r.backend, r.query, r.condition) for r in runs},
-        key=lambda k: (BACKENDS.index(k[0]), k[1], k[2] != "unthrottled"),
+        key=lambda k: (
+            BACKENDS.index(k[0]) if k[0] in BACKENDS else len(BACKENDS),
+            k[0],
+            k[1],
+            k[2] != "unthrottled",
+        ),
     )
     what = "the real site" if result["real"] else f"N={result['articles']}"
     lines = [
         f"Search, {what}; medians of the runs (load average at the end {result['load_average']}).",
         "",
-        "| back end | query | condition | first results | transferred for search | "
-        "of which at page load |",
-        "| --- | --- | --- | ---: | ---: | ---: |",
+        "| back end | query | condition | first results | from typing | "
+        "transferred for search | of which at page load |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ]
     for key in keys:
         sample = [r for r in runs if (r.backend, r.query, r.condition) == key]
         ms = statistics.median(r.first_ms for r in sample)
+        typed = statistics.median(r.typed_ms for r in sample)
         kb = statistics.median(r.search_bytes for r in sample) / 1000
         load = statistics.median(r.load_search_bytes for r in sample) / 1000
         backend, query, condition = key
         lines.append(
-            f"| {backend} | {query} | {condition} | {ms / 1000:.2f} s | {kb:,.1f} KB "
+            f"| {backend} | {query} | {condition} | {ms / 1000:.2f} s | {typed / 1000:.2f} s "
+            f"| {kb:,.1f} KB "
             f"| {load:,.1f} KB |"
         )
     lines += ["", "| back end | build wall | build CPU | Pagefind index | search_index.json |"]
@@ -447,6 +552,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-slow", action="store_true", help="unthrottled only")
     parser.add_argument(
         "--devtools-network", action="store_true", help="DevTools' network emulation"
+    )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="print each first query's requests, the worker's marks and the first paint",
+    )
+    parser.add_argument(
+        "--sites",
+        nargs="+",
+        metavar="LABEL=DIR",
+        help="measure these built sites (taking turns run by run) instead of building",
     )
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--reuse", action="store_true", help="keep sites built in --workdir")

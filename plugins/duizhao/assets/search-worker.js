@@ -34,16 +34,199 @@ var CJK_PUNCT = /[\u00b7\u2018-\u201f\u2026\u3000-\u303f\uff00-\uffef]/
 var pagefind = null
 var latest = 0
 
+/* Pagefind's start is a chain of round trips: pagefind.js, then its entry file, then the
+   metadata and the WebAssembly, then (at the query) an index chunk, then the text of a part.
+   The worker fetches the entry alongside pagefind.js and the metadata and the WebAssembly as
+   soon as the entry is in, and answers Pagefind's own requests for them with what it fetched
+   (`fetch` is wrapped for the files under BASE). Pagefind's files are gzip with a signature
+   inside; the worker inflates them with the browser's DecompressionStream, and Pagefind,
+   seeing the signature, skips its own JavaScript inflate. */
+var nativeFetch = self.fetch.bind(self)
+var PF_FILE = /\.(pf_meta|pf_index|pf_filter|pf_fragment|pagefind)$/
+var early = new Map()  // URL (without query) → Promise of {status, body}, used once
+var asked = new Set()  // the URLs Pagefind asked for
+var chunkList = null   // Promise of the index chunks [{from, to, hash}] of the metadata
+var ready = null       // settles when Pagefind's WebAssembly is instantiated
+
+function inflate(buffer) {
+  var bytes = new Uint8Array(buffer)
+  if (typeof DecompressionStream === "undefined" || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+    return Promise.resolve(buffer)
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))
+  return new Response(stream).arrayBuffer().catch(function () { return buffer })
+}
+
+function grab(url) {
+  return nativeFetch(url).then(function (r) {
+    return r.arrayBuffer().then(function (body) {
+      return r.ok && PF_FILE.test(url) ? inflate(body) : body
+    }).then(function (body) { return { status: r.status, body: body } })
+  })
+}
+
+self.fetch = function (input, init) {
+  var url = typeof input === "string" ? input : input instanceof URL ? input.href : null
+  if (url === null || url.indexOf(BASE) !== 0) return nativeFetch(input, init)
+  var key = url.replace(/[?#].*$/, "")
+  asked.add(key)
+  var got = early.get(key)
+  early.delete(key)
+  if (!got) {
+    if (!PF_FILE.test(key)) return nativeFetch(input, init)
+    got = grab(key)
+  }
+  return got.then(function (g) { return new Response(g.body, { status: g.status }) })
+}
+
+function prefetch() {
+  var entry = BASE + "pagefind-entry.json"
+  var got = grab(entry + "?ts=" + Date.now())
+  early.set(entry, got)
+  got.then(function (g) {
+    var languages = g.status === 200 && JSON.parse(new TextDecoder().decode(g.body)).languages
+    if (!languages) throw new Error("no index")
+    // The index Pagefind picks in a worker (no page language): the largest.
+    var index = languages.unknown || Object.values(languages).sort(function (a, b) {
+      return b.page_count - a.page_count
+    })[0]
+    if (!index) throw new Error("no index")
+    var meta = BASE + "pagefind." + index.hash + ".pf_meta"
+    var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
+    if (!early.has(meta)) early.set(meta, grab(meta))
+    if (!early.has(wasm)) early.set(wasm, grab(wasm))
+    early.get(wasm).then(function (g) { if (g.status !== 200) throw new Error("no wasm") })
+      .catch(function () { if (ready && ready.resolve) ready.resolve() })
+    chunkList = early.get(meta).then(function (g) { return g.status === 200 ? chunksOf(g.body) : [] })
+    chunkList.catch(function () {})
+  }).catch(function () {
+    // No index to wait for: Pagefind fails at once, and the query with it.
+    if (ready && ready.resolve) ready.resolve()
+  })
+}
+
+/* The metadata's index chunks (its CBOR: [version, [[page, words]…], [[from, to, hash]…], …],
+   pagefind_core_search/src/metadata), so that the worker fetches a query's chunk while
+   Pagefind's WebAssembly is still on its way, as Pagefind will ask for it (request_indexes:
+   for each word of the query the first chunk with from ≤ word ≤ to). */
+function chunksOf(buffer) {
+  var bytes = new Uint8Array(buffer), at = 0, text = new TextDecoder()
+  if (text.decode(bytes.subarray(0, 12)) === "pagefind_dcd") at = 12
+  function head(major) {
+    var b = bytes[at++], info = b & 31, n = info
+    if (b >> 5 !== major) throw new Error("metadata")
+    if (info === 24) n = bytes[at++]
+    else if (info === 25) { n = bytes[at] << 8 | bytes[at + 1]; at += 2 }
+    else if (info === 26) { n = ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]); at += 4 }
+    else if (info > 26) throw new Error("metadata")
+    return n
+  }
+  function str() { var n = head(3); at += n; return text.decode(bytes.subarray(at - n, at)) }
+  head(4); str()
+  for (var pages = head(4); pages > 0; pages--) { head(4); str(); head(0) }
+  var chunks = []
+  for (var n = head(4); n > 0; n--) {
+    head(4)
+    var from = str(), to = str()
+    chunks.push({ from: utf8.encode(from), to: utf8.encode(to), hash: str() })
+  }
+  return chunks
+}
+
+var utf8 = new TextEncoder()
+
+function compare(a, b) {  // byte strings, as Rust compares str
+  for (var i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return a.length - b.length
+}
+
+function cut(bytes, n) {  // bytes[0..n], or null inside a character (Rust's str::get)
+  return n < bytes.length && (bytes[n] & 0xc0) === 0x80 ? null : bytes.subarray(0, n)
+}
+
+/* Pagefind's choice of chunks for its words (pagefind_web's request_indexes): the first chunk
+   with from ≤ word ≤ to; when no word has one, the first whose bounds match the word's start
+   (both cut to the shorter). Pagefind 1.5 may ask for more (the chunks of a prefix's longer
+   words: `atten`, `流水线 并行`); what this picks it asked for in every query checked, so a
+   guess costs no bytes, and what it misses Pagefind fetches itself as before. */
+function chunksFor(words, chunks) {
+  function pick(loose) {
+    var out = new Set()
+    words.forEach(function (word) {
+      for (var i = 0; i < chunks.length; i++) {
+        var c = chunks[i], ok
+        if (!loose) {
+          ok = compare(word, c.from) >= 0 && compare(word, c.to) <= 0
+        } else {
+          var tp = cut(word, Math.min(word.length, c.from.length)), cp = cut(c.from, Math.min(word.length, c.from.length))
+          var tq = cut(word, Math.min(word.length, c.to.length)), cq = cut(c.to, Math.min(word.length, c.to.length))
+          ok = tp !== null && cp !== null && tq !== null && cq !== null && compare(tp, cp) >= 0 && compare(tq, cq) <= 0
+        }
+        if (ok) { out.add(c.hash); return }
+      }
+    })
+    return out
+  }
+  var found = pick(false)
+  return found.size ? found : pick(true)
+}
+
+var PUNCT = /^\p{Pd}|\p{Pe}|\p{Pf}|\p{Pi}|\p{Po}|\p{Ps}$/u  // Pagefind's, as it is written
+
+function prefetchChunks(query) {
+  if (chunkList === null) return
+  chunkList.then(function (chunks) {
+    // The query as Pagefind's search normalises it before request_indexes.
+    var term = ""
+    for (var c of query) term += PUNCT.test(c) ? "" : c.toLocaleLowerCase()
+    term = term.replace(/\s{2,}/g, " ").trim().normalize("NFD").replace(/\p{M}/gu, "")
+    if (!term) return
+    var words = term.split(" ").map(function (w) { return utf8.encode(w) })
+    chunksFor(words, chunks).forEach(function (hash) {
+      var url = BASE + "index/" + hash + ".pf_index"
+      if (!asked.has(url) && !early.has(url)) early.set(url, grab(url))
+    })
+  }).catch(function () {})
+}
+
+/* Pagefind waits for its WebAssembly by polling every 50 ms; a query sent after the
+   WebAssembly is in (and Pagefind's start, which follows it at once) skips that wait. */
+var instantiate = WebAssembly.instantiate
+WebAssembly.instantiate = function () {
+  var done = instantiate.apply(WebAssembly, arguments)
+  if (ready && ready.resolve) {
+    var resolve = ready.resolve
+    ready.resolve = null
+    done.then(function () { setTimeout(resolve, 0) }, function () { resolve() })
+  }
+  return done
+}
+
 function load() {
   if (pagefind === null) {
-    pagefind = import(BASE + "pagefind.js").then(function (pf) {
+    performance.mark("dz load")
+    var resolve
+    ready = new Promise(function (r) { resolve = r })
+    ready.resolve = resolve
+    prefetch()
+    // Pagefind's first Intl.Segmenter costs ~20 ms (ICU's data); made now, not at the query.
+    setTimeout(function () {
+      try { Array.from(new Intl.Segmenter("unknown", { granularity: "grapheme" }).segment("a 字")) } catch (e) {}
+    }, 0)
+    var started = import(BASE + "pagefind.js").then(function (pf) {
       return pf.options({ basePath: BASE, excerptLength: EXCERPT })
         .then(function () { return pf.init() })
         .then(function () { return pf })
     })
+    // Ready when the WebAssembly is instantiated, or after 3 s whatever happened.
+    var waited = ready
+    pagefind = started.then(function (pf) {
+      return Promise.race([waited, new Promise(function (r) { setTimeout(r, 3000) })])
+        .then(function () { performance.mark("dz ready"); return pf })
+    })
     pagefind.catch(function (err) {
       console.warn("duizhao search: cannot load the index", err)
       pagefind = null
+      early.clear()
     })
   }
   return pagefind
@@ -297,15 +480,20 @@ function post(id, items) {
 
 function search(id, query) {
   // The query's word shards are fetched while Pagefind loads (one round trip less).
-  return Promise.all([load(), segmentQuery(query)]).then(function (loaded) {
+  var loading = load(), segmented = segmentQuery(query)
+  segmented.then(prefetchChunks)
+  return Promise.all([loading, segmented]).then(function (loaded) {
     return id === latest ? loaded[0].search(loaded[1]) : null
   }).then(function (found) {
+    performance.mark("dz searched")
     if (found === null || id !== latest) return
     var results = found.results.slice(0, MAX_PARTS)
     var scores = results.map(function (r) { return r.score })
     var first = results.slice(0, FIRST_PARTS)
     return Promise.all(first.map(function (r) { return r.data() })).then(function (datas) {
+      performance.mark("dz first part")
       post(id, items(datas, scores))
+      performance.mark("dz first results posted")
       var rest = results.slice(FIRST_PARTS)
       if (!rest.length || id !== latest) return
       // The first results are painted before the rest is fetched (on a slow link the rest
@@ -329,6 +517,7 @@ addEventListener("message", function (ev) {
   if (message.type === SETUP) {
     postMessage({ type: READY })
   } else if (message.type === QUERY) {
+    performance.mark("dz query")
     var id = ++latest
     var query = String(message.data || "").slice(0, MAX_QUERY).trim()
     if (!query) post(id, [])
