@@ -2,6 +2,8 @@
 
     python -m bench.detect --score [--corpus DIR] [--quiet]
     python -m bench.detect --heldout [--quiet]
+    python -m bench.detect --heldout2 [--quiet]
+    python -m bench.detect --set NAME [--quiet]       (NAME: tuned, heldout, heldout2)
     python -m bench.detect [--repeat 3] [--against REV] [--no-dense] [PDF ...]
 
 ``--score`` runs the detector on every paper of the labelled corpus (tests/data/pdfcorpus,
@@ -10,7 +12,9 @@ format in its SOURCES.md) and prints recall, precision and caption accuracy at I
 missed, and the detection time per page (median, 95th percentile, max).
 
 ``--heldout`` scores the same way on the held-out corpus (tests/data/pdfcorpus-heldout): papers
-the detector was never tuned on, whose failures are reported, never tuned on.
+the detector was never tuned on, whose failures are reported, never tuned on. ``--heldout2``
+does the same on the second held-out set (tests/data/pdfcorpus-heldout2), and ``--set NAME``
+on any labelled set by name (bench.pdfcorpus.SETS).
 
 Without ``--score`` it times detection per page (cold, then cached) on the corpus, the import
 test papers, a generated 6-page paper and a generated page of 300,000 vector objects (or the
@@ -227,12 +231,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--heldout", action="store_true", help="score on the held-out corpus (never tuned on)"
     )
+    parser.add_argument(
+        "--heldout2", action="store_true", help="score on the second held-out corpus"
+    )
+    parser.add_argument(
+        "--set", choices=sorted(pdfcorpus.SETS), help="score on the labelled set of this name"
+    )
     parser.add_argument("--corpus", type=Path, default=pdfcorpus.CORPUS)
     parser.add_argument("--quiet", action="store_true", help="no per-float details")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--against", metavar="REV", help="time git revision REV side by side")
     parser.add_argument("--no-dense", action="store_true", help="without the 300,000-object page")
     args = parser.parse_args(argv)
+    if args.set:
+        return score_main(pdfcorpus.SETS[args.set], args.quiet, args.against)
+    if args.heldout2:
+        return score_main(pdfcorpus.HELDOUT2, args.quiet, args.against)
     if args.heldout:
         return score_main(pdfcorpus.HELDOUT, args.quiet, args.against)
     if args.score:
