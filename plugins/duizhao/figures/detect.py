@@ -56,7 +56,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 11
+DETECT_VERSION = 12
 
 __all__ = [
     "DETECT_VERSION",
@@ -113,6 +113,8 @@ class Caption:
     #: the horizontal span of its float: its column, or the text width
     span: tuple[float, float]
     score: float = 0.0
+    #: its float crosses the gutter though the caption lies in one column (:func:`widen`)
+    wide: bool = False
 
     @property
     def kind(self) -> str:
@@ -240,7 +242,8 @@ def extend(caption: Caption, layout: Layout) -> None:
             break
         col_first = page.layout.column_of(pieces[0].x0, pieces[-1].x1, s.column_share)
         if (
-            col_first is not None
+            not caption.wide
+            and col_first is not None
             and page.layout.column_of(pieces[0].x0, right.x1, s.column_share) is None
         ):
             break
@@ -304,6 +307,55 @@ def extend(caption: Caption, layout: Layout) -> None:
         own |= {id(p) for p in (nxt.pieces or [nxt])}
 
 
+def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool:
+    """A page-wide float whose caption is set in one column's width (Elsevier's short
+    captions set from the left edge, a label set apart from its text): an item of no running
+    text that straddles the gutter, within ``wide_reach`` leadings of the caption above or
+    below it or going on from its first line, makes the float's span the text width. True
+    when it did (the caption is then extended again: its text may go on across the gutter)."""
+    s = layout.settings
+    page = caption.page
+    pl = page.layout
+    if pl.gutter is None or caption.wide:
+        return False
+    (_l0, l1), (r0, _r1) = pl.columns
+    s0, s1 = caption.span
+    if not (s1 <= l1 + s.body_start_slack or s0 >= r0 - s.body_start_slack):
+        return False  # across the gutter already
+    cb = caption.box
+    reach = s.wide_reach * layout.leading
+    others = set().union(*(o.own for o in captions if o.page is page and o is not caption))
+    own = caption.own
+
+    first = caption.lines[0]
+
+    def straddles(b: Box) -> bool:
+        near = (
+            -s.start_slack <= cb[1] - b[3] <= reach
+            or -s.start_slack <= b[1] - cb[3] <= reach
+            # the caption's own line going on across the gutter (extend stopped at it)
+            or (
+                abs((b[1] + b[3]) / 2 - first.mid) < s.label_line * first.size
+                and 0 <= b[0] - first.x1 <= s.label_gap * first.size
+            )
+        )
+        return near and b[0] < l1 - s.wide_overlap and b[2] > r0 + s.wide_overlap
+
+    apart = page.body | page.margin | page.headings | others | own
+    texts = (f.box for f in pl.fragments if id(f) not in apart)
+    if not any(straddles(b) for b in itertools.chain(page.graphics, texts)):
+        return False
+    if any(
+        id(f) in page.body and min(f.y1, cb[3]) > max(f.y0, cb[1]) and (f.x1 <= s0 or f.x0 >= s1)
+        for f in pl.fragments
+    ):
+        return False  # running text beside the caption: the float keeps to its column
+    t0, t1 = pl.text_span
+    caption.span = (min(t0, s0), max(t1, s1))
+    caption.wide = True
+    return True
+
+
 # --------------------------------------------------------------------------------------------
 # 3. Regions
 
@@ -337,10 +389,11 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
                 s1 = min(s1, (ob[0] + cb[2]) / 2)
     # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
     # next few: the float lies on the caption's side of it.
+    # (A page-wide float has none beside its caption: see :func:`widen`.)
     reach = s.beside_lines * layout.leading
     span = caption.span
     wrapped = False
-    for f in page.layout.fragments:
+    for f in [] if caption.wide else page.layout.fragments:
         if id(f) in page.body and min(f.y1, cb[3] + reach) - max(f.y0, cb[1] - reach) > 0:
             if f.x1 <= cb[0]:
                 s0 = max(s0, (f.x1 + cb[0]) / 2)
@@ -583,6 +636,9 @@ def find_floats(
         starts = caption_starts(page, layout)
         for caption in starts:
             extend(caption, layout)
+        for caption in starts:
+            if widen(caption, starts, layout):
+                extend(caption, layout)
         candidates.extend(starts)
     seeds, _regions = choose(candidates, layout)
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)

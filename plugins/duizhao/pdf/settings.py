@@ -207,6 +207,13 @@ class Settings:
     #: a graphic reaching this far (pt) out of a span narrowed by running text beside the
     #: caption is drawn across that text (a margin note's leader line), not the float's
     wrap_reach: float = 4.0
+    #: a float crosses the gutter though its caption lies in one column when an item of no
+    #: running text reaches this far (pt) into both columns, within this many leadings of the
+    #: caption (Elsevier's page-wide tables start 4 pt under their captions, IEEE's figures
+    #: end 7 pt over theirs; a column float's neighbour across the page stands a float's
+    #: separation, about two leadings, away)
+    wide_overlap: float = 4.0
+    wide_reach: float = 1.0
     #: an item belongs to a caption's span when this share of its width lies in it
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
