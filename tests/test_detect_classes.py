@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from duizhao.figures.detect import DetectedFigure, detect_figures
 from paper_sources import (
     CHAR,
@@ -59,7 +57,8 @@ def _image_rule(c: Canvas, x0: float, x1: float, y: float, thickness: float = 0.
 
 
 def _listing(c: Canvas, x0: float, top: float, lines: list[str], size: float = 8.0) -> Box:
-    """A code listing without a frame: Courier lines, indented as code is."""
+    """A code listing without a frame: Courier lines, indented as code is (no parentheses:
+    :meth:`Canvas.text` measures the escaped string)."""
     c.color((0, 0, 0))
     boxes = []
     baseline = top + size
@@ -126,7 +125,6 @@ def test_a_page_wide_figure_whose_label_stands_apart_from_its_text(tmp_path: Pat
     _check(detect_figures(pdf), {"Figure 4": (union(panels), text)})
 
 
-@pytest.mark.xfail(strict=True, reason="the next step fixes this class")
 def test_a_float_rule_under_each_caption_closes_its_float(tmp_path: Path) -> None:
     """OSDI '14 draws a column-wide rule (an image) right under every float's caption. The
     rule is no part of the float below it, and it says where that paper's captions stand: a
@@ -143,7 +141,7 @@ def test_a_float_rule_under_each_caption_closes_its_float(tmp_path: Path) -> Non
         c,
         LEFT[0] + 12,
         rule[3] + 5,
-        ["try {", "  node.register();", "} catch (Throwable t) {", "  System.exit(-1);", "}"],
+        ["try {", "  node.register conf;", "} catch Throwable err {", "  System.exit code;", "}"],
     )
     _box, y = caption_lines(c, LEFT, code[3] + 8, "Figure 2:", "A cluster brought down.")
     rule = _image_rule(c, *LEFT, y + 2.4)
@@ -169,7 +167,6 @@ def test_a_float_rule_under_each_caption_closes_its_float(tmp_path: Path) -> Non
     )
 
 
-@pytest.mark.xfail(strict=True, reason="the next step fixes this class")
 def test_stacked_tables_captioned_below_keep_their_own_bodies(tmp_path: Path) -> None:
     """Two tables stacked at the top of a column, each captioned below, the second table
     starting right under the first one's caption: the second caption has nothing under it

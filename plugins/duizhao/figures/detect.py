@@ -32,6 +32,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -56,7 +57,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 12
+DETECT_VERSION = 13
 
 __all__ = [
     "DETECT_VERSION",
@@ -115,6 +116,8 @@ class Caption:
     score: float = 0.0
     #: its float crosses the gutter though the caption lies in one column (:func:`widen`)
     wide: bool = False
+    #: a float rule lies right under it: its body is above it (:func:`float_rules`)
+    ruled: bool = False
 
     @property
     def kind(self) -> str:
@@ -356,6 +359,42 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
     return True
 
 
+def float_rules(captions: Sequence[Caption], layout: Layout) -> None:
+    """A template that draws a rule right under every float's caption (OSDI '14 draws it as
+    an image) closes each float with it: the rule is no part of the float below it, and the
+    caption it hangs under stands below its body, a table's as a figure's. Told from a table's
+    top rule under a caption set above the table: the paper's figure captions carry such a
+    rule (at least ``float_rule_figures`` of them, ``float_rule_share`` of all), and no rule
+    stands right above the caption (a ruled float style frames the caption with two)."""
+    s = layout.settings
+    hung: list[tuple[Caption, list[int]]] = []
+    for c in captions:
+        cb, size = c.box, c.lines[-1].size
+        thin = [(i, g) for i, g in enumerate(c.page.graphics) if g[3] - g[1] <= s.float_rule_height]
+        under = [i for i, g in thin if _hugs(cb, c.span, size, g, True, s)]
+        if under and not any(_hugs(cb, c.span, size, g, False, s) for _i, g in thin):
+            hung.append((c, under))
+    figures = sum(1 for c in captions if c.kind == "figure")
+    ruled = sum(1 for c, _ in hung if c.kind == "figure")
+    if ruled < s.float_rule_figures or ruled < s.float_rule_share * figures:
+        return
+    for c, under in hung:
+        c.ruled = True
+        c.page.closing.update(under)
+
+
+def _hugs(
+    cb: Box, span: tuple[float, float], size: float, g: Box, below: bool, s: Settings
+) -> bool:
+    """Thin rule ``g`` lies right under (or over) the caption boxed ``cb``, set at ``size``,
+    across its ``span``."""
+    s0, s1 = span
+    gap = g[1] - cb[3] if below else cb[1] - g[3]
+    return -s.start_slack <= gap <= s.float_rule_gap * size and overlap_len(
+        g[0], g[2], s0, s1
+    ) >= s.float_rule_span * (s1 - s0)
+
+
 # --------------------------------------------------------------------------------------------
 # 3. Regions
 
@@ -423,7 +462,7 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if wrapped and (g[0] < s0 - s.wrap_reach or g[2] > s1 + s.wrap_reach):
             continue
-        items.append(_Item(g, False, -1 - i, graphic=True))
+        items.append(_Item(g, i in page.closing, -1 - i, graphic=True))
     return items
 
 
@@ -582,6 +621,9 @@ def choose(
         for caption in chosen:
             if caption.kind != kind:
                 continue
+            if caption.ruled:
+                votes[True] += 1  # the float rule under it closes the float: body above
+                continue
             r = regions[id(caption)]
             # A figure's body draws something: text alone beside its caption says nothing.
             up_gap, down_gap = (
@@ -597,7 +639,12 @@ def choose(
             usual, other = (up_gap, down_gap) if default else (down_gap, up_gap)
             margin = s.side_margin * layout.leading
             if usual != other:
-                votes[default if usual <= other + margin else not default] += 1
+                # A caption with nothing on one side says for sure where its body is; one
+                # with something on both (floats stacked in a column) only which is nearer.
+                sure = math.inf in (usual, other)
+                votes[default if usual <= other + margin else not default] += (
+                    s.sure_vote if sure else 1
+                )
         default = kind == "figure"
         side[kind] = votes.most_common(1)[0][0] if votes else default
         if votes[True] == votes[False]:
@@ -605,7 +652,7 @@ def choose(
     seeds = []
     for caption in chosen:
         r = regions[id(caption)]
-        up = side[caption.kind]
+        up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
     return seeds, regions
 
@@ -640,6 +687,7 @@ def find_floats(
             if widen(caption, starts, layout):
                 extend(caption, layout)
         candidates.extend(starts)
+    float_rules(candidates, layout)
     seeds, _regions = choose(candidates, layout)
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     boxes = grow(seeds, [c for c, _up in seeds], layout)

@@ -33,6 +33,9 @@ class DetectPage:
     headings: set[int] = field(default_factory=set)
     #: the graphics a float may hold (not page backgrounds)
     graphics: list[Box] = field(default_factory=list)
+    #: indices in ``graphics`` of a template's float rules (they close a float: see
+    #: :func:`duizhao.figures.detect.float_rules`)
+    closing: set[int] = field(default_factory=set)
 
 
 def running_text(layout: Layout) -> list[DetectPage]:
