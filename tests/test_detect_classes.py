@@ -4,7 +4,8 @@ engine, never tuned on those pages.
 
 1. A page-wide table (or figure) whose caption is set in one column's width.
 2. A template that draws a rule under every float's caption (OSDI '14 draws it as an image):
-   the rule closes that float and is no part of the next float's body.
+   the rule closes that float and is no part of the next float's body; so does the bottom
+   rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
 """
 
@@ -165,6 +166,34 @@ def test_a_float_rule_under_each_caption_closes_its_float(tmp_path: Path) -> Non
             "Table 2": (t2, "Input events of the failures."),
         },
     )
+
+
+def test_a_ruled_algorithm_is_closed_by_its_bottom_rule(tmp_path: Path) -> None:
+    """A ruled algorithm (rules over and under its caption, and one under its body) stacked
+    over a figure: the figure's region stops at the algorithm's bottom rule, its lines are
+    none of the figure's, even where the algorithm's own region stops at its first line."""
+    c = Canvas()
+    heads(c, 1)
+    c.rule(*LEFT, 70, 1.6)
+    c.color((0, 0, 0))
+    c.text(LEFT[0], 80, "Algorithm 1 Cache-aware ordering", 9, "F2")
+    c.rule(*LEFT, 84, 0.8)
+    steps = ["while R do", "  c = node.child", "  if c is cached then", "    append c", "  end if"]
+    steps += ["  node = c", "end while", "return O"]
+    # Its first line reads as running text (body size, the column's full width).
+    c.text(LEFT[0], 96, "Require: retrieved documents D in rank o", 10)
+    y = 98.0
+    for k, step in enumerate(steps, 1):
+        y += 12
+        c.text(LEFT[0], y, f"{k:>2}: {step}", 9)
+    c.rule(*LEFT, y + 5, 0.8)
+    chart = bar_chart(c, LEFT[0] + 30, y + 30, LEFT[1] - 30, y + 150)
+    _box, end = caption_lines(c, LEFT, chart[3] + 10, "Figure 2:", "Knowledge tree example.")
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "algorithm.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Figure 2": (chart, "Knowledge tree example.")})
 
 
 def test_stacked_tables_captioned_below_keep_their_own_bodies(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 13
+DETECT_VERSION = 14
 
 __all__ = [
     "DETECT_VERSION",
@@ -365,15 +365,37 @@ def float_rules(captions: Sequence[Caption], layout: Layout) -> None:
     caption it hangs under stands below its body, a table's as a figure's. Told from a table's
     top rule under a caption set above the table: the paper's figure captions carry such a
     rule (at least ``float_rule_figures`` of them, ``float_rule_share`` of all), and no rule
-    stands right above the caption (a ruled float style frames the caption with two)."""
+    stands right above the caption. A ruled float style (an algorithm's) frames its caption
+    with two and closes the float with a third under its body: that one is no part of the
+    float below it either."""
     s = layout.settings
     hung: list[tuple[Caption, list[int]]] = []
     for c in captions:
         cb, size = c.box, c.lines[-1].size
         thin = [(i, g) for i, g in enumerate(c.page.graphics) if g[3] - g[1] <= s.float_rule_height]
         under = [i for i, g in thin if _hugs(cb, c.span, size, g, True, s)]
-        if under and not any(_hugs(cb, c.span, size, g, False, s) for _i, g in thin):
+        if not under:
+            continue
+        if not any(_hugs(cb, c.span, size, g, False, s) for _i, g in thin):
             hung.append((c, under))
+            continue
+        # A ruled float (an algorithm's): rules over and under its caption, its body under
+        # them, closed by the next rule across its span before any other caption.
+        s0, s1 = c.span
+        top = max(c.page.graphics[i][3] for i in under)
+        below = [
+            (g[1], i)
+            for i, g in thin
+            if g[1] > top + s.float_rule_height
+            and overlap_len(g[0], g[2], s0, s1) >= s.float_rule_span * (s1 - s0)
+        ]
+        if below:
+            y, i = min(below)
+            if not any(
+                o.page is c.page and top < o.box[1] < y and overlap_len(o.box[0], o.box[2], s0, s1)
+                for o in captions
+            ):
+                c.page.closing.add(i)
     figures = sum(1 for c in captions if c.kind == "figure")
     ruled = sum(1 for c, _ in hung if c.kind == "figure")
     if ruled < s.float_rule_figures or ruled < s.float_rule_share * figures:

@@ -218,10 +218,10 @@ class Settings:
     #: separation, about two leadings, away)
     wide_overlap: float = 4.0
     wide_reach: float = 1.0
-    #: a template's float rule: a rule no thicker than this (pt), this close (em of the
-    #: caption's size) under a caption, across this share of its span (OSDI '14: 0.5 pt, 2.4
-    #: pt under 9-pt captions, the column's width) …
-    float_rule_height: float = 1.5
+    #: a template's float rule: a rule no thicker than this (pt; an algorithm's top rule is
+    #: 1.6), this close (em of the caption's size) under a caption, across this share of its
+    #: span (OSDI '14: 0.5 pt, 2.4 pt under 9-pt captions, the column's width) …
+    float_rule_height: float = 2.0
     float_rule_gap: float = 0.5
     float_rule_span: float = 0.95
     #: … under at least this many figure captions, and this share of them (figures are
