@@ -7,15 +7,20 @@ engine, never tuned on those pages.
    the rule closes that float and is no part of the next float's body; so does the bottom
    rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
+
+And the contract for a caption whose body cannot be found: it is reported ("caption found, body
+not found; box it by hand"), never boxed around itself; a label opening a line of running text
+is a reference, not such a caption.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from duizhao.figures.detect import DetectedFigure, detect_figures
+from duizhao.figures.detect import DetectedFigure, detect_cached, detect_figures
 from paper_sources import (
     CHAR,
+    LEAD,
     LEFT,
     RIGHT,
     Box,
@@ -218,3 +223,24 @@ def test_stacked_tables_captioned_below_keep_their_own_bodies(tmp_path: Path) ->
             "Table 2": (t2, "Input events of the failures."),
         },
     )
+
+
+def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: Path) -> None:
+    """A caption standing apart with nothing drawn over it: reported, never boxed. A line of
+    running text that opens with "Fig. 7." inside a paragraph: a reference, not reported."""
+    c = Canvas()
+    heads(c, 1)
+    body(c, LEFT, 72, 300, 1)
+    caption_lines(c, LEFT, 400, "Figure 1:", "A caption whose body is missing.")
+    body(c, LEFT, 440, 720, 3)
+    y = body(c, RIGHT, 72, 300, 5)
+    c.color((0.1, 0.1, 0.1))
+    c.text(RIGHT[0], y + 10, "Fig. 7. The two stages refer to the tw-", 10)
+    body(c, RIGHT, y + LEAD, 720, 7)
+    pdf = tmp_path / "bodiless.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_cached(pdf, None)
+    assert found.figures == []
+    assert [u.message() for u in found.unboxed] == [
+        "page 1: Figure 1: caption found, body not found; box it by hand"
+    ]

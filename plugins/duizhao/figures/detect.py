@@ -57,7 +57,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 14
+DETECT_VERSION = 15
 
 __all__ = [
     "DETECT_VERSION",
@@ -175,6 +175,8 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
             if opening is not None and id(f) not in page.body:
                 bare.append((f, opening))
             continue
+        if id(f) in page.body and _in_paragraph(page, f, layout):
+            continue  # "… shown in / Fig. 7. The two stages …": a reference at a line's start
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
         score = (s.bold_label_score if bold else 0.0) + (
             s.delim_score if label.delim in (":", ".", "|") else 0.0
@@ -182,6 +184,18 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         score += 0.0 if id(f) in page.body else s.apart_score
         found.append(Caption(page, label, [line], _span(page, line, layout), score))
     return found + _row_siblings(page, found, bare, layout)
+
+
+def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """Running text ``f`` goes on a paragraph: a line of running text stands right above it
+    (``paragraph_pitch`` leadings, top to top) in its column. A caption never does: its
+    float, or the float's separation, lies between it and the text."""
+    s = layout.settings
+    lo, hi = (p * layout.leading for p in s.paragraph_pitch)
+    return any(
+        id(g) in page.body and lo <= f.y0 - g.y0 <= hi and overlap_len(g.x0, g.x1, f.x0, f.x1) > 0
+        for g in page.layout.fragments
+    )
 
 
 def _row_siblings(
