@@ -225,6 +225,20 @@ def test_stacked_tables_captioned_below_keep_their_own_bodies(tmp_path: Path) ->
     )
 
 
+def test_a_figure_drawn_with_white_space_under_it(tmp_path: Path) -> None:
+    """A plot whose drawing stops three leadings above its caption (its own white space, as
+    an ICLR or PVLDB figure may have): still the caption's body, no gap of the text between."""
+    c = Canvas()
+    heads(c, 1)
+    chart = bar_chart(c, LEFT[0] + 30, 80, LEFT[1] - 30, 200)
+    _box, end = caption_lines(c, LEFT, chart[3] + 36, "Figure 1:", "A plot set with white space.")
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "white.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Figure 1": (chart, "A plot set with white space.")})
+
+
 def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: Path) -> None:
     """A caption standing apart with nothing drawn over it: reported, never boxed. A line of
     running text that opens with "Fig. 7." inside a paragraph: a reference, not reported."""

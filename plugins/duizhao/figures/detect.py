@@ -57,7 +57,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 15
+DETECT_VERSION = 16
 
 __all__ = [
     "DETECT_VERSION",
@@ -360,7 +360,14 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
 
     apart = page.body | page.margin | page.headings | others | own
     texts = (f.box for f in pl.fragments if id(f) not in apart)
-    if not any(straddles(b) for b in itertools.chain(page.graphics, texts)):
+    # a rule under a running head is none of a float's (as in :func:`_items`)
+    band = layout.band
+    graphics = (
+        g
+        for g in page.graphics
+        if g[3] >= band[0] - s.band_slack and g[1] <= band[1] + s.band_slack
+    )
+    if not any(straddles(b) for b in itertools.chain(graphics, texts)):
         return False
     if any(
         id(f) in page.body and min(f.y1, cb[3]) > max(f.y0, cb[1]) and (f.x1 <= s0 or f.x0 >= s1)
@@ -550,6 +557,7 @@ def growths(
     s = layout.settings
     gap_limit = max(s.gap_floor, s.gap_lines * layout.leading)
     row_limit = max(s.row_floor, s.row_lines * layout.leading)
+    first_limit = max(gap_limit, s.first_gap_lines * layout.leading)
     grown: list[_Growth] = []
     for caption, up in seeds:
         cb = caption.box
@@ -574,6 +582,8 @@ def growths(
                 # Past its first item a table is dense, row after row: a gap of more than a
                 # line ends it (a boxed note set below a table stands that far apart).
                 limit = row_limit if g.taken and g.caption.kind == "table" else gap_limit
+                if not g.taken and g.caption.kind == "figure":
+                    limit = first_limit  # a figure's own white space under its drawing
                 if distance > limit:
                     g.done = True
                 elif item.stop or (page_key, item.key) in owner:

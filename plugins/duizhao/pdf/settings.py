@@ -240,6 +240,9 @@ class Settings:
     gap_lines: float = 2.5
     row_floor: float = 8.0
     row_lines: float = 0.8
+    #: … but a figure's first item may stand this many leadings from its caption (a plot
+    #: drawn with white space under it: 33-38 pt above 9-pt captions in ICLR and PVLDB)
+    first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
     #: running text overlapping what was taken by more than this (pt) is beside the float
