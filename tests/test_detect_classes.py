@@ -201,6 +201,22 @@ def test_a_ruled_algorithm_is_closed_by_its_bottom_rule(tmp_path: Path) -> None:
     _check(detect_figures(pdf), {"Figure 2": (chart, "Knowledge tree example.")})
 
 
+def test_a_ruled_table_keeps_its_own_rules(tmp_path: Path) -> None:
+    """A table caption framed by a rule over it and the table's top rule right under it (a
+    ruled style, as an algorithm's): the next rule across the column is the table's own rule
+    under its header, which stops other floats' regions, never the table's own."""
+    c = Canvas()
+    heads(c, 1)
+    body(c, LEFT, 72, 720, 3)
+    c.rule(*RIGHT, 76, 0.8)
+    _box, y = caption_lines(c, RIGHT, 78, "Table 1:", "Settings of each run.")
+    table = ruled_table(c, RIGHT[0], y + 1.5, 5, 5, 8)
+    body(c, RIGHT, table[3] + 20, 720, 5)
+    pdf = tmp_path / "ruled-table.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 1": (table, "Settings of each run.")})
+
+
 def test_stacked_tables_captioned_below_keep_their_own_bodies(tmp_path: Path) -> None:
     """Two tables stacked at the top of a column, each captioned below, the second table
     starting right under the first one's caption: the second caption has nothing under it

@@ -57,7 +57,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 16
+DETECT_VERSION = 17
 
 __all__ = [
     "DETECT_VERSION",
@@ -416,14 +416,14 @@ def float_rules(captions: Sequence[Caption], layout: Layout) -> None:
                 o.page is c.page and top < o.box[1] < y and overlap_len(o.box[0], o.box[2], s0, s1)
                 for o in captions
             ):
-                c.page.closing.add(i)
+                c.page.closing[i] = id(c)
     figures = sum(1 for c in captions if c.kind == "figure")
     ruled = sum(1 for c, _ in hung if c.kind == "figure")
     if ruled < s.float_rule_figures or ruled < s.float_rule_share * figures:
         return
     for c, under in hung:
         c.ruled = True
-        c.page.closing.update(under)
+        c.page.closing.update(dict.fromkeys(under, id(c)))
 
 
 def _hugs(
@@ -505,7 +505,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if wrapped and (g[0] < s0 - s.wrap_reach or g[2] > s1 + s.wrap_reach):
             continue
-        items.append(_Item(g, i in page.closing, -1 - i, graphic=True))
+        closes = page.closing.get(i, id(caption)) != id(caption)  # another float's rule
+        items.append(_Item(g, closes, -1 - i, graphic=True))
     return items
 
 

@@ -33,9 +33,10 @@ class DetectPage:
     headings: set[int] = field(default_factory=set)
     #: the graphics a float may hold (not page backgrounds)
     graphics: list[Box] = field(default_factory=list)
-    #: indices in ``graphics`` of a template's float rules (they close a float: see
+    #: a template's float rules, by index in ``graphics``: each closes the float of the
+    #: caption (its ``id``) it belongs to and stops every other float's region (see
     #: :func:`duizhao.figures.detect.float_rules`)
-    closing: set[int] = field(default_factory=set)
+    closing: dict[int, int] = field(default_factory=dict)
 
 
 def running_text(layout: Layout) -> list[DetectPage]:
