@@ -14,15 +14,17 @@ import pytest
 from bench import pdfcorpus
 from bench.detect import timed_detector
 
-#: Overall floors, about one float under the measurement once the reader gave each glyph the
-#: size it is drawn at (13 papers, 11 templates, 77 floats: recall 0.935, precision 0.935,
-#: captions 0.922; usenix 0.833 / 0.833 / 0.778, elsevier 0.750 / 0.750 / 0.750, the other
-#: nine templates 1.0). The first measurement (main at 4ca2679, sizes read as PDFium's font
-#: size, 1.0 on papers set in a 1-pt font scaled by the text matrix): 0.597, 0.719, 0.506.
-#: Per-template figures: bench/README.md.
-RECALL_FLOOR = 0.92
-PRECISION_FLOOR = 0.92
-CAPTION_FLOOR = 0.90
+#: Overall floors, about two floats under the measurement (13 papers, 11 templates, 77
+#: floats: 1.000, 1.000, 1.000 once the three failure classes found here were reproduced on
+#: generated pages and fixed as classes, tests/test_detect_classes.py; before that 0.935,
+#: 0.935, 0.922, usenix 0.833 / 0.833 / 0.778, elsevier 0.750; before the reader gave each
+#: glyph the size it is drawn at, main at 4ca2679: 0.597, 0.719, 0.506). Per-template
+#: figures: bench/README.md.
+RECALL_FLOOR = 0.97
+PRECISION_FLOOR = 0.97
+CAPTION_FLOOR = 0.97
+#: Issue 20: no template below 0.9.
+TEMPLATE_FLOOR = 0.9
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT)
 
@@ -53,3 +55,4 @@ def test_heldout_detection_scores_hold_their_floors(report: pdfcorpus.Report) ->
     assert overall.recall >= RECALL_FLOOR, text
     assert overall.precision >= PRECISION_FLOOR, text
     assert overall.caption_accuracy >= CAPTION_FLOOR, text
+    assert report.worst_style() >= TEMPLATE_FLOOR, text

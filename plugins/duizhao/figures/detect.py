@@ -11,12 +11,14 @@ settings). The steps, each a function:
    set apart ("Figure 3:", "Fig. 3.", "TABLE II" alone on its line, a bold label) starts a
    caption; the rest of its line and the lines right below it, of its size and with no rule
    between, continue it. A label repeated in the body text loses to one with a bold label or
-   graphics beside it (:func:`choose`).
+   graphics beside it (:func:`choose`); one opening a line inside a paragraph is a reference.
 3. **Regions** (:func:`grow`): a caption's column is the text column it sits in, or the text
-   width when it crosses the gutter (shared with a caption beside it). From the caption the
-   region grows away from it (up for figures; for tables the side where the paper puts its
-   tables, by a vote, as captions sit above *or* below them) over graphics and non-body text
-   until running text, another caption, a wide gap or the running heads. All captions grow
+   width when it crosses the gutter (shared with a caption beside it) or when its float does
+   (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
+   the caption the region grows away from it (up for figures; for tables the side where the
+   paper puts its tables, by a vote, as captions sit above *or* below them) over graphics and
+   non-body text until running text, another caption, another float's rule, a wide gap or
+   the running heads. All captions grow
    at once, nearest item first, so what lies between two floats goes to the one it hangs
    together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
@@ -32,6 +34,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -56,7 +59,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 11
+DETECT_VERSION = 17
 
 __all__ = [
     "DETECT_VERSION",
@@ -113,6 +116,10 @@ class Caption:
     #: the horizontal span of its float: its column, or the text width
     span: tuple[float, float]
     score: float = 0.0
+    #: its float crosses the gutter though the caption lies in one column (:func:`widen`)
+    wide: bool = False
+    #: a float rule lies right under it: its body is above it (:func:`float_rules`)
+    ruled: bool = False
 
     @property
     def kind(self) -> str:
@@ -170,6 +177,8 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
             if opening is not None and id(f) not in page.body:
                 bare.append((f, opening))
             continue
+        if id(f) in page.body and _in_paragraph(page, f, layout):
+            continue  # "… shown in / Fig. 7. The two stages …": a reference at a line's start
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
         score = (s.bold_label_score if bold else 0.0) + (
             s.delim_score if label.delim in (":", ".", "|") else 0.0
@@ -177,6 +186,18 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         score += 0.0 if id(f) in page.body else s.apart_score
         found.append(Caption(page, label, [line], _span(page, line, layout), score))
     return found + _row_siblings(page, found, bare, layout)
+
+
+def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """Running text ``f`` goes on a paragraph: a line of running text stands right above it
+    (``paragraph_pitch`` leadings, top to top) in its column. A caption never does: its
+    float, or the float's separation, lies between it and the text."""
+    s = layout.settings
+    lo, hi = (p * layout.leading for p in s.paragraph_pitch)
+    return any(
+        id(g) in page.body and lo <= f.y0 - g.y0 <= hi and overlap_len(g.x0, g.x1, f.x0, f.x1) > 0
+        for g in page.layout.fragments
+    )
 
 
 def _row_siblings(
@@ -240,7 +261,8 @@ def extend(caption: Caption, layout: Layout) -> None:
             break
         col_first = page.layout.column_of(pieces[0].x0, pieces[-1].x1, s.column_share)
         if (
-            col_first is not None
+            not caption.wide
+            and col_first is not None
             and page.layout.column_of(pieces[0].x0, right.x1, s.column_share) is None
         ):
             break
@@ -304,6 +326,120 @@ def extend(caption: Caption, layout: Layout) -> None:
         own |= {id(p) for p in (nxt.pieces or [nxt])}
 
 
+def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool:
+    """A page-wide float whose caption is set in one column's width (Elsevier's short
+    captions set from the left edge, a label set apart from its text): an item of no running
+    text that straddles the gutter, within ``wide_reach`` leadings of the caption above or
+    below it or going on from its first line, makes the float's span the text width. True
+    when it did (the caption is then extended again: its text may go on across the gutter)."""
+    s = layout.settings
+    page = caption.page
+    pl = page.layout
+    if pl.gutter is None or caption.wide:
+        return False
+    (_l0, l1), (r0, _r1) = pl.columns
+    s0, s1 = caption.span
+    if not (s1 <= l1 + s.body_start_slack or s0 >= r0 - s.body_start_slack):
+        return False  # across the gutter already
+    cb = caption.box
+    reach = s.wide_reach * layout.leading
+    others = set().union(*(o.own for o in captions if o.page is page and o is not caption))
+    own = caption.own
+
+    first = caption.lines[0]
+
+    def straddles(b: Box) -> bool:
+        near = (
+            -s.start_slack <= cb[1] - b[3] <= reach
+            or -s.start_slack <= b[1] - cb[3] <= reach
+            # the caption's own line going on across the gutter (extend stopped at it)
+            or (
+                abs((b[1] + b[3]) / 2 - first.mid) < s.label_line * first.size
+                and 0 <= b[0] - first.x1 <= s.label_gap * first.size
+            )
+        )
+        return near and b[0] < l1 - s.wide_overlap and b[2] > r0 + s.wide_overlap
+
+    apart = page.body | page.margin | page.headings | others | own
+    texts = (f.box for f in pl.fragments if id(f) not in apart)
+    # a rule under a running head is none of a float's (as in :func:`_items`)
+    band = layout.band
+    graphics = (
+        g
+        for g in page.graphics
+        if g[3] >= band[0] - s.band_slack and g[1] <= band[1] + s.band_slack
+    )
+    if not any(straddles(b) for b in itertools.chain(graphics, texts)):
+        return False
+    if any(
+        id(f) in page.body and min(f.y1, cb[3]) > max(f.y0, cb[1]) and (f.x1 <= s0 or f.x0 >= s1)
+        for f in pl.fragments
+    ):
+        return False  # running text beside the caption: the float keeps to its column
+    t0, t1 = pl.text_span
+    caption.span = (min(t0, s0), max(t1, s1))
+    caption.wide = True
+    return True
+
+
+def float_rules(captions: Sequence[Caption], layout: Layout) -> None:
+    """A template that draws a rule right under every float's caption (OSDI '14 draws it as
+    an image) closes each float with it: the rule is no part of the float below it, and the
+    caption it hangs under stands below its body, a table's as a figure's. Told from a table's
+    top rule under a caption set above the table: the paper's figure captions carry such a
+    rule (at least ``float_rule_figures`` of them, ``float_rule_share`` of all), and no rule
+    stands right above the caption. A ruled float style (an algorithm's) frames its caption
+    with two and closes the float with a third under its body: that one is no part of the
+    float below it either."""
+    s = layout.settings
+    hung: list[tuple[Caption, list[int]]] = []
+    for c in captions:
+        cb, size = c.box, c.lines[-1].size
+        thin = [(i, g) for i, g in enumerate(c.page.graphics) if g[3] - g[1] <= s.float_rule_height]
+        under = [i for i, g in thin if _hugs(cb, c.span, size, g, True, s)]
+        if not under:
+            continue
+        if not any(_hugs(cb, c.span, size, g, False, s) for _i, g in thin):
+            hung.append((c, under))
+            continue
+        # A ruled float (an algorithm's): rules over and under its caption, its body under
+        # them, closed by the next rule across its span before any other caption.
+        s0, s1 = c.span
+        top = max(c.page.graphics[i][3] for i in under)
+        below = [
+            (g[1], i)
+            for i, g in thin
+            if g[1] > top + s.float_rule_height
+            and overlap_len(g[0], g[2], s0, s1) >= s.float_rule_span * (s1 - s0)
+        ]
+        if below:
+            y, i = min(below)
+            if not any(
+                o.page is c.page and top < o.box[1] < y and overlap_len(o.box[0], o.box[2], s0, s1)
+                for o in captions
+            ):
+                c.page.closing[i] = id(c)
+    figures = sum(1 for c in captions if c.kind == "figure")
+    ruled = sum(1 for c, _ in hung if c.kind == "figure")
+    if ruled < s.float_rule_figures or ruled < s.float_rule_share * figures:
+        return
+    for c, under in hung:
+        c.ruled = True
+        c.page.closing.update(dict.fromkeys(under, id(c)))
+
+
+def _hugs(
+    cb: Box, span: tuple[float, float], size: float, g: Box, below: bool, s: Settings
+) -> bool:
+    """Thin rule ``g`` lies right under (or over) the caption boxed ``cb``, set at ``size``,
+    across its ``span``."""
+    s0, s1 = span
+    gap = g[1] - cb[3] if below else cb[1] - g[3]
+    return -s.start_slack <= gap <= s.float_rule_gap * size and overlap_len(
+        g[0], g[2], s0, s1
+    ) >= s.float_rule_span * (s1 - s0)
+
+
 # --------------------------------------------------------------------------------------------
 # 3. Regions
 
@@ -337,10 +473,11 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
                 s1 = min(s1, (ob[0] + cb[2]) / 2)
     # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
     # next few: the float lies on the caption's side of it.
+    # (A page-wide float has none beside its caption: see :func:`widen`.)
     reach = s.beside_lines * layout.leading
     span = caption.span
     wrapped = False
-    for f in page.layout.fragments:
+    for f in [] if caption.wide else page.layout.fragments:
         if id(f) in page.body and min(f.y1, cb[3] + reach) - max(f.y0, cb[1] - reach) > 0:
             if f.x1 <= cb[0]:
                 s0 = max(s0, (f.x1 + cb[0]) / 2)
@@ -370,7 +507,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if wrapped and (g[0] < s0 - s.wrap_reach or g[2] > s1 + s.wrap_reach):
             continue
-        items.append(_Item(g, False, -1 - i, graphic=True))
+        closes = page.closing.get(i, id(caption)) != id(caption)  # another float's rule
+        items.append(_Item(g, closes, -1 - i, graphic=True))
     return items
 
 
@@ -422,6 +560,7 @@ def growths(
     s = layout.settings
     gap_limit = max(s.gap_floor, s.gap_lines * layout.leading)
     row_limit = max(s.row_floor, s.row_lines * layout.leading)
+    first_limit = max(gap_limit, s.first_gap_lines * layout.leading)
     grown: list[_Growth] = []
     for caption, up in seeds:
         cb = caption.box
@@ -446,6 +585,8 @@ def growths(
                 # Past its first item a table is dense, row after row: a gap of more than a
                 # line ends it (a boxed note set below a table stands that far apart).
                 limit = row_limit if g.taken and g.caption.kind == "table" else gap_limit
+                if not g.taken and g.caption.kind == "figure":
+                    limit = first_limit  # a figure's own white space under its drawing
                 if distance > limit:
                     g.done = True
                 elif item.stop or (page_key, item.key) in owner:
@@ -529,6 +670,9 @@ def choose(
         for caption in chosen:
             if caption.kind != kind:
                 continue
+            if caption.ruled:
+                votes[True] += 1  # the float rule under it closes the float: body above
+                continue
             r = regions[id(caption)]
             # A figure's body draws something: text alone beside its caption says nothing.
             up_gap, down_gap = (
@@ -544,7 +688,12 @@ def choose(
             usual, other = (up_gap, down_gap) if default else (down_gap, up_gap)
             margin = s.side_margin * layout.leading
             if usual != other:
-                votes[default if usual <= other + margin else not default] += 1
+                # A caption with nothing on one side says for sure where its body is; one
+                # with something on both (floats stacked in a column) only which is nearer.
+                sure = math.inf in (usual, other)
+                votes[default if usual <= other + margin else not default] += (
+                    s.sure_vote if sure else 1
+                )
         default = kind == "figure"
         side[kind] = votes.most_common(1)[0][0] if votes else default
         if votes[True] == votes[False]:
@@ -552,7 +701,7 @@ def choose(
     seeds = []
     for caption in chosen:
         r = regions[id(caption)]
-        up = side[caption.kind]
+        up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
     return seeds, regions
 
@@ -583,7 +732,11 @@ def find_floats(
         starts = caption_starts(page, layout)
         for caption in starts:
             extend(caption, layout)
+        for caption in starts:
+            if widen(caption, starts, layout):
+                extend(caption, layout)
         candidates.extend(starts)
+    float_rules(candidates, layout)
     seeds, _regions = choose(candidates, layout)
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     boxes = grow(seeds, [c for c, _up in seeds], layout)

@@ -33,6 +33,10 @@ class DetectPage:
     headings: set[int] = field(default_factory=set)
     #: the graphics a float may hold (not page backgrounds)
     graphics: list[Box] = field(default_factory=list)
+    #: a template's float rules, by index in ``graphics``: each closes the float of the
+    #: caption (its ``id``) it belongs to and stops every other float's region (see
+    #: :func:`duizhao.figures.detect.float_rules`)
+    closing: dict[int, int] = field(default_factory=dict)
 
 
 def running_text(layout: Layout) -> list[DetectPage]:

@@ -190,6 +190,10 @@ class Settings:
     #: a float's usual side (figures above their captions) wins its vote unless the other
     #: side's region starts more than this many leadings nearer
     side_margin: float = 1.0
+    #: … and a caption with nothing on one side (its body can only be on the other) counts
+    #: this many votes, one whose both sides hold something (floats stacked in a column,
+    #: the next one's body right under a caption) one
+    sure_vote: int = 2
     #: a caption goes on with a line starting this far (em) below its last one's top, within
     #: this gap (em) of it, of its size (within ``caption_size`` pt)
     caption_next: float = 0.5
@@ -207,6 +211,23 @@ class Settings:
     #: a graphic reaching this far (pt) out of a span narrowed by running text beside the
     #: caption is drawn across that text (a margin note's leader line), not the float's
     wrap_reach: float = 4.0
+    #: a float crosses the gutter though its caption lies in one column when an item of no
+    #: running text reaches this far (pt) into both columns, within this many leadings of the
+    #: caption (Elsevier's page-wide tables start 4 pt under their captions, IEEE's figures
+    #: end 7 pt over theirs; a column float's neighbour across the page stands a float's
+    #: separation, about two leadings, away)
+    wide_overlap: float = 4.0
+    wide_reach: float = 1.0
+    #: a template's float rule: a rule no thicker than this (pt; an algorithm's top rule is
+    #: 1.6), this close (em of the caption's size) under a caption, across this share of its
+    #: span (OSDI '14: 0.5 pt, 2.4 pt under 9-pt captions, the column's width) …
+    float_rule_height: float = 2.0
+    float_rule_gap: float = 0.5
+    float_rule_span: float = 0.95
+    #: … under at least this many figure captions, and this share of them (figures are
+    #: captioned below: a rule right under a figure's caption is none of its body)
+    float_rule_figures: int = 2
+    float_rule_share: float = 0.5
     #: an item belongs to a caption's span when this share of its width lies in it
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
@@ -219,6 +240,9 @@ class Settings:
     gap_lines: float = 2.5
     row_floor: float = 8.0
     row_lines: float = 0.8
+    #: … but a figure's first item may stand this many leadings from its caption (a plot
+    #: drawn with white space under it: 33-38 pt above 9-pt captions in ICLR and PVLDB)
+    first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
     #: running text overlapping what was taken by more than this (pt) is beside the float
