@@ -255,6 +255,22 @@ def test_a_figure_drawn_with_white_space_under_it(tmp_path: Path) -> None:
     _check(detect_figures(pdf), {"Figure 1": (chart, "A plot set with white space.")})
 
 
+def test_a_side_caption(tmp_path: Path) -> None:
+    """A caption set beside its figure (one column, the caption's lines level with the
+    picture, right of it): nothing above or below the caption is its body, the picture
+    beside it is."""
+    c = Canvas()
+    heads(c, 1)
+    wide = (LEFT[0], RIGHT[1])
+    y = body(c, wide, 72, 200, 1)
+    chart = c.image(110, y + 20, 330, y + 180, 1)  # one picture, taller than the caption
+    caption_lines(c, (350, 540), y + 60, "Figure 8:", "How close the outputs are to the truth.")
+    body(c, wide, chart[3] + 24, 720, 3)
+    pdf = tmp_path / "side.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Figure 8": (chart, "How close the outputs are to the truth.")})
+
+
 def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: Path) -> None:
     """A caption standing apart with nothing drawn over it: reported, never boxed. A line of
     running text that opens with "Fig. 7." inside a paragraph: a reference, not reported."""
