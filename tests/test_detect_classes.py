@@ -8,6 +8,9 @@ engine, never tuned on those pages.
    rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
 
+Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
+white space under it, a side caption, a ruled table's own rules.
+
 And the contract for a caption whose body cannot be found: it is reported ("caption found, body
 not found; box it by hand"), never boxed around itself; a label opening a line of running text
 is a reference, not such a caption.
