@@ -8,6 +8,9 @@ engine, never tuned on those pages.
    rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
 
+Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
+white space under it, a side caption, a ruled table's own rules.
+
 And the contract for a caption whose body cannot be found: it is reported ("caption found, body
 not found; box it by hand"), never boxed around itself; a label opening a line of running text
 is a reference, not such a caption.
@@ -253,6 +256,22 @@ def test_a_figure_drawn_with_white_space_under_it(tmp_path: Path) -> None:
     pdf = tmp_path / "white.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Figure 1": (chart, "A plot set with white space.")})
+
+
+def test_a_side_caption(tmp_path: Path) -> None:
+    """A caption set beside its figure (one column, the caption's lines level with the
+    picture, right of it): nothing above or below the caption is its body, the picture
+    beside it is."""
+    c = Canvas()
+    heads(c, 1)
+    wide = (LEFT[0], RIGHT[1])
+    y = body(c, wide, 72, 200, 1)
+    chart = c.image(110, y + 20, 330, y + 180, 1)  # one picture, taller than the caption
+    caption_lines(c, (350, 540), y + 60, "Figure 8:", "How close the outputs are to the truth.")
+    body(c, wide, chart[3] + 24, 720, 3)
+    pdf = tmp_path / "side.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Figure 8": (chart, "How close the outputs are to the truth.")})
 
 
 def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: Path) -> None:

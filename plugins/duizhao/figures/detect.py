@@ -18,7 +18,8 @@ settings). The steps, each a function:
    the caption the region grows away from it (up for figures; for tables the side where the
    paper puts its tables, by a vote, as captions sit above *or* below them) over graphics and
    non-body text until running text, another caption, another float's rule, a wide gap or
-   the running heads. All captions grow
+   the running heads; a figure with nothing above or below its caption has its body beside
+   it (:func:`beside`, a side caption). All captions grow
    at once, nearest item first, so what lies between two floats goes to the one it hangs
    together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
@@ -49,7 +50,7 @@ from ..pdf.captions import (
     lone_label_word,
     parse_label,
 )
-from ..pdf.geometry import Box, overlap_len, rounded, union
+from ..pdf.geometry import Box, intersects, overlap_len, rounded, union
 from ..pdf.hyphens import Joiner
 from ..pdf.ink import trim_to_ink
 from ..pdf.page_layout import Layout, PageLayout, analyse
@@ -59,7 +60,7 @@ from ..pdf.text import Line, merge
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 17
+DETECT_VERSION = 18
 
 __all__ = [
     "DETECT_VERSION",
@@ -541,6 +542,51 @@ def grow(
     return [_box_of(g, layout) for g in growths(seeds, captions, layout)]
 
 
+def beside(
+    caption: Caption, captions: Sequence[Caption], taken: Sequence[Box], layout: Layout
+) -> Box | None:
+    """A figure whose caption is set beside it (a side caption, its lines beside the drawing):
+    when nothing lies above or below the caption, the graphics and figure text on one side of
+    it, level with its lines, are the body, with what hangs on to them above and below (within
+    ``row_lines`` leadings, up to running text or another caption). None when that side draws
+    nothing, or where it meets what another float took (``taken``)."""
+    s = layout.settings
+    cb = caption.box
+    items = [
+        i for i in _items(caption, captions, layout) if not any(intersects(i.box, t) for t in taken)
+    ]
+    gap = max(s.row_floor, s.row_lines * layout.leading)
+    best: list[_Item] = []
+    for side in (0, 1):
+        out = [
+            i
+            for i in items
+            if (
+                i.box[2] <= cb[0] + s.start_slack
+                if side == 0
+                else i.box[0] >= cb[2] - s.start_slack
+            )
+        ]
+        level = [i for i in out if not i.stop and i.box[3] > cb[1] and i.box[1] < cb[3]]
+        if not any(i.graphic for i in level):
+            continue
+        top, bottom = min(i.box[1] for i in level), max(i.box[3] for i in level)
+        body = list(level)
+        for i in sorted((i for i in out if i.box[3] <= top), key=lambda i: -i.box[3]):
+            if top - i.box[3] > gap or i.stop:
+                break
+            body.append(i)
+            top = min(top, i.box[1])
+        for i in sorted((i for i in out if i.box[1] >= bottom), key=lambda i: i.box[1]):
+            if i.box[1] - bottom > gap or i.stop:
+                break
+            body.append(i)
+            bottom = max(bottom, i.box[3])
+        if len(body) > len(best):
+            best = body
+    return union(i.box for i in best) if best else None
+
+
 def _box_of(g: _Growth, layout: Layout) -> Box | None:
     if not g.taken:
         return None
@@ -740,6 +786,14 @@ def find_floats(
     seeds, _regions = choose(candidates, layout)
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     boxes = grow(seeds, [c for c, _up in seeds], layout)
+    for k, ((caption, _up), box) in enumerate(zip(seeds, boxes, strict=True)):
+        if box is None and caption.kind == "figure":
+            taken = [
+                b
+                for (c, _u), b in zip(seeds, boxes, strict=True)
+                if b is not None and c.page is caption.page
+            ]
+            boxes[k] = beside(caption, [c for c, _up in seeds], taken, layout)
     found: list[DetectedFigure] = []
     unboxed: list[Unboxed] = []
     others: list[DetectedFigure] = []
