@@ -16,7 +16,7 @@ import click
 
 from .article import Article, read_article
 from .checks import Corpus, check_corpus, check_local, refused_input, utf8_name
-from .clipath import ArticlePath
+from .clipath import ArticlePath, Refused
 from .diagnostics import Diagnostic, Severity, display_path, to_sarif
 from .figures.catalog import Catalog
 from .figures.cli import figures
@@ -556,10 +556,8 @@ def _read_original(
     try:
         return read_original(original, options)
     except OriginalError as exc:
-        if exc.one_line:  # a PDF that cannot be read: one line naming the file and the page
-            refused = click.ClickException(str(exc))
-            refused.exit_code = 2  # the original refused, as for other originals
-            raise refused from None
+        if exc.one_line:  # a PDF that cannot be read: PATH:PAGE: DZ113 reason
+            raise Refused(str(exc), exit_code=2) from None  # refused, as other originals are
         raise click.UsageError(str(exc)) from exc
 
 
