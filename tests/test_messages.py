@@ -90,6 +90,10 @@ FILES: dict[str, bytes] = {
     "docs/unclosed.md": GOOD.replace("一。\n///", "一。").replace("引言。", "```\ncode").encode(),
     "docs/links.md": b"# Links\n\n[a](good.md#P999) [b](../../etc/passwd) [c](missing.md#P001)\n",
     "duizhao.lock": b"[" * 100_000,
+    # every JSON duizhao reads is depth-checked before json.loads (yamlsafe.load_json)
+    "deep.json": b"[" * 100_000,
+    ".cache/duizhao/quality.json": b"{" * 100_000,
+    ".cache/duizhao/figures/manifest.json": b"[" * 100_000,
     "glossary.yml": b"terms: " + b"{" * 3000 + b"\n",
     "originals/deep.md": DEEP_ORIGINAL.encode(),
     "originals/binary.md": b"\x00\xff\xfe" * 1000,
@@ -161,6 +165,7 @@ RUNS = {
     "figures-preview": ["duizhao", "figures", "preview", "docs/good.md"],
     "glossary-check": ["duizhao", "glossary", "check"],
     "update": ["duizhao", "update", "docs/good.md", "--from", "originals/deep.md"],
+    "check-baseline": ["duizhao", "check", "--baseline", "deep.json", "docs/good.md"],
     "bad-option": ["duizhao", "check", "--no-such-option"],
     "mkdocs-build": ["mkdocs", "build", "--site-dir", "site"],
     "status-accept": ["duizhao", "status", "--accept", "docs/good.md"],  # (rebuilds the lock)

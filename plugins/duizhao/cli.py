@@ -23,7 +23,7 @@ from .figures.cli import figures
 from .lock import LOCK_NAME
 from .project import ConfigError, Project, find_config, project_root
 from .quality.glossary.cli import glossary
-from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
+from .yamlsafe import MAX_TEXT_BYTES, InputError, load_json, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
@@ -193,7 +193,7 @@ def _read_baseline(path: Path) -> Counter[BaselineKey]:
     """The problems of a ``duizhao check --format json`` output, as a multiset."""
     how = "write one with 'duizhao check --format json > baseline.json'"
     try:
-        data = json.loads(read_bytes(path, MAX_TEXT_BYTES).decode("utf-8"))
+        data = load_json(read_bytes(path, MAX_TEXT_BYTES).decode("utf-8"))
     except InputError as exc:
         raise click.UsageError(f"--baseline {path}: {exc.message}") from None
     except OSError as exc:
