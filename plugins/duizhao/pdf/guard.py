@@ -18,11 +18,17 @@ the form depth are still checked by the reader.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
 from typing import Any
 
 from .settings import Settings
+
+try:
+    import resource
+except ImportError:  # Windows: no fork either, so no child to limit
+    resource = None  # type: ignore[assignment]
 
 #: the child's verdicts, one line per page: "N ok M" (M top-level objects) or "N bad"
 _OK, _BAD = b"ok", b"bad"
@@ -67,6 +73,14 @@ class PageGuard:
         if not self.pid:
             return None
         while index not in self.verdicts and self.status is None:
+            # The child's CPU timer bounds its work; a wall-clock bound as well, in case it
+            # waits on something instead (a lock another thread held when it was forked).
+            ready, _, _ = select.select([self.fd], [], [], self.settings.parse_wall_seconds)
+            if not ready:
+                os.kill(self.pid, signal.SIGKILL)
+                self._reap()
+                self.status = -1
+                break
             chunk = os.read(self.fd, 4096)
             if not chunk:
                 self._reap()
@@ -83,6 +97,8 @@ class PageGuard:
             return "PDFium cannot parse it"
         s = self.settings
         status = self.status or 0
+        if status == -1:
+            return f"PDFium did not finish parsing it in {s.parse_wall_seconds:g} s"
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGPROF:
             return (
                 f"parsing it takes more than {s.parse_seconds:g} s of CPU (a paper's page takes "
@@ -114,12 +130,10 @@ def _child(document: Any, count: int, out: int, settings: Settings) -> None:
     """Load each page under the limits, report it, and exit (never returns)."""
     code = 0
     try:
-        import resource
-
-        import pypdfium2.raw as pdfium_c
+        import pypdfium2.raw as pdfium_c  # (imported already: the parent opened the PDF)
 
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
-        _limit_memory(resource, settings.parse_memory)
+        _limit_memory(settings.parse_memory)
         for index in range(count):
             signal.setitimer(signal.ITIMER_PROF, settings.parse_seconds)
             page = pdfium_c.FPDF_LoadPage(document, index)
@@ -135,13 +149,15 @@ def _child(document: Any, count: int, out: int, settings: Settings) -> None:
     os._exit(code)
 
 
-def _limit_memory(resource: Any, budget: int) -> None:
+def _limit_memory(budget: int) -> None:
     """Limit the child's address space to what it has now plus ``budget`` bytes."""
     try:
         with open("/proc/self/statm", encoding="ascii") as f:
             used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError):
         return  # not Linux: the CPU timer still bounds the work
+    if resource is None:
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = used + budget
     if soft != resource.RLIM_INFINITY:  # never raise a limit the process already has
