@@ -139,6 +139,9 @@ class PageContent:
     ink: bool = False
     #: that render (grey, at ``settings.ink_dpi``), kept to trim boxes without a second load
     image: Any = None
+    #: CPU seconds the guard's child spent on the page: its parse, or its whole read for a
+    #: dense page (guard.py)
+    checked: float = 0.0
 
 
 @dataclass
@@ -197,7 +200,7 @@ def read_pdf(
     index = 0
     try:
         reader = _Reader(doc)
-        with PageGuard(pdf, settings) as guard:
+        with PageGuard(pdf, settings, reader.dense_page) as guard:
             for index in range(len(pdf)):
                 if progress is not None:
                     progress(index, len(pdf))
@@ -205,7 +208,9 @@ def read_pdf(
                 if refused is not None:
                     raise PdfError(name, f"{refused}: not read", index + 1)
                 reader.check_count(index + 1, guard.top_level(index))
-                doc.pages.append(reader.page(index))
+                read = guard.page(index)  # a dense page, read whole in the guard's child
+                doc.pages.append(reader.adopt(*read) if read else reader.page(index))
+                doc.pages[-1].checked = guard.seconds.get(index, 0.0)
     except pdfium.PdfiumError as exc:
         doc.close()
         raise PdfError(name, f"unreadable ({_words(exc)})", index + 1) from None
@@ -300,45 +305,69 @@ class _Reader:
     # -- one page -------------------------------------------------------------------------
 
     def page(self, index: int) -> PageContent:
+        page = self.doc.pdf[index]
+        try:
+            return self.read_loaded(page, index)
+        finally:
+            page.close()
+
+    def dense_page(self, page: Any, index: int) -> tuple[PageContent, dict[int, FontStyle]]:
+        """Page ``index`` read in the guard's child (see guard.py) with the fonts its glyphs
+        use, for :meth:`adopt` in the reader."""
+        out = self.read_loaded(page, index)
+        return out, {ch.font: self.doc.fonts[ch.font] for ch in out.chars}
+
+    def adopt(self, out: PageContent, fonts: dict[int, FontStyle]) -> PageContent:
+        """A page :meth:`dense_page` read in the child, its glyphs' fonts in this document's
+        table (a font is known here by its style: the child's handles are its own)."""
+        ids = {style: i for i, style in enumerate(self.doc.fonts)}
+        remap: dict[int, int] = {}
+        for child_id, style in fonts.items():
+            if style not in ids:
+                ids[style] = len(self.doc.fonts)
+                self.doc.fonts.append(style)
+            remap[child_id] = ids[style]
+        for ch in out.chars:
+            ch.font = remap[ch.font]
+        return out
+
+    def read_loaded(self, page: Any, index: int) -> PageContent:
+        """Page ``index``, loaded (a pypdfium2 page; the caller closes it)."""
         import pypdfium2.raw as pdfium_c
 
         s = self.settings
-        page = self.doc.pdf[index]
+        rect = pdfium_c.FS_RECTF()
+        if pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(rect)):
+            visible = (rect.left, rect.bottom, rect.right, rect.top)
+        else:
+            w, h = page.get_size()
+            visible = (0.0, 0.0, w, h)
+        frame = _Frame(*visible, pdfium_c.FPDFPage_GetRotation(page.raw))
+        if max(frame.width, frame.height) > s.max_page_side:
+            raise PdfError(
+                self.doc.name,
+                f"{frame.width:.0f} × {frame.height:.0f} pt, larger than the "
+                f"{s.max_page_side:,.0f} pt a PDF page may be: not read",
+                index + 1,
+            )
+        out = PageContent(index + 1, frame.width, frame.height, [])
+        rotated: list[Graphic] = []
+        textpage = page.get_textpage()
         try:
-            rect = pdfium_c.FS_RECTF()
-            if pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(rect)):
-                visible = (rect.left, rect.bottom, rect.right, rect.top)
-            else:
-                w, h = page.get_size()
-                visible = (0.0, 0.0, w, h)
-            frame = _Frame(*visible, pdfium_c.FPDFPage_GetRotation(page.raw))
-            if max(frame.width, frame.height) > s.max_page_side:
-                raise PdfError(
-                    self.doc.name,
-                    f"{frame.width:.0f} × {frame.height:.0f} pt, larger than the "
-                    f"{s.max_page_side:,.0f} pt a PDF page may be: not read",
-                    index + 1,
-                )
-            out = PageContent(index + 1, frame.width, frame.height, [])
-            rotated: list[Graphic] = []
-            textpage = page.get_textpage()
-            try:
-                out.chars = self._chars(textpage.raw, frame, rotated)
-            finally:
-                textpage.close()
-            top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
-            graphics = None if top_level > s.ink_objects else self._graphics(page.raw, frame, out)
-            if graphics is None:
-                out.objects = max(out.objects, top_level)
-                self._check_objects(out)
-                from .ink import ink_graphics
-
-                out.ink = True
-                graphics, out.image = ink_graphics(page, out.chars, s)
-            out.graphics = graphics
-            out.graphics.extend(rotated)
+            out.chars = self._chars(textpage.raw, frame, rotated)
         finally:
-            page.close()
+            textpage.close()
+        top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
+        graphics = None if top_level > s.ink_objects else self._graphics(page.raw, frame, out)
+        if graphics is None:
+            out.objects = max(out.objects, top_level)
+            self._check_objects(out)
+            from .ink import ink_graphics
+
+            out.ink = True
+            graphics, out.image = ink_graphics(page, out.chars, s)
+        out.graphics = graphics
+        out.graphics.extend(rotated)
         return out
 
     def _check_objects(self, page: PageContent) -> None:
