@@ -21,7 +21,7 @@ from duizhao.escape import markdown_text
 from duizhao.importer import Chunk, import_chunks, new_article, parse_markdown
 from duizhao.importer.from_markdown import AUTOLINK_MAX_PARAGRAPH, footnote_prefix
 from duizhao.importer.from_markdown.parsing import MAX_INLINE_MARKUP
-from duizhao.nesting import MAX_MARKDOWN_DEPTH
+from duizhao.nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH
 
 DATA = Path(__file__).parent / "data" / "markdown"
 SITE_EXTENSIONS = [
@@ -892,4 +892,25 @@ def test_markdown_nested_past_the_limit_keeps_its_text() -> None:
             f"nested more than {MAX_MARKDOWN_DEPTH} levels (quote and list markers, "
             "indentation): 6 lines imported as text at the top level, markers shown as written",
         ),
+    ]
+
+
+def test_blocks_nested_past_the_limit_keep_their_text() -> None:
+    """200 nested ``///`` blocks in an original: markdown-it stopped at its nesting limit and
+    the innermost text was lost, unreported. Past MAX_BLOCK_DEPTH (the site's DZ022 limit) the
+    opening and closing lines are text, as a page of the site shows them, reported once."""
+    n = 200
+    openers = "".join(f"/// details | t{i}\n" for i in range(n))
+    closers = "///\n" * n
+    text = f"Intro.\n\n{openers}inner text\n{closers}\nLast.\n"
+    original = parse_markdown(text)
+    body = "\n".join(c.text for c in original.chunks)
+    assert "inner text" in body and "Last." in body and f"t{n - 1}" in body
+    warned = [(n.line, n.message) for n in original.notes if "'///' blocks" in n.message]
+    assert warned == [
+        (
+            3 + MAX_BLOCK_DEPTH,
+            f"'///' blocks nested more than {MAX_BLOCK_DEPTH} levels: {2 * (n - MAX_BLOCK_DEPTH)} "
+            "opening and closing lines past that depth imported as text",
+        )
     ]

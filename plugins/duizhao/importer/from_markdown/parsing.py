@@ -38,8 +38,8 @@ BLOCKS = "container_blocks"
 #: as text, every character shown as written (reported, see :data:`AS_TEXT`). markdown-it-py
 #: spends about 7 µs a position trying its rules and making tokens, and the importer 3 µs more
 #: on the tokens: 160 KB of emphasis markers nested around brackets or backticks took 1.2-1.5
-#: s. A paragraph of real prose has a few hundred such positions (hyphens, colons, markup);
-#: this many is 0.15 s at most.
+#: s. A paragraph of real prose has a few hundred such positions (hyphens, colons, markup); a
+#: run just under this many takes 0.22-0.30 s (the same kinds, measured at load 10).
 MAX_INLINE_MARKUP = 20_000
 #: markdown-it's nesting limit (its ``maxNesting``: a level per quote, per list and per list
 #: item, past which it skips the rest of the container, unreported). Lines nested past

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...escape import fence_for
-from ...nesting import MAX_MARKDOWN_DEPTH, as_text, too_deep
+from ...nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH, as_text, block_as_text, too_deep
 from .text import excerpt
 
 _RAW_TAG_RE = re.compile(r"\{%-?\s{0,8}(?:end)?raw\s{0,8}-?%\}")
@@ -89,6 +89,21 @@ def _too_deep_as_text(lines: list[str], prepared: Prepared) -> None:
     indentation), as a page of the site shows them (DZ020): at the top level, their markers
     shown as written; one warning per run of such lines. markdown-it stops at its own nesting
     limit and skips the rest of the container unreported (a quote 30 deep lost its text)."""
+    from ...article import scan  # (the site's block scanner: ``///`` blocks as it sees them)
+
+    deep_blocks = [
+        at - 1 for at, kind, _ in scan(lines).problems if kind in ("deep-block", "deep-close")
+    ]
+    if deep_blocks:
+        for index in deep_blocks:
+            lines[index] = block_as_text(lines[index])
+        prepared.warnings.append(
+            (
+                deep_blocks[0] + 1,
+                f"'///' blocks nested more than {MAX_BLOCK_DEPTH} levels: {len(deep_blocks):,} "
+                "opening and closing lines past that depth imported as text",
+            )
+        )
     run: list[int] = []
     for index in [*too_deep(lines), -1]:
         if run and index != run[-1] + 1:
