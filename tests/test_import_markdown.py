@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +18,7 @@ from budget import examples
 from conftest import Site
 from duizhao.article import parse, read_article
 from duizhao.cli import main
-from duizhao.escape import markdown_text
+from duizhao.escape import markdown_literal
 from duizhao.importer import Chunk, import_chunks, new_article, parse_markdown
 from duizhao.importer.from_markdown import AUTOLINK_MAX_PARAGRAPH, footnote_prefix
 from duizhao.importer.from_markdown.parsing import MAX_INLINE_MARKUP
@@ -855,8 +856,12 @@ def test_a_paragraph_of_markup_past_the_bound_is_read_as_text() -> None:
     assert not any("markup characters" in n.message for n in original.notes)
     past = fragment * (MAX_INLINE_MARKUP // 4 + 1)
     original = parse_markdown(f"Intro.\n\n{past}\n\n## A {past}\n\nEnd.\n")
-    assert original.chunks[1].text == markdown_text(past, inline=True)  # shown as written
-    assert original.chunks[1].text.startswith("\\*\\`x\\`\\*")
+    # shown as written: each character that could start markup a character reference
+    assert original.chunks[1].text == markdown_literal(past)
+    assert original.chunks[1].text.startswith("&#42;&#96;x&#96;&#42;")
+    rendered = markdown.markdown(original.chunks[1].text)  # no markup: text a browser shows
+    assert "<em>" not in rendered and "<code>" not in rendered
+    assert html.unescape(rendered) == f"<p>{past}</p>"
     assert [(n.line, n.message) for n in original.notes if "markup" in n.message] == [
         (
             line,

@@ -47,7 +47,8 @@ MAX_INLINE_MARKUP = 20_000
 #: takes up to four of these levels per level of that depth (two per list marker, one marker
 #: per two columns of indentation), so what is left parses whole.
 MAX_PARSE_LEVELS = 4 * MAX_MARKDOWN_DEPTH + 8
-#: ``env`` key of the runs read as text: ``[(first line (0-based) or None, positions)]``
+#: ``env`` key of the runs read as text: ``[(first line (0-based) or None, positions)]``;
+#: also the ``meta`` key of the one text token such a run becomes
 AS_TEXT = "duizhao_as_text"
 
 
@@ -66,6 +67,7 @@ def _inline(state: StateCore) -> None:
             if positions > MAX_INLINE_MARKUP:
                 text = Token("text", "", 0)
                 text.content = content
+                text.meta = {AS_TEXT: True}  # (written with escape.markdown_literal)
                 token.children.append(text)
                 line = token.map[0] if token.map else None
                 state.env.setdefault(AS_TEXT, []).append((line, positions))
