@@ -91,8 +91,12 @@ def _too_deep_as_text(lines: list[str], prepared: Prepared) -> None:
     limit and skips the rest of the container unreported (a quote 30 deep lost its text)."""
     from ...article import scan  # (the site's block scanner: ``///`` blocks as it sees them)
 
+    # (the scanner reads links too: it runs only where blocks could nest that deep at all)
+    openers = sum(1 for line in lines if line.lstrip(" ").startswith("///"))
     deep_blocks = [
-        at - 1 for at, kind, _ in scan(lines).problems if kind in ("deep-block", "deep-close")
+        at - 1
+        for at, kind, _ in (scan(lines).problems if openers > MAX_BLOCK_DEPTH else ())
+        if kind in ("deep-block", "deep-close")
     ]
     if deep_blocks:
         for index in deep_blocks:
