@@ -1,6 +1,7 @@
 """PDFs written byte by byte: pages no typesetter makes, for the benchmarks and the tests of
-hostile input (a page of 300,000 or a million vector objects, forms nested 1,000 deep, a
-page larger than PDF allows, a scanned page without text, an encrypted file)."""
+hostile input (a page of 300,000 or a million vector objects, forms nested 1,000 deep, forms
+fanned out to a trillion squares, a page larger than PDF allows, a scanned page without text,
+an encrypted file)."""
 
 from __future__ import annotations
 
@@ -112,6 +113,30 @@ def nested_forms(path: Path, depth: int = 1000) -> Path:
     return write(
         path,
         b"/Fm0 Do\n" + text([(72, 470, "Figure 1: A square, deep down.")]) + body(),
+        extra=forms,
+        resources=b"<< /Font << /F1 5 0 R >> /XObject << /Fm0 6 0 R >> >>",
+    )
+
+
+def fanned_forms(path: Path, depth: int = 12, fan: int = 10) -> Path:
+    """A "billion laughs" of forms: a form that draws the next ``fan`` times, ``depth`` deep,
+    a square at the bottom: 3 KB of PDF that expands to ``fan ** depth`` squares (PDFium parses
+    all of them when it loads the page: ten million need over 2 GB)."""
+    forms = []
+    for i in range(depth):
+        last = i + 1 == depth
+        if last:
+            stream, res = b"0 0 0 rg 100 500 1 1 re f", b"<< >>"
+        else:
+            stream = b" ".join(b"q 1 0 0 1 %d 0 cm /Fm%d Do Q" % (k, i + 1) for k in range(fan))
+            res = b"<< /XObject << /Fm%d %d 0 R >> >>" % (i + 1, 7 + i)
+        forms.append(
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources %s /Length %d >>"
+            b"\nstream\n" % (res, len(stream)) + stream + b"\nendstream"
+        )
+    return write(
+        path,
+        b"/Fm0 Do\n" + text([(72, 470, "Figure 1: Squares, many times over.")]) + body(),
         extra=forms,
         resources=b"<< /Font << /F1 5 0 R >> /XObject << /Fm0 6 0 R >> >>",
     )

@@ -261,7 +261,7 @@ def test_write_needs_an_article_and_reports_an_unreadable_pdf(
     (root / "papers" / "bad.pdf").write_bytes(b"%PDF-1.4\nnot really")
     result = CliRunner().invoke(main, ["figures", "detect", "papers/bad.pdf"])
     assert result.exit_code == 1
-    assert "papers/bad.pdf: not a readable PDF" in result.stderr
+    assert "papers/bad.pdf: DZ113 not a readable PDF" in result.stderr
     assert "Traceback" not in result.output
 
 

@@ -28,7 +28,15 @@ from duizhao.cli import main
 from duizhao.diagnostics import CODES
 from duizhao.markdown import _BracketMatcher, linear_links
 from duizhao.source import project_lock
-from duizhao.yamlsafe import MAX_DEPTH, MAX_NODES, InputError, load_yaml, read_bytes
+from duizhao.yamlsafe import (
+    MAX_DEPTH,
+    MAX_JSON_DEPTH,
+    MAX_NODES,
+    InputError,
+    load_json,
+    load_yaml,
+    read_bytes,
+)
 
 PLUGINS = str(ROOT / "plugins")
 
@@ -863,3 +871,17 @@ def test_links_to_names_no_file_can_have(name: str, fragment: str) -> None:
 
         plan = renumber.plan(docs / "a.md", docs, [docs / "a.md"])
         assert not plan.changes
+
+
+@pytest.mark.parametrize("depth", [MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 100_000])
+def test_json_is_read_to_a_bounded_depth(depth: int) -> None:
+    """Every JSON duizhao reads (the lock, a --baseline, its caches) is depth-checked in one
+    linear pass before json.loads, whose C decoder recurses per level: 100,000 ``[`` raised
+    RecursionError (a traceback for ``check --baseline``); now a ValueError in words."""
+    text = "[" * depth + "]" * depth
+    if depth <= MAX_JSON_DEPTH:
+        assert load_json(text) is not None
+        return
+    with pytest.raises(ValueError, match=f"line 1: nested more than {MAX_JSON_DEPTH} levels"):
+        load_json(text)
+    assert load_json('["' + "[" * 100_000 + '"]')  # brackets in a string are text

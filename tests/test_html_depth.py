@@ -29,24 +29,39 @@ def _import(text: str) -> tuple[str, list[str]]:
     return "\n".join(c.text for c in original.chunks), [n.format("o.md") for n in original.notes]
 
 
+#: Inline tags in one paragraph within the importer's MAX_INLINE_MARKUP (four rule positions a
+#: pair of tags): parsed, and the tags past MAX_HTML_DEPTH dropped.
+INLINE = 4_000
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "A paragraph " + "<b>" * INLINE + "deep text" + "</b>" * INLINE + " after.",
         "A paragraph " + "<b>" * DEEP + "deep text" + "</b>" * DEEP + " after.",
         "A paragraph " + "<div>" * DEEP + "deep text",
         "<table><tr><td>" + "<span>" * DEEP + "deep text",
         "<div>" * DEEP + "deep text" + "</div>" * DEEP,
     ],
-    ids=["inline-b", "inline-div", "table", "block-div"],
+    ids=["inline-b", "inline-b-as-text", "inline-div", "table", "block-div"],
 )
 def test_an_original_nested_past_the_limit_keeps_its_text_in_bounded_time(text: str) -> None:
     from duizhao.escape import MAX_HTML_DEPTH
+    from duizhao.importer.from_markdown.parsing import MAX_INLINE_MARKUP
 
     with bounded(memory=False):
         body, notes = _import(text)
     assert "deep text" in body
     assert body.count("<b>") <= MAX_HTML_DEPTH
     assert body.count("<span>") <= MAX_HTML_DEPTH
+    if text.startswith("A paragraph") and text.count("<") * 2 > MAX_INLINE_MARKUP:
+        # 120,000 rule positions or more in one paragraph: text, shown as written, reported
+        assert body.count("&#60;") == text.count("<"), body[:200]
+        (note,) = [n for n in notes if "markup characters" in n]
+        assert note.startswith("o.md:1: warning: a paragraph with ") and (
+            f"more than {MAX_INLINE_MARKUP:,}" in note
+        )
+        return
     deep = [n for n in notes if f"nested more than {MAX_HTML_DEPTH} levels deep" in n]
     assert len(deep) == 1 and deep[0].startswith("o.md:1: dropped: HTML "), notes
 

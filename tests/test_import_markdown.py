@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,8 +18,11 @@ from budget import examples
 from conftest import Site
 from duizhao.article import parse, read_article
 from duizhao.cli import main
+from duizhao.escape import markdown_literal
 from duizhao.importer import Chunk, import_chunks, new_article, parse_markdown
 from duizhao.importer.from_markdown import AUTOLINK_MAX_PARAGRAPH, footnote_prefix
+from duizhao.importer.from_markdown.parsing import MAX_INLINE_MARKUP
+from duizhao.nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH
 
 DATA = Path(__file__).parent / "data" / "markdown"
 SITE_EXTENSIONS = [
@@ -837,4 +841,81 @@ def test_bare_urls_are_linked_except_in_a_paragraph_no_post_has() -> None:
     assert [n.message for n in original.notes] == [
         "a paragraph of 16 KB: bare URLs (not written as links) are left as text in the "
         "whole original"
+    ]
+
+
+def test_a_paragraph_of_markup_past_the_bound_is_read_as_text() -> None:
+    """An inline run with more than MAX_INLINE_MARKUP positions where markdown-it's inline
+    rules start is no prose (160 KB of emphasis around code spans took 1.5 s): it is read as
+    text, every character shown as written, reported with its line; a run at the bound is
+    still Markdown, and a heading or a table cell is bounded alike."""
+    fragment = "*`x`*"  # four rule positions a fragment
+    at_bound = fragment * (MAX_INLINE_MARKUP // 4)
+    original = parse_markdown(f"Intro.\n\n{at_bound}\n")
+    assert original.chunks[1].text.startswith("*`x`**`x`*")  # emphasis and code, as Markdown
+    assert not any("markup characters" in n.message for n in original.notes)
+    past = fragment * (MAX_INLINE_MARKUP // 4 + 1)
+    original = parse_markdown(f"Intro.\n\n{past}\n\n## A {past}\n\nEnd.\n")
+    # shown as written: each character that could start markup a character reference
+    assert original.chunks[1].text == markdown_literal(past)
+    assert original.chunks[1].text.startswith("&#42;&#96;x&#96;&#42;")
+    rendered = markdown.markdown(original.chunks[1].text)  # no markup: text a browser shows
+    assert "<em>" not in rendered and "<code>" not in rendered
+    assert html.unescape(rendered) == f"<p>{past}</p>"
+    assert [(n.line, n.message) for n in original.notes if "markup" in n.message] == [
+        (
+            line,
+            f"a paragraph with {MAX_INLINE_MARKUP + 4:,} markup characters (more than "
+            f"{MAX_INLINE_MARKUP:,}) is no prose: read as text, its emphasis, links and code "
+            "shown as written",
+        )
+        for line in (3, 5)
+    ]
+
+
+def test_markdown_nested_past_the_limit_keeps_its_text() -> None:
+    """markdown-it skips the rest of a container past its nesting limit, unreported: a quote
+    30 deep lost its text, a list 40 deep its items from the tenth and the paragraph after
+    it. Lines within MAX_MARKDOWN_DEPTH (the site's DZ020 limit) parse whole; deeper ones are
+    text at the top level, markers shown as written, one warning per run."""
+    deep_list = "".join("  " * i + f"- item {i}\n" for i in range(70))
+    text = f"Intro.\n\n{'>' * 30} deep text\n\n{'>' * 40} deeper text\n\n{deep_list}\nLast.\n"
+    original = parse_markdown(text)
+    body = "\n".join(c.text for c in original.chunks)
+    for kept in ["deep text", "deeper text", "Last.", *(f"item {i}" for i in range(70))]:
+        assert kept in body
+    assert "&gt;" + ">" * 39 + "deeper text" in body  # the quote markers, as written
+    warned = [(n.line, n.message) for n in original.notes if "nested more than" in n.message]
+    assert warned == [
+        (
+            5,
+            f"nested more than {MAX_MARKDOWN_DEPTH} levels (quote and list markers, "
+            "indentation): the line imported as text at the top level, markers shown as written",
+        ),
+        (
+            71,
+            f"nested more than {MAX_MARKDOWN_DEPTH} levels (quote and list markers, "
+            "indentation): 6 lines imported as text at the top level, markers shown as written",
+        ),
+    ]
+
+
+def test_blocks_nested_past_the_limit_keep_their_text() -> None:
+    """200 nested ``///`` blocks in an original: markdown-it stopped at its nesting limit and
+    the innermost text was lost, unreported. Past MAX_BLOCK_DEPTH (the site's DZ022 limit) the
+    opening and closing lines are text, as a page of the site shows them, reported once."""
+    n = 200
+    openers = "".join(f"/// details | t{i}\n" for i in range(n))
+    closers = "///\n" * n
+    text = f"Intro.\n\n{openers}inner text\n{closers}\nLast.\n"
+    original = parse_markdown(text)
+    body = "\n".join(c.text for c in original.chunks)
+    assert "inner text" in body and "Last." in body and f"t{n - 1}" in body
+    warned = [(n.line, n.message) for n in original.notes if "'///' blocks" in n.message]
+    assert warned == [
+        (
+            3 + MAX_BLOCK_DEPTH,
+            f"'///' blocks nested more than {MAX_BLOCK_DEPTH} levels: {2 * (n - MAX_BLOCK_DEPTH)} "
+            "opening and closing lines past that depth imported as text",
+        )
     ]

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bench import rawpdf
 
 from conftest import _PYTHON_WORDS_RE, ALLOWED_WORDS
 from figure_sources import make_pdf
@@ -89,6 +90,10 @@ FILES: dict[str, bytes] = {
     "docs/unclosed.md": GOOD.replace("一。\n///", "一。").replace("引言。", "```\ncode").encode(),
     "docs/links.md": b"# Links\n\n[a](good.md#P999) [b](../../etc/passwd) [c](missing.md#P001)\n",
     "duizhao.lock": b"[" * 100_000,
+    # every JSON duizhao reads is depth-checked before json.loads (yamlsafe.load_json)
+    "deep.json": b"[" * 100_000,
+    ".cache/duizhao/quality.json": b"{" * 100_000,
+    ".cache/duizhao/figures/manifest.json": b"[" * 100_000,
     "glossary.yml": b"terms: " + b"{" * 3000 + b"\n",
     "originals/deep.md": DEEP_ORIGINAL.encode(),
     "originals/binary.md": b"\x00\xff\xfe" * 1000,
@@ -130,6 +135,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path.write_bytes(data)
     (root / "papers").mkdir()
     make_pdf(root / "papers" / "p.pdf")
+    # PDFs the engine refuses (tests/test_pdf_input.py): one line each, DZ113
+    whole = rawpdf.write(root / "papers" / "damaged.pdf", rawpdf.text([(72, 700, "A paper.")]))
+    whole.write_bytes(whole.read_bytes()[:200])
+    rawpdf.encrypted(root / "papers" / "encrypted.pdf")
+    rawpdf.scanned(root / "papers" / "scanned.pdf")
+    rawpdf.nested_forms(root / "papers" / "nested.pdf")
+    rawpdf.fanned_forms(root / "papers" / "fanned.pdf")
     os.mkfifo(root / "docs" / "fifo.md")
     os.symlink("/dev/zero", root / "docs" / "zero.md")
     return root
@@ -145,9 +157,15 @@ RUNS = {
     "import-empty": ["duizhao", "import", "docs/new/empty.md", "--from", "originals/empty.md"],
     "import-fifo": ["duizhao", "import", "docs/new/fifo.md", "--from", "docs/fifo.md"],
     "import-missing": ["duizhao", "import", "docs/new/m.md", "--from", "originals/none.md"],
+    "detect-damaged": ["duizhao", "figures", "detect", "papers/damaged.pdf"],
+    "detect-nested": ["duizhao", "figures", "detect", "papers/nested.pdf"],
+    "import-encrypted": ["duizhao", "import", "docs/new/e.md", "--from", "papers/encrypted.pdf"],
+    "import-scanned": ["duizhao", "import", "docs/new/s.md", "--from", "papers/scanned.pdf"],
+    "update-fanned": ["duizhao", "update", "docs/good.md", "--from", "papers/fanned.pdf"],
     "figures-preview": ["duizhao", "figures", "preview", "docs/good.md"],
     "glossary-check": ["duizhao", "glossary", "check"],
     "update": ["duizhao", "update", "docs/good.md", "--from", "originals/deep.md"],
+    "check-baseline": ["duizhao", "check", "--baseline", "deep.json", "docs/good.md"],
     "bad-option": ["duizhao", "check", "--no-such-option"],
     "mkdocs-build": ["mkdocs", "build", "--site-dir", "site"],
     "status-accept": ["duizhao", "status", "--accept", "docs/good.md"],  # (rebuilds the lock)

@@ -4,6 +4,7 @@ input gets one line naming the file and the page, with nothing written."""
 
 from __future__ import annotations
 
+import resource
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from duizhao.cli import main
 from duizhao.figures.detect import detect_figures
 from duizhao.pdf.ink import render_gray, unexplained_ink
 from duizhao.pdf.read import read_path
+from duizhao.pdf.settings import SETTINGS
 
 
 def test_forms_are_read_with_their_matrices_composed_and_clipped(tmp_path: Path) -> None:
@@ -94,17 +96,24 @@ def _damaged(path: Path) -> Path:
     return path
 
 
-BAD: dict[str, tuple[Callable[[Path], Path], str]] = {
-    "scanned": (rawpdf.scanned, "page 1: no text layer (a scanned paper?): nothing to read"),
-    "encrypted": (rawpdf.encrypted, "encrypted: it needs a password to be read"),
-    "damaged": (_damaged, "not a readable PDF"),
-    "huge": (rawpdf.huge_page, "page 1: 20000 × 20000 pt, larger than the 14,400 pt"),
-    "nested": (rawpdf.nested_forms, "page 1: forms nested 32 deep or more"),
+#: (generator, page or None, reason): each is refused with ``paper.pdf:PAGE: DZ113 reason``.
+BAD: dict[str, tuple[Callable[[Path], Path], int | None, str]] = {
+    "scanned": (rawpdf.scanned, 1, "no text layer (a scanned paper?): nothing to read"),
+    "encrypted": (rawpdf.encrypted, None, "encrypted: it needs a password to be read"),
+    "damaged": (_damaged, None, "not a readable PDF: damaged or truncated"),
+    "huge": (rawpdf.huge_page, 1, "20000 × 20000 pt, larger than the 14,400 pt"),
+    "nested": (rawpdf.nested_forms, 1, "forms nested 32 deep or more"),
     "million": (
         lambda p: rawpdf.dense_page(p, 1_000_000),
-        "page 1: 1,000,021 drawing objects, more than the 500,000 a page may have",
+        1,
+        "1,000,021 drawing objects, more than the 500,000 a page may have",
     ),
+    # 3 KB that PDFium expands to 10¹² squares when it loads the page: stopped in the guard's
+    # child after 2 s of CPU (or 1 GB), before the reader parses it
+    "fanned": (rawpdf.fanned_forms, 1, "parsing it takes more than 2 s of CPU"),
 }
+#: refused only after a second of parsing: the import's refusal is the same code path
+SLOW = {"million", "fanned"}
 
 
 def _files(root: Path) -> list[str]:
@@ -118,19 +127,31 @@ def _files(root: Path) -> list[str]:
 def test_bad_pdfs_get_one_line_naming_file_and_page(
     case: str, make_site: Callable[..., Site], chdir: Callable[[Path], None]
 ) -> None:
-    make, message = BAD[case]
-    site = make_site({"index.md": "# Home\n"})
+    """``figures detect``, ``import`` and ``update --from`` answer ``PATH:PAGE: DZ113 reason``
+    on one line, in bounded time (the guard's child is stopped at 2 s of CPU), and write
+    nothing."""
+    make, page, reason = BAD[case]
+    site = make_site({"index.md": "# Home\n", "a.md": "---\ntitle: A\n---\n"})
     chdir(site.root)
     make(site.root / "paper.pdf")
     before = _files(site.root)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = CliRunner().invoke(main, ["figures", "detect", "paper.pdf"])
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
-    assert lines == [f"Error: paper.pdf: {message}" + lines[0].split(message, 1)[-1]], lines
-    assert "Traceback" not in result.output
+    where = "paper.pdf" if page is None else f"paper.pdf:{page}"
+    assert len(lines) == 1 and lines[0].startswith(f"{where}: DZ113 {reason}"), lines
+    assert "Traceback" not in result.output and "Error" not in result.output
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+    assert child_cpu < SETTINGS.parse_seconds + 1.0
     if case == "million":
         return  # the import reads the same way; a second million-object parse adds nothing
     result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", "paper.pdf"])
     assert result.exit_code == 2, result.output  # the original is refused
     assert result.stderr.strip().splitlines() == lines
+    if case not in SLOW:
+        result = CliRunner().invoke(main, ["update", "docs/a.md", "--from", "paper.pdf"])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip().splitlines() == lines
     assert _files(site.root) == before  # nothing written

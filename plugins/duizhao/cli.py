@@ -16,14 +16,14 @@ import click
 
 from .article import Article, read_article
 from .checks import Corpus, check_corpus, check_local, refused_input, utf8_name
-from .clipath import ArticlePath
+from .clipath import ArticlePath, Refused
 from .diagnostics import Diagnostic, Severity, display_path, to_sarif
 from .figures.catalog import Catalog
 from .figures.cli import figures
 from .lock import LOCK_NAME
 from .project import ConfigError, Project, find_config, project_root
 from .quality.glossary.cli import glossary
-from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
+from .yamlsafe import MAX_TEXT_BYTES, InputError, load_json, read_bytes
 
 # The writing commands' modules (the lock's hashing, atomic writes, the progress report) are
 # imported by the commands that use them: `duizhao check` starts without them.
@@ -193,7 +193,7 @@ def _read_baseline(path: Path) -> Counter[BaselineKey]:
     """The problems of a ``duizhao check --format json`` output, as a multiset."""
     how = "write one with 'duizhao check --format json > baseline.json'"
     try:
-        data = json.loads(read_bytes(path, MAX_TEXT_BYTES).decode("utf-8"))
+        data = load_json(read_bytes(path, MAX_TEXT_BYTES).decode("utf-8"))
     except InputError as exc:
         raise click.UsageError(f"--baseline {path}: {exc.message}") from None
     except OSError as exc:
@@ -556,10 +556,8 @@ def _read_original(
     try:
         return read_original(original, options)
     except OriginalError as exc:
-        if exc.one_line:  # a PDF that cannot be read: one line naming the file and the page
-            refused = click.ClickException(str(exc))
-            refused.exit_code = 2  # the original refused, as for other originals
-            raise refused from None
+        if exc.one_line:  # a PDF that cannot be read: PATH:PAGE: DZ113 reason
+            raise Refused(str(exc), exit_code=2) from None  # refused, as other originals are
         raise click.UsageError(str(exc)) from exc
 
 

@@ -25,3 +25,15 @@ class ArticlePath(click.Path):
                 f"{display_path(Path(value))}: the file name is not UTF-8; rename it", param, ctx
             )
         return super().convert(value, param, ctx)
+
+
+class Refused(click.ClickException):
+    """A command stopped by its input: the message is a diagnostic line (``PATH:PAGE: CODE
+    message``), printed on stderr as it is, without click's ``Error:``."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)

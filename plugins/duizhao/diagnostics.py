@@ -66,6 +66,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "figure over Pillow's decompression-bomb limit, or its PDF page over 14,400 pt",
     ),
     "DZ112": (Severity.ERROR, "figure (or table) declared twice in the .figures.yml"),
+    "DZ113": (
+        Severity.ERROR,
+        "PDF not read (figures detect, import, update): damaged, encrypted, no text layer, or a "
+        "page over a limit (size, objects, form depth, parse time or memory)",
+    ),
     # site and attribution (attribution.py, digest.py)
     "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),
     "DZ202": (Severity.WARNING, "unknown licence (not an SPDX id duizhao knows)"),

@@ -40,7 +40,7 @@ from typing import Any
 
 from .article import PARAGRAPH_ID_RE, Article
 from .diagnostics import Diagnostic
-from .yamlsafe import MAX_LOCK_BYTES, InputError, read_bytes
+from .yamlsafe import MAX_JSON_DEPTH, MAX_LOCK_BYTES, InputError, json_too_deep, read_bytes
 
 LOCK_NAME = "duizhao.lock"
 LOCK_VERSION = 1
@@ -212,25 +212,13 @@ def parse_lock(data: bytes, path: Path) -> Lock:
 
 #: Deepest nesting of ``[``/``{`` a lock may have (it has 4 at most); deeper is DZ303 before
 #: ``json.loads`` recurses.
-MAX_LOCK_DEPTH = 32
-_JSON_TOKEN_RE = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"?|[\[\]{}]'
-)  # a string (closed or not) or a bracket
+MAX_LOCK_DEPTH = MAX_JSON_DEPTH
 
 
 def _too_deep(text: str) -> int | None:
     """The line where ``text`` nests brackets (outside strings) deeper than
     :data:`MAX_LOCK_DEPTH`, or None; one linear pass."""
-    depth = 0
-    for m in _JSON_TOKEN_RE.finditer(text):
-        char = m.group()
-        if char in "[{":
-            depth += 1
-            if depth > MAX_LOCK_DEPTH:
-                return text.count("\n", 0, m.start()) + 1
-        elif char in "]}":
-            depth -= 1
-    return None
+    return json_too_deep(text, MAX_LOCK_DEPTH)
 
 
 def _shown(key: str) -> str:

@@ -23,6 +23,7 @@ Pure: no MkDocs import.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -45,6 +46,10 @@ MAX_BINARY_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 64
 #: Most YAML values a document may expand to, aliases counted at every place they are used.
 MAX_NODES = 100_000
+#: Deepest nesting of JSON ``[``/``{`` duizhao reads (the lock, a ``--baseline``, its caches:
+#: its own files nest 4 levels at most); deeper is refused by one linear pass before
+#: ``json.loads``, whose C decoder recurses per level (100,000 levels: RecursionError).
+MAX_JSON_DEPTH = 32
 #: Longest excerpt of a line quoted in a message.
 SNIPPET = 80
 #: What YAML text may not hold (PyYAML's reader refuses it raw): C0 and C1 controls but tab,
@@ -52,6 +57,34 @@ SNIPPET = 80
 NON_PRINTABLE_RE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
+
+
+#: a JSON string (closed or not) or a bracket
+_JSON_TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[\[\]{}]')
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """The line where ``text`` nests JSON brackets (outside strings) deeper than ``limit``,
+    or None; one linear pass."""
+    depth = 0
+    for m in _JSON_TOKEN_RE.finditer(text):
+        char = m.group()
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return text.count("\n", 0, m.start()) + 1
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` of JSON nested at most :data:`MAX_JSON_DEPTH` levels; deeper (or not
+    JSON) raises ``ValueError``, never ``RecursionError``."""
+    line = json_too_deep(text)
+    if line is not None:
+        raise ValueError(f"line {line}: nested more than {MAX_JSON_DEPTH} levels")
+    return json.loads(text)
 
 
 @dataclass(eq=False)

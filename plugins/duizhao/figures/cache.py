@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..source import write_atomically
+from ..yamlsafe import load_json
 from .sources import SourceInfo
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class Cache:
         self.sources: dict[str, dict[str, Any]] = {}
         self._dirty = False
         try:
-            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            data = load_json(self.manifest_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return  # no cache yet, or an unreadable one: start afresh
         if isinstance(data, dict) and data.get("version") == self.VERSION:

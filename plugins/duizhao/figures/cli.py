@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..article import read_article
-from ..clipath import ArticlePath
+from ..clipath import ArticlePath, Refused
 from ..project import project_root
 from ..yamlsafe import MAX_BINARY_BYTES, MAX_YAML_BYTES, InputError, read_bytes
 from .catalog import Catalog
@@ -125,6 +125,7 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     import time
 
     from ..lock import LOCK_NAME
+    from ..pdf.read import PdfError
     from ..source import ProjectBusyError, project_lock, write_atomically
     from .detect import detect_cached
     from .merge import keyed, spec_text
@@ -146,6 +147,8 @@ def detect_command(paper: Path, article: Path | None, write: bool, review: bool,
     with _progress("reading pages") as progress:
         try:
             result = detect_cached(paper, cache_dir, progress)
+        except PdfError as exc:  # one line: PATH:PAGE: DZ113 reason
+            raise Refused(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
     seconds = time.perf_counter() - started

@@ -57,6 +57,7 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..pdf.text import Line, merge
+from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
@@ -953,7 +954,7 @@ def detect_cached(
     entry = cache_dir / f"{digest}.json" if cache_dir is not None else None
     if entry is not None:
         try:
-            cached = json.loads(entry.read_text(encoding="utf-8"))
+            cached = load_json(entry.read_text(encoding="utf-8"))
             if cached.get("version") == DETECT_VERSION:
                 return Detection.from_json(digest, cached)
         except (OSError, ValueError, KeyError, TypeError):

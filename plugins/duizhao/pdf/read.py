@@ -12,8 +12,9 @@
   ``settings.ink_objects`` the page's graphics are read from its rendered ink instead, in one
   render (:mod:`.ink`).
 - **Bad input** (damaged, encrypted, no text layer, a page larger than PDF allows, forms
-  nested past PDFium's limit, an absurd number of objects) raises :class:`PdfError`, a
-  one-line message naming the file and the page.
+  nested past PDFium's limit, an absurd number of objects, a page PDFium cannot parse within
+  the time and memory of :mod:`.guard`) raises :class:`PdfError`, one line naming the file
+  and the page (``PATH:PAGE: DZ113 reason``).
 
 Boxes are in points from the top-left corner of the page as PDFium renders it (crop box,
 rotation applied), the units of ``<article>.figures.yml``.
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .geometry import IDENTITY, Box, Matrix, compose, transform
+from .guard import PageGuard
 from .settings import SETTINGS, Settings
 
 #: Called with (pages done, pages in all) while a PDF is read.
@@ -57,8 +59,18 @@ _MONO_WORDS = (
 )
 
 
+#: The code of a PDF the engine refuses to read (the diagnostics registry's DZ113).
+PDF_CODE = "DZ113"
+
+
 class PdfError(ValueError):
-    """A PDF (or one of its pages) that cannot be read: a one-line message for the author."""
+    """A PDF (or one of its pages) that cannot be read: one line for the author,
+    ``PATH:PAGE: DZ113 reason`` (``PATH: DZ113 reason`` when no page is to blame)."""
+
+    def __init__(self, name: str, reason: str, page: int | None = None) -> None:
+        self.name, self.reason, self.page = name, reason, page
+        where = name if page is None else f"{name}:{page}"
+        super().__init__(f"{where}: {PDF_CODE} {reason}")
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,9 @@ class PageContent:
     ink: bool = False
     #: that render (grey, at ``settings.ink_dpi``), kept to trim boxes without a second load
     image: Any = None
+    #: CPU seconds the guard's child spent on the page: its parse, or its whole read for a
+    #: dense page (guard.py)
+    checked: float = 0.0
 
 
 @dataclass
@@ -179,31 +194,49 @@ def read_pdf(
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         if "password" in str(exc).lower():
-            raise PdfError(f"{name}: encrypted: it needs a password to be read") from None
-        raise PdfError(f"{name}: not a readable PDF ({exc})") from None
+            raise PdfError(name, "encrypted: it needs a password to be read") from None
+        raise PdfError(name, f"not a readable PDF: damaged or truncated ({_words(exc)})") from None
     doc = Document(name, [], [FontStyle("")], pdf, settings)
+    index = 0
     try:
         reader = _Reader(doc)
-        for index in range(len(pdf)):
-            if progress is not None:
-                progress(index, len(pdf))
-            doc.pages.append(reader.page(index))
+        with PageGuard(pdf, settings, reader.dense_page) as guard:
+            for index in range(len(pdf)):
+                if progress is not None:
+                    progress(index, len(pdf))
+                refused = guard.check(index)
+                if refused is not None:
+                    raise PdfError(name, f"{refused}: not read", index + 1)
+                reader.check_count(index + 1, guard.top_level(index))
+                read = guard.page(index)  # a dense page, read whole in the guard's child
+                doc.pages.append(reader.adopt(*read) if read else reader.page(index))
+                doc.pages[-1].checked = guard.seconds.get(index, 0.0)
     except pdfium.PdfiumError as exc:
         doc.close()
-        raise PdfError(f"{name}: page {index + 1}: unreadable ({exc})") from None
+        raise PdfError(name, f"unreadable ({_words(exc)})", index + 1) from None
     except BaseException:
         doc.close()
         raise
     if doc.pages and not any(p.chars for p in doc.pages):
         doc.close()
         raise PdfError(
-            f"{name}: page 1: no text layer (a scanned paper?): nothing to read; "
-            "run OCR on it first (e.g. ocrmypdf)"
+            name,
+            "no text layer (a scanned paper?): nothing to read; run OCR on it first "
+            "(e.g. ocrmypdf)",
+            1,
         )
     for page in doc.pages:
         if not page.chars and page.graphics:
             doc.notes.append(f"page {page.number}: no text layer (a scanned page?)")
     return doc
+
+
+def _words(exc: Exception) -> str:
+    """PDFium's reason without pypdfium2's wording ("Failed to load document (PDFium: Data
+    format error)." → "data format error")."""
+    text = str(exc)
+    inner = text[text.find("PDFium:") + 7 :] if "PDFium:" in text else text
+    return inner.strip().rstrip(".)").strip().lower() or "unknown error"
 
 
 def _fast(function: Any, restype: Any, *argtypes: Any) -> Any:
@@ -272,52 +305,82 @@ class _Reader:
     # -- one page -------------------------------------------------------------------------
 
     def page(self, index: int) -> PageContent:
+        page = self.doc.pdf[index]
+        try:
+            return self.read_loaded(page, index)
+        finally:
+            page.close()
+
+    def dense_page(self, page: Any, index: int) -> tuple[PageContent, dict[int, FontStyle]]:
+        """Page ``index`` read in the guard's child (see guard.py) with the fonts its glyphs
+        use, for :meth:`adopt` in the reader."""
+        out = self.read_loaded(page, index)
+        return out, {ch.font: self.doc.fonts[ch.font] for ch in out.chars}
+
+    def adopt(self, out: PageContent, fonts: dict[int, FontStyle]) -> PageContent:
+        """A page :meth:`dense_page` read in the child, its glyphs' fonts in this document's
+        table (a font is known here by its style: the child's handles are its own)."""
+        ids = {style: i for i, style in enumerate(self.doc.fonts)}
+        remap: dict[int, int] = {}
+        for child_id, style in fonts.items():
+            if style not in ids:
+                ids[style] = len(self.doc.fonts)
+                self.doc.fonts.append(style)
+            remap[child_id] = ids[style]
+        for ch in out.chars:
+            ch.font = remap[ch.font]
+        return out
+
+    def read_loaded(self, page: Any, index: int) -> PageContent:
+        """Page ``index``, loaded (a pypdfium2 page; the caller closes it)."""
         import pypdfium2.raw as pdfium_c
 
         s = self.settings
-        page = self.doc.pdf[index]
+        rect = pdfium_c.FS_RECTF()
+        if pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(rect)):
+            visible = (rect.left, rect.bottom, rect.right, rect.top)
+        else:
+            w, h = page.get_size()
+            visible = (0.0, 0.0, w, h)
+        frame = _Frame(*visible, pdfium_c.FPDFPage_GetRotation(page.raw))
+        if max(frame.width, frame.height) > s.max_page_side:
+            raise PdfError(
+                self.doc.name,
+                f"{frame.width:.0f} × {frame.height:.0f} pt, larger than the "
+                f"{s.max_page_side:,.0f} pt a PDF page may be: not read",
+                index + 1,
+            )
+        out = PageContent(index + 1, frame.width, frame.height, [])
+        rotated: list[Graphic] = []
+        textpage = page.get_textpage()
         try:
-            rect = pdfium_c.FS_RECTF()
-            if pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(rect)):
-                visible = (rect.left, rect.bottom, rect.right, rect.top)
-            else:
-                w, h = page.get_size()
-                visible = (0.0, 0.0, w, h)
-            frame = _Frame(*visible, pdfium_c.FPDFPage_GetRotation(page.raw))
-            if max(frame.width, frame.height) > s.max_page_side:
-                raise PdfError(
-                    f"{self.doc.name}: page {index + 1}: "
-                    f"{frame.width:.0f} × {frame.height:.0f} pt, larger than the "
-                    f"{s.max_page_side:,.0f} pt a PDF page may be: not read"
-                )
-            out = PageContent(index + 1, frame.width, frame.height, [])
-            rotated: list[Graphic] = []
-            textpage = page.get_textpage()
-            try:
-                out.chars = self._chars(textpage.raw, frame, rotated)
-            finally:
-                textpage.close()
-            top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
-            graphics = None if top_level > s.ink_objects else self._graphics(page.raw, frame, out)
-            if graphics is None:
-                out.objects = max(out.objects, top_level)
-                self._check_objects(out)
-                from .ink import ink_graphics
-
-                out.ink = True
-                graphics, out.image = ink_graphics(page, out.chars, s)
-            out.graphics = graphics
-            out.graphics.extend(rotated)
+            out.chars = self._chars(textpage.raw, frame, rotated)
         finally:
-            page.close()
+            textpage.close()
+        top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
+        graphics = None if top_level > s.ink_objects else self._graphics(page.raw, frame, out)
+        if graphics is None:
+            out.objects = max(out.objects, top_level)
+            self._check_objects(out)
+            from .ink import ink_graphics
+
+            out.ink = True
+            graphics, out.image = ink_graphics(page, out.chars, s)
+        out.graphics = graphics
+        out.graphics.extend(rotated)
         return out
 
     def _check_objects(self, page: PageContent) -> None:
+        self.check_count(page.number, page.objects)
+
+    def check_count(self, number: int, objects: int) -> None:
+        """Refuse page ``number`` when it has more than ``max_page_objects`` objects."""
         limit = self.settings.max_page_objects
-        if page.objects > limit:
+        if objects > limit:
             raise PdfError(
-                f"{self.doc.name}: page {page.number}: {page.objects:,} drawing objects, more "
-                f"than the {limit:,} a page may have: not read"
+                self.doc.name,
+                f"{objects:,} drawing objects, more than the {limit:,} a page may have: not read",
+                number,
             )
 
     # -- glyphs ---------------------------------------------------------------------------
@@ -454,9 +517,10 @@ class _Reader:
             if kind == _FORM:
                 if depth + 1 >= s.max_form_depth:
                     raise PdfError(
-                        f"{self.doc.name}: page {out_page.number}: forms nested {depth + 1} "
-                        "deep or more (PDFium draws nothing past 40; papers nest two or three): "
-                        "not read"
+                        self.doc.name,
+                        f"forms nested {depth + 1} deep or more (PDFium draws nothing past 40; "
+                        "papers nest two or three): not read",
+                        out_page.number,
                     )
                 own = self.objects.matrix(obj)
                 inner = own if matrix is None else compose(own, matrix)

@@ -26,6 +26,17 @@ class Settings:
     #: forms nested this deep are refused: PDFium parses no deeper than 40 levels, so what is
     #: drawn there is neither read nor rendered; real papers nest two or three
     max_form_depth: int = 32
+    #: CPU time (s) PDFium may take to parse one page, measured in a child process before the
+    #: page is read (guard.py): a paper's page takes milliseconds, a page of 300,000 objects
+    #: 0.4 s, a million 1.2 s; a form drawing a form ten times, seven deep, much more
+    parse_seconds: float = 2.0
+    #: memory (bytes) PDFium may take to parse one page in that child: a million paths take
+    #: 200 MB; the ten-million-object form above over 2 GB
+    parse_memory: int = 1 << 30
+    #: wall-clock time (s) the reader waits for that child's verdict on a page before it stops
+    #: it: its CPU timer bounds its work, this bounds a wait (on a loaded machine a page of
+    #: 300,000 objects may take a few seconds of wall time)
+    parse_wall_seconds: float = 60.0
     #: a glyph within this angle (radians) of the page's upright is text; others are drawing
     upright_tolerance: float = 0.01
     #: a fill or stroke whose every channel is at least this (0-255) is white: it shows nothing

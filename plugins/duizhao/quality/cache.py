@@ -19,6 +19,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from ..yamlsafe import load_json
+
 #: A finding as stored: (line, code, message).
 Stored = tuple[int, str, str]
 
@@ -52,7 +54,7 @@ class FindingsCache:
         if self._files is None:
             self._files = {}
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
+                data = load_json(self.path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return self._files  # none yet, or unreadable: start afresh
             if (

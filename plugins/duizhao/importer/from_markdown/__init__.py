@@ -72,6 +72,8 @@ def parse_markdown(
         )
     for at, message, dropped in prepared.notes:
         conv.drop(at, message, dropped)
+    for at, message in prepared.warnings:
+        conv.warn(at, message)
     if prepared.toml is not None:
         conv.front.update(read_toml(prepared.toml, prepared.toml_line, conv.warn))
     labels = list(prepared.labels)

@@ -16,7 +16,7 @@ from .containers import Containers
 from .dialects import Dialects
 from .front import read_yaml
 from .links import Unlinked
-from .parsing import BLOCKS, make_parser
+from .parsing import AS_TEXT, BLOCKS, MAX_INLINE_MARKUP, make_parser
 from .state import HeadingUnit, PlacedHeading, Unit
 from .text import excerpt, has_words
 
@@ -43,7 +43,15 @@ class Converter(Containers):
         self.parser = make_parser(dialects, autolink=autolink)
 
     def parse_tree(self, content: str, env: dict[str, Any]) -> SyntaxTreeNode:
-        return SyntaxTreeNode(self.parser.parse(content, env))
+        tree = SyntaxTreeNode(self.parser.parse(content, env))
+        for line, positions in env.pop(AS_TEXT, ()):
+            self.warn(
+                None if line is None else line + 1 + self.line_offset,
+                f"a paragraph with {positions:,} markup characters (more than "
+                f"{MAX_INLINE_MARKUP:,}) is no prose: read as text, its emphasis, links and "
+                "code shown as written",
+            )
+        return tree
 
     def parse_again(self, content: str) -> SyntaxTreeNode:
         return self.parse_tree(content, {})

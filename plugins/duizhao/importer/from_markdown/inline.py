@@ -10,10 +10,17 @@ from typing import Any
 
 from markdown_it.tree import SyntaxTreeNode
 
-from ...escape import html_text, markdown_code_span, markdown_text, protect_line_start
+from ...escape import (
+    html_text,
+    markdown_code_span,
+    markdown_literal,
+    markdown_text,
+    protect_line_start,
+)
 from . import myst
 from .dialects import HF_DOC_BUILDER, MYST
 from .links import Links
+from .parsing import AS_TEXT
 from .templates import LIQUID_OUTPUT_RE, TEMPLATE_RE, shortcode_words
 from .text import excerpt
 
@@ -105,6 +112,8 @@ class Inline(Links):
         raise NotImplementedError
 
     def inline_markdown(self, nodes: Sequence[SyntaxTreeNode], line: int | None) -> str:
+        if len(nodes) == 1 and nodes[0].meta.get(AS_TEXT):  # a run past MAX_INLINE_MARKUP
+            return markdown_literal(nodes[0].content)
         texts = {i: node.content for i, node in enumerate(nodes) if node.type == "text"}
         references = _bracketed_code(nodes, texts, HF_DOC_BUILDER in self.dialects)
         if self.dialects.pandoc or MYST in self.dialects:

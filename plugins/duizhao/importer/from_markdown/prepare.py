@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...escape import fence_for
+from ...nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH, as_text, block_as_text, too_deep
 from .text import excerpt
 
 _RAW_TAG_RE = re.compile(r"\{%-?\s{0,8}(?:end)?raw\s{0,8}-?%\}")
@@ -47,6 +48,8 @@ class Prepared:
     notes: list[tuple[int, str, str]] = field(default_factory=list)
     #: ``(line, label)`` of each tab (its line is blank in ``text``)
     labels: list[tuple[int, str]] = field(default_factory=list)
+    #: ``(line, message)`` of what was kept but changed
+    warnings: list[tuple[int, str]] = field(default_factory=list)
 
 
 def prepare(text: str) -> Prepared:
@@ -76,8 +79,51 @@ def prepare(text: str) -> Prepared:
             lines[i] = _RAW_TAG_RE.sub("", line)
     lines = _tabs(_code_shortcodes(lines, raw), out)
     _template_definitions(lines, out)
+    _too_deep_as_text(lines, out)
     out.text = "\n".join(lines)
     return out
+
+
+def _too_deep_as_text(lines: list[str], prepared: Prepared) -> None:
+    """Lines nested past :data:`~duizhao.nesting.MAX_MARKDOWN_DEPTH` (quote and list markers,
+    indentation), as a page of the site shows them (DZ020): at the top level, their markers
+    shown as written; one warning per run of such lines. markdown-it stops at its own nesting
+    limit and skips the rest of the container unreported (a quote 30 deep lost its text)."""
+    from ...article import scan  # (the site's block scanner: ``///`` blocks as it sees them)
+
+    # (the scanner reads links too: it runs only where blocks could nest that deep at all)
+    openers = sum(1 for line in lines if line.lstrip(" ").startswith("///"))
+    deep_blocks = [
+        at - 1
+        for at, kind, _ in (scan(lines).problems if openers > MAX_BLOCK_DEPTH else ())
+        if kind in ("deep-block", "deep-close")
+    ]
+    if deep_blocks:
+        for index in deep_blocks:
+            lines[index] = block_as_text(lines[index])
+        prepared.warnings.append(
+            (
+                deep_blocks[0] + 1,
+                f"'///' blocks nested more than {MAX_BLOCK_DEPTH} levels: {len(deep_blocks):,} "
+                "opening and closing lines past that depth imported as text",
+            )
+        )
+    run: list[int] = []
+    for index in [*too_deep(lines), -1]:
+        if run and index != run[-1] + 1:
+            count = f"{len(run):,} lines" if len(run) > 1 else "the line"
+            prepared.warnings.append(
+                (
+                    run[0] + 1,
+                    f"nested more than {MAX_MARKDOWN_DEPTH} levels (quote and list markers, "
+                    f"indentation): {count} imported as text at the top level, markers shown "
+                    "as written",
+                )
+            )
+            run = []
+        if index >= 0:
+            lines[index] = as_text(lines[index])
+            run.append(index)
 
 
 def _code_shortcodes(lines: list[str], raw: set[int]) -> list[str]:
