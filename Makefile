@@ -44,10 +44,14 @@ lint: setup
 	$(BIN)/mypy
 
 # The whole suite: lint, types, the project's own checks, a strict build, unit and browser tests.
+# pytest runs on PYTEST_WORKERS workers (pytest-xdist), each given whole files (a module's
+# fixtures are set up once), the longest first (tests/conftest.py: LONGEST_FILES).
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: setup system-deps lint
 	$(BIN)/duizhao check --strict
 	$(BIN)/mkdocs build --strict --site-dir "$$(mktemp -d)"
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 test-fast: setup
 	$(BIN)/pytest -m "not browser"

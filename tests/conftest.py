@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -141,6 +142,24 @@ def _fresh_plugins() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# pytest-xdist (`make test` runs two workers, each given whole files: --dist loadfile, so a
+# module's fixtures are set up once): the longest files are handed out first, so that neither
+# worker is left with a long one at the end. Seconds of one idle run, longest first; a file
+# not listed follows in collection order. (A stale list costs balance, never a result.)
+
+LONGEST_FILES = [
+    "tests/test_pdfcorpus.py",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):
+        return  # one process: the files in their usual order
+    rank = {path: n for n, path in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+# ---------------------------------------------------------------------------------------------
 # Tiny sites
 
 
@@ -262,6 +281,20 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+@pytest.fixture(scope="session")
+def delete_output_dir() -> None:
+    """pytest-playwright empties its output folder (test-results/) when a session starts; under
+    pytest-xdist every worker would, while the other writes its screenshots there, so the
+    folder is emptied once, by the process that starts the run (:func:`pytest_sessionstart`)."""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller has emptied it before starting the workers
+    output = Path(session.config.getoption("--output", "test-results"))
+    shutil.rmtree(output, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
