@@ -2,11 +2,12 @@
 
 The patterns are collected twice (tests/redos_patterns.py): the compiled ``re.Pattern``
 objects reachable from every module of the package, and the literal first arguments of every
-``re.compile/match/search/sub/…(`` call in its source. All are translated to JavaScript syntax
-and checked in one batch by ``recheck`` (npm, installed by ``make setup``; nothing cached). A
-pattern it calls vulnerable fails the test unless it is in :data:`ALLOWED` (proven safe, with
-the proof) or in :data:`NOT_YET_FIXED` (a ratchet: the list may only shrink; a listed pattern
-found safe fails the test until it is removed from the list).
+``re.compile/match/search/sub/…(`` call in its source. All but those of :data:`ALLOWED`
+(proven safe, with the proof: recheck's verdict on them would decide nothing) are translated to
+JavaScript syntax and checked in one batch by ``recheck`` (npm, installed by ``make setup``;
+nothing cached). A pattern it calls vulnerable fails the test unless it is in
+:data:`NOT_YET_FIXED` (a ratchet: the list may only shrink; a listed pattern found safe fails
+the test until it is removed from the list).
 """
 
 from __future__ import annotations
@@ -104,7 +105,10 @@ def test_no_pattern_backtracks_super_linearly() -> None:
     for f in [*compiled, *literal, *_dynamic_patterns()]:
         seen.setdefault((f.pattern, f.flags & ~re.U), []).append(f.where)
     assert len(seen) > 150  # the package's ~290 patterns: the collection really ran
-    items = list(seen)
+    # An allowed pattern's verdict decides nothing below (it is proven safe, whatever recheck
+    # says); MASK_RE alone took 8 s of recheck's time-outs.
+    items = [key for key in seen if key[0] not in ALLOWED]
+    assert len(items) == len(seen) - len(ALLOWED)  # each allowed pattern is still collected
     batch = []
     for pattern, flags in items:
         source, js_flags = rp.to_js(pattern, flags)

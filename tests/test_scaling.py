@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -112,11 +112,19 @@ def assert_linear(times: dict[int, float], what: str, second: bool = True) -> No
         assert times[160] < 1.0, f"{what}: 160 KB took {times[160]:.2f} s"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _quiet() -> Iterator[None]:
+    """Hostile articles warn by design: warnings are off for this module, and on again for
+    the modules after it (in one process, under pytest-xdist in any order)."""
+    logging.disable(logging.WARNING)
+    yield
+    logging.disable(logging.NOTSET)
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("scaling")
     (root / "docs").mkdir()
-    logging.disable(logging.WARNING)  # hostile articles warn by design
     return root
 
 
@@ -165,7 +173,6 @@ SLOW_BUILD: set[str] = set()
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("scaling-build")
-    logging.disable(logging.WARNING)  # hostile articles warn by design
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     found = {"duizhao": root / "duizhao", "plain": root / "plain"}
     site_project(found["duizhao"])

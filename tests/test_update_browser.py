@@ -51,7 +51,7 @@ status: draft
 /// paragraph | P002
 > Mooncake is the serving platform for Kimi, a leading LLM service provided by Moonshot AI, and it separates the prefill and decoding clusters.
 
-Mooncake 是月之暗面旗下领先的大模型服务 Kimi 的推理服务平台，它将 prefill 集群与 decoding 集群分开。
+Mooncake 是月之暗面旗下领先的大模型（LLM）服务 Kimi 的推理服务平台，它将 prefill 集群与 decoding 集群分开。
 ///
 
 """
