@@ -59,19 +59,23 @@ def annotate(html: str, matcher: Matcher) -> str:
     """``html`` with the first use of each term per side marked."""
     seen: dict[str, set[int]] = {"en": set(), "zh": set()}
     out: list[str] = []
+    done = 0  # html[:done] is in out
     side = "zh"
     skip: str | None = None
     depth = 0
     pos = 0
     for m in _TAG_RE.finditer(html):
-        text = html[pos : m.start()]
-        if text and skip is None:
-            out.append(_mark(text, matcher, side, seen[side]))
-        else:
-            out.append(text)
+        start = m.start()
+        if skip is None and start > pos:
+            text = html[pos:start]
+            marked = _mark(text, matcher, side, seen[side])
+            if marked is not text:
+                out += [html[done:pos], marked]
+                done = start
         tag = m.group()
-        out.append(tag)
         pos = m.end()
+        if skip is None and tag[1] == "/":
+            continue  # a closing tag outside skipped elements changes nothing
         name_match = _NAME_RE.match(tag)
         if name_match is None:
             continue
@@ -94,7 +98,10 @@ def annotate(html: str, matcher: Matcher) -> str:
         if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
             skip, depth = name, 1
     rest = html[pos:]
-    out.append(_mark(rest, matcher, side, seen[side]) if skip is None else rest)
+    marked = _mark(rest, matcher, side, seen[side]) if skip is None and rest else rest
+    if marked is rest and not out:
+        return html
+    out += [html[done:pos], marked]
     return "".join(out)
 
 

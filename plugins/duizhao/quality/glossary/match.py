@@ -141,35 +141,48 @@ def _greedy(hits: list[_Raw]) -> list[_Raw]:
     return kept
 
 
-def _scan(raw: list[tuple[int, int]], length: list[int]) -> list[_Raw]:
+def _scan(raw: list[tuple[int, int]], back: list[int]) -> list[_Raw]:
     """The kept hits of the automaton's report on a text (by end; of the hits that end
-    together, the longest first), by start, in one pass.
+    together, the longest first), by start, in one pass (``back[key]``: the key's length less
+    one, so that a hit ending at ``end`` starts at ``end - back[key]``).
 
     A hit inside another is never kept; the hits inside no other (*maximal*) are kept when no
     two of them overlap, as nothing longer overlaps one. The stack holds the maximal hits so
     far, disjoint, by start; where two overlap ("cache ranks" and "ranks replicas") their
     stretch becomes one entry (key ``-1``) that the rule itself resolves at the end."""
     stack: list[_Raw] = []
+    top_start = top_last = -1  # the top of the stack (its start and its last index)
     stretches = False
     for end, key in raw:
-        e = end + 1
-        s = e - length[key]
-        while stack and stack[-1][0] >= s:
-            stack.pop()  # inside this one (every hit so far ends by e)
-        if stack:
-            top_start, top_end, _top = stack[-1]
-            if top_end == e:
-                continue  # inside the longer one that ends here too
-            if top_end > s:
-                stack[-1] = (top_start, e, -1)  # two maximal hits overlap
+        start = end - back[key]
+        if start > top_last:  # after the top (most hits): a new maximal hit, so far
+            stack.append((start, end + 1, key))
+            top_start, top_last = start, end
+        elif start > top_start:  # starts inside the top
+            if end != top_last:  # and ends after it: two maximal hits overlap
+                stack[-1] = (top_start, end + 1, -1)
+                top_last = end
+                stretches = True
+        else:  # holds the top, and every hit of the stack that starts inside it
+            stack.pop()
+            while stack and stack[-1][0] >= start:
+                stack.pop()
+            if stack and stack[-1][1] > start:  # overlaps the one before
+                previous = stack[-1]
+                if previous[1] == end + 1:
+                    top_start, top_last = previous[0], end
+                    continue  # inside it (the longer one that ends here too)
+                stack[-1] = (previous[0], end + 1, -1)
+                top_start, top_last = previous[0], end
                 stretches = True
                 continue
-        stack.append((s, e, key))
-    return _stretches(stack, raw, length, None) if stretches else stack
+            stack.append((start, end + 1, key))
+            top_start, top_last = start, end
+    return _stretches(stack, raw, back, None) if stretches else stack
 
 
 def _stretches(
-    stack: list[_Raw], raw: list[tuple[int, int]], length: list[int], valid: _Valid | None
+    stack: list[_Raw], raw: list[tuple[int, int]], back: list[int], valid: _Valid | None
 ) -> list[_Raw]:
     """``stack`` with each stretch replaced by the hits the rule keeps of every hit inside it
     (``valid``: the test a hit of ``raw`` must pass, None for none)."""
@@ -183,7 +196,7 @@ def _stretches(
         last = bisect.bisect_right(raw, hi - 1, key=_end_of)
         inside = []
         for end, key in raw[first:last]:
-            start = end + 1 - length[key]
+            start = end - back[key]
             if start >= lo and (valid is None or valid(start, end + 1)):
                 inside.append((start, end + 1, key))
         out += _greedy(inside)
@@ -206,6 +219,7 @@ class Matcher:
         #: by key number: the entry and the term as the glossary spells it
         self.items: list[tuple[Entry, str]] = []
         self._length: list[int] = []
+        self._back: list[int] = []
         #: by key number: the entry's number (its place in ``entries``)
         self.entry_number: list[int] = []
         #: by key number: the rendering is Latin at its start / end (keeps to word boundaries)
@@ -242,6 +256,7 @@ class Matcher:
         entry = self.entries[number]
         self.items.append((entry, term))
         self._length.append(len(key))
+        self._back.append(len(key) - 1)
         self.entry_number.append(number)
         self._lead.append(_is_word(term[0]))
         self._tail.append(_is_word(term[-1]))
@@ -273,7 +288,7 @@ class Matcher:
             return []
         if self._zh_bounded:  # renderings with Latin ends keep to word boundaries there
             raw = self._bounded_zh(raw, text)
-        return _scan(raw, self._length)
+        return _scan(raw, self._back)
 
     def _bounded_zh(self, raw: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
         """``raw`` without the renderings whose Latin end continues a word of ``text``."""
@@ -290,32 +305,14 @@ class Matcher:
 
     def _scan_english(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
         """:func:`_scan` of the hits on word boundaries."""
-        word, n, length = _WORD_CHARS, len(text), self._length
-        stack: list[_Raw] = []
-        stretches = False
-        for end, key in raw:
-            e = end + 1
-            s = e - length[key]
-            if (e < n and word[text[e]]) or (s and word[text[s - 1]]):
-                continue  # not on word boundaries
-            while stack and stack[-1][0] >= s:
-                stack.pop()
-            if stack:
-                top_start, top_end, _top = stack[-1]
-                if top_end == e:
-                    continue
-                if top_end > s:
-                    stack[-1] = (top_start, e, -1)
-                    stretches = True
-                    continue
-            stack.append((s, e, key))
-        if not stretches:
-            return stack
-
-        def valid(start: int, end: int) -> bool:
-            return not ((end < n and word[text[end]]) or (start and word[text[start - 1]]))
-
-        return _stretches(stack, raw, length, valid)
+        word, back = _WORD_CHARS, self._back
+        padded = "\0" + text + "\0"  # padded[end + 2]: the character after a hit's last
+        bounded = [
+            hit
+            for hit in raw  # and padded[end - back]: the one before its first
+            if not word[padded[hit[0] + 2]] and not word[padded[hit[0] - back[hit[1]]]]
+        ]
+        return _scan(bounded, back)
 
     def _bounded(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
         """English hits on word boundaries, in the order of ``raw`` (no resolving)."""
