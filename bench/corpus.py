@@ -34,6 +34,9 @@ from pathlib import Path
 
 import yaml
 
+#: Writes a translation's Chinese prose from its original (see :func:`generate`).
+Prose = Callable[[str], str | None]
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The real site's config; its markdown_extensions and validation are copied verbatim.
 REAL_CONFIG = ROOT / "mkdocs.yml"
@@ -259,8 +262,12 @@ def _translation(
     paragraphs: int,
     figures: int,
     original: str = "",
+    prose: Prose | None = None,
 ) -> str:
     parts = [_chinese(rng)]
+    rendered = prose(original) if prose is not None and original else None
+    if rendered:  # (the random prose is drawn all the same: the rest of the corpus is unchanged)
+        parts[0] = rendered
     parts[0] = parts[0][:-1] + _kept(original) + parts[0][-1]
     r = rng.random()
     if r < 0.08:
@@ -307,9 +314,15 @@ def _between(rng: random.Random, paragraphs: int) -> str | None:
 
 
 def article_text(
-    index: int, n_articles: int, paragraphs: int = 129, figures: int = 0, seed: int = 0
+    index: int,
+    n_articles: int,
+    paragraphs: int = 129,
+    figures: int = 0,
+    seed: int = 0,
+    prose: Prose | None = None,
 ) -> str:
-    """The Markdown source of the ``index``-th (1-based) article."""
+    """The Markdown source of the ``index``-th (1-based) article; ``prose``: see
+    :func:`generate`."""
     rng = random.Random(f"duizhao-bench:{seed}:{index}")
     title = (
         f"基准文章 {index:03d}：{rng.choice(ZH_SECTION_TITLES)}与{rng.choice(ZH_SECTION_TITLES)}"
@@ -348,7 +361,11 @@ def article_text(
         original = _english(rng) if rng.random() < 0.97 else ""
         if original:
             out += [original, ""]
-        out += [_translation(rng, index, n_articles, paragraphs, figures, original), "///", ""]
+        out += [
+            _translation(rng, index, n_articles, paragraphs, figures, original, prose),
+            "///",
+            "",
+        ]
         for fig in placements.get(number, ()):
             out.append(f"/// figure | {fig}")
             if rng.random() < 0.3:
@@ -472,10 +489,14 @@ def generate(
     seed: int = 0,
     duizhao: bool = True,
     search: str = "material",
+    prose: Prose | None = None,
 ) -> Path:
     """Write a complete MkDocs project of ``n_articles`` articles into ``out_dir``; return it.
 
     ``out_dir`` must be empty, missing, or a corpus written before (which is replaced).
+    ``prose(original)``, when given, writes the Chinese prose of each block's translation from
+    its English original (``original``: the blockquote's lines; None keeps the random prose);
+    everything else, the originals included, is the corpus ``prose=None`` writes.
     """
     if n_articles < 1 or paragraphs < 1 or figures < 0:
         raise ValueError("need n_articles >= 1, paragraphs >= 1 and figures >= 0")
@@ -499,7 +520,8 @@ def generate(
         name = article_name(i)
         index.append(f"- [文章 {i:03d}]({ARTICLES_DIR}/{name})")
         _write_text(
-            docs / ARTICLES_DIR / name, article_text(i, n_articles, paragraphs, figures, seed)
+            docs / ARTICLES_DIR / name,
+            article_text(i, n_articles, paragraphs, figures, seed, prose),
         )
         if figures:
             spec = figure_spec(i, figures, f"../../{PDF_REL}")

@@ -125,3 +125,26 @@ def test_defects_added_to_a_generated_article_are_reported(tmp_path: Path) -> No
         f"{rel}:{lines + 4}: DZ002 duplicate paragraph ID P012 (first used at line "
         f"{text.splitlines().index('/// paragraph | P012') + 1}); renumber with 'duizhao renumber'",
     ]
+
+
+def test_the_glossary_benchs_translations_follow_its_glossary(tmp_path: Path) -> None:
+    """bench.glossary's corpus: the same originals, each translation rendering the terms of
+    its original, so the glossary check (and every other check) finds nothing."""
+    from bench.glossary import agreeing_prose, make_glossary
+
+    from duizhao.quality.run import Quality
+
+    root = generate(tmp_path / "dz", 3, paragraphs=12)
+    before = read_article(root / "docs/articles/a002.md")
+    entries = make_glossary(root, 200)
+    root = generate(root, 3, paragraphs=12, prose=agreeing_prose(entries))
+    after = read_article(root / "docs/articles/a002.md")
+    assert [p.original for p in after.paragraphs] == [p.original for p in before.paragraphs]
+    assert [p.translation for p in after.paragraphs] != [p.translation for p in before.paragraphs]
+    glossary = root / "glossary.yml"
+    glossary.write_text(yaml.safe_dump(entries, allow_unicode=True), encoding="utf-8")
+    quality = Quality(glossary_path=glossary)
+    docs = sorted((root / "docs").rglob("*.md"))
+    assert [d.format(root) for p in docs for d in quality.article(read_article(p))] == []
+    assert _check(root) == []
+    assert any(d.code == "DZ445" for d in quality.article(before))  # the random prose: not

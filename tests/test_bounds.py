@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import Logs, Site
 from test_fuzz import bounded, run_cli, write_project
@@ -172,6 +174,31 @@ def test_markdown_depth_is_read_linearly() -> None:
     assert line_depth("    " * (MAX_MARKDOWN_DEPTH + 1) + "x") == MAX_MARKDOWN_DEPTH + 1
     assert as_text(">>> - x") == "\\>>>- x"  # one escape a line (the others start nothing)
     assert as_text("      3. x") == "3\\. x"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=" \t>-1.x`", max_size=80), max_size=12), st.integers(0, 40))
+def test_the_deep_line_prefilter_never_hides_a_line(lines: list[str], pad: int) -> None:
+    """too_deep() looks at lines only when one starts with MAX_MARKDOWN_DEPTH markers: what it
+    finds is what the test of every line finds."""
+    from duizhao.nesting import (
+        _MAYBE_DEEP_RE,
+        MAX_MARKDOWN_DEPTH,
+        _outside_fences,
+        line_depth,
+        too_deep,
+    )
+
+    assert _MAYBE_DEEP_RE.pattern.endswith("{%d}" % MAX_MARKDOWN_DEPTH)  # noqa: UP031
+
+    lines = [("\t" if i % 2 else "> ") * pad + line for i, line in enumerate(lines)]
+    every = [
+        i
+        for i in _outside_fences(lines)
+        if len(lines[i]) > MAX_MARKDOWN_DEPTH and line_depth(lines[i]) > MAX_MARKDOWN_DEPTH
+    ]
+    assert list(too_deep(lines)) == every
+    assert list(too_deep(lines, "\n".join(lines))) == every
 
 
 def test_a_deep_quote_a_line_longer_each_time_builds_in_linear_time() -> None:

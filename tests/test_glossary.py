@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from duizhao.cli import main
 from duizhao.quality.glossary.check import GlossaryCheck
 from duizhao.quality.glossary.io import export_csv, export_tbx, import_file
-from duizhao.quality.glossary.match import Matcher, mask
+from duizhao.quality.glossary.match import Hit, Matcher, _lower, _word, mask, plurals, resolve
 from duizhao.quality.glossary.model import Entry, Glossary, read_glossary
 
 GOLDEN = Path(__file__).parent / "golden" / "glossary"
@@ -109,6 +109,66 @@ def test_matcher_never_crashes_and_hits_are_sound(text: str) -> None:
                 in {f.lower() for f in (h.term, h.term + "s", h.term + "es")}
                 or masked[h.start : h.end] == h.term
             )
+
+
+def _reference(entries: list[Entry], text: str, side: str) -> list[tuple[int, int, int, str]]:
+    """Every occurrence of every key, filtered and resolved by the rule as written
+    (:func:`resolve`): what the matcher's one-pass scan must equal."""
+    hits: list[Hit] = []
+    if side == "en":
+        sources = [
+            (e, f, v, e.case) for e in entries if not e.case for f in e.en for v in plurals(f)
+        ]
+        sources += [(e, f, v, e.case) for e in entries if e.case for f in e.en for v in plurals(f)]
+    else:
+        sources = [(e, z, z, True) for e in entries for z in (*e.renderings, *e.zh_forbidden)]
+    low = _lower(text)
+    for entry, term, variant, cased in sources:
+        key, hay = (variant, text) if cased else (variant.lower(), low)
+        for i in range(len(hay) - len(key) + 1):
+            if not hay.startswith(key, i):
+                continue
+            j = i + len(key)
+            lead = side == "en" or _word(term[0])
+            tail = side == "en" or _word(term[-1])
+            if (lead and i and _word(text[i - 1])) or (tail and j < len(text) and _word(text[j])):
+                continue
+            hits.append(Hit(i, j, entry, term))
+    return [(h.start, h.end, id(h.entry), h.term) for h in resolve(hits)]
+
+
+_FORMS = st.text(alphabet="ab -", min_size=1, max_size=6).filter(lambda f: f.strip() == f and f)
+_RENDERINGS = st.text(alphabet="北大概念K V", min_size=1, max_size=4).filter(
+    lambda z: z.strip() == z and z
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_FORMS, _RENDERINGS, st.booleans(), st.lists(_RENDERINGS, max_size=1)),
+        min_size=1,
+        max_size=7,
+    ),
+    st.text(alphabet="abAB -北大概念KV", max_size=60),
+)
+@example([("a b", "北大", False, []), ("b a", "大概", False, [])], "a b a 北大概")
+@example([("a b", "北大概", False, []), ("b", "大", False, ["概念"])], "a b a, A B 北大概念")
+@example([("ab", "K 北", True, ["北K"]), ("a", "北K", False, [])], "ab AB K 北K 北 K北K")
+def test_matcher_equals_the_rule_as_written(
+    spec: list[tuple[str, str, bool, list[str]]], text: str
+) -> None:
+    """Overlapping keys, keys several entries share, plurals, case-sensitive entries and
+    renderings with Latin ends: the scan keeps what :func:`resolve` keeps of every hit."""
+    entries = [
+        E(form, zh, case=case, zh_forbidden=tuple(f for f in forbidden if f != zh))
+        for form, zh, case, forbidden in spec
+        if any(c.isalpha() for c in form)
+    ]
+    m = Matcher(entries)
+    for side, found in (("en", m.english(text)), ("zh", m.chinese(text))):
+        got = [(h.start, h.end, id(h.entry), h.term) for h in found]
+        assert got == _reference(entries, text, side), side
 
 
 def test_matching_is_linear_in_text_length() -> None:

@@ -164,3 +164,35 @@ def test_sarif_output(tmp_path: Path, chdir: Callable[[Path], None]) -> None:
     assert result["ruleId"] == "DZ405" and result["level"] == "error"
     location = result["locations"][0]["physicalLocation"]
     assert location == {"artifactLocation": {"uri": "docs/a.md"}, "region": {"startLine": 12}}
+
+
+def test_glossary_findings_are_memoised_and_skipped_when_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `mkdocs serve` (memo) a block checked once is not checked again, the glossary's
+    findings included; a block that moved keeps them at its new line. With DZ445-DZ447 all
+    ignored the glossary check does not run."""
+    from duizhao.article import parse
+    from duizhao.quality.glossary.check import GlossaryCheck
+    from duizhao.quality.run import Quality, QualityOptions
+
+    glossary = tmp_path / "glossary.yml"
+    glossary.write_text("- en: speedup\n  zh: 加速比\n", encoding="utf-8")
+    calls: list[str] = []
+    real = GlossaryCheck.paragraph
+
+    def counted(self: GlossaryCheck, original: str, *args: object) -> object:
+        calls.append(original)
+        return real(self, original, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GlossaryCheck, "paragraph", counted)
+    quality = Quality(glossary_path=glossary, memo=True)
+    path = tmp_path / "docs" / "a.md"
+    first = quality.article(parse(ARTICLE, path))
+    assert [d.code for d in first].count("DZ445") == 1 and len(calls) == 2
+    moved = quality.article(parse(ARTICLE.replace("引言。", "引言。\n\n又一行。"), path))
+    assert len(calls) == 2  # from the memo
+    assert [(d.line - 2, d.code) for d in moved] == [(d.line, d.code) for d in first]
+    quiet = Quality(QualityOptions(ignore=frozenset({"DZ445", "DZ446", "DZ447"})), glossary)
+    assert all(d.code != "DZ445" for d in quiet.article(parse(ARTICLE, path)))
+    assert len(calls) == 2  # not run

@@ -780,7 +780,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
     else:  # the same text, sliced rather than joined again
         article.body = text[sum(map(len, lines[:body_index])) + body_index :]
     result = scan(body_lines, first_line=body_index + 1)
-    deep = list(too_deep(body_lines))
+    deep = list(too_deep(body_lines, article.body))
     if deep:
         more = f" (and {len(deep) - 1} more lines)" if len(deep) > 1 else ""
         article.diagnostics.append(
@@ -792,7 +792,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 f"deep{more}: shown as text; nest less deeply",
             )
         )
-    html_deep = next(html_too_deep(body_lines), None)
+    html_deep = next(html_too_deep(body_lines, article.body), None)
     if html_deep is not None:
         article.diagnostics.append(
             Diagnostic(

@@ -29,6 +29,11 @@ MAX_BLOCK_DEPTH = 32
 _PREFIX_RE = re.compile(r"[ \t>]*")
 _MARKER_RE = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 _FENCE_RE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+#: A line that may be too deep: its depth is at most one more than its markers' count (a
+#: ``>``, a tab or four spaces is one level, a list marker one more), so it starts with at
+#: least MAX_MARKDOWN_DEPTH of them. (After a line feed, not ``^``: the engine then skips to
+#: each line feed in C instead of trying every position.)
+_MAYBE_DEEP_RE = re.compile(r"\n[ \t>]{32}")  # (32: MAX_MARKDOWN_DEPTH, a test checks)
 
 
 def line_depth(line: str) -> int:
@@ -58,20 +63,28 @@ def _outside_fences(lines: list[str]) -> Iterator[int]:
             yield index
 
 
-def too_deep(lines: list[str]) -> Iterator[int]:
+def too_deep(lines: list[str], text: str | None = None) -> Iterator[int]:
     """The indexes of the lines of ``lines`` deeper than :data:`MAX_MARKDOWN_DEPTH`, outside
-    fenced code (whose indentation is its text)."""
+    fenced code (whose indentation is its text); ``text``: the lines joined by line feeds,
+    when the caller has it."""
+    joined = "\n".join(lines) if text is None else text
+    first = lines[0][:MAX_MARKDOWN_DEPTH] if lines else ""
+    if _MAYBE_DEEP_RE.search(joined) is None and (
+        len(first) < MAX_MARKDOWN_DEPTH or first.lstrip(" \t>")
+    ):
+        return  # (most pages: no line starts with enough markers; found in C)
     for index in _outside_fences(lines):
         line = lines[index]
         if len(line) > MAX_MARKDOWN_DEPTH and line_depth(line) > MAX_MARKDOWN_DEPTH:
             yield index
 
 
-def html_too_deep(lines: list[str]) -> Iterator[tuple[int, str]]:
+def html_too_deep(lines: list[str], text: str | None = None) -> Iterator[tuple[int, str]]:
     """``(index, line)`` for each line of ``lines`` holding HTML tags nested past
     :data:`~duizhao.escape.MAX_HTML_DEPTH` (one count for the page, outside fenced code and
-    code spans), with those tags shown as text (``<`` as ``&lt;``)."""
-    if sum(line.count("<") for line in lines) <= MAX_HTML_DEPTH:
+    code spans), with those tags shown as text (``<`` as ``&lt;``); ``text`` as for
+    :func:`too_deep`."""
+    if ("".join(lines) if text is None else text).count("<") <= MAX_HTML_DEPTH:
         return  # (most pages: nothing to count)
     depth = HtmlDepth()
     for index in _outside_fences(lines):

@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 #: The codes ``quality: ignore:`` and ``<!-- duizhao-ignore -->`` may name: the paragraph
 #: checks and the glossary's per-paragraph warnings.
 IGNORABLE = frozenset(c for c in CODES if "DZ401" <= c <= "DZ439" or "DZ445" <= c <= "DZ447")
+#: The glossary check's codes (with all three ignored it does not run).
+GLOSSARY_CODES = frozenset({"DZ445", "DZ446", "DZ447"})
+
+
+#: A block's findings in the memo: the paragraph checks' and the glossary check's (code,
+#: message), without lines (a block that moved keeps them).
+_Memo = tuple[tuple["Finding", ...], tuple["Finding", ...]]
 
 
 class OptionsError(ValueError):
@@ -83,9 +90,7 @@ class Quality:
     _cache: FindingsCache | None = field(init=False, default=None)
     _glossary: GlossaryCheck | None = field(init=False, default=None)
     _glossary_read: bool = field(init=False, default=False)
-    _blocks: dict[Path, dict[tuple[str, str], tuple[Finding, ...]]] = field(
-        init=False, default_factory=dict
-    )
+    _blocks: dict[Path, dict[tuple[str, str], _Memo]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         digest = hashlib.sha1(code_digest().encode(), usedforsecurity=False)
@@ -134,29 +139,34 @@ class Quality:
         from .checks import check_block, ignored_codes
 
         terms = self._terms()
+        if terms is not None and self.options.ignore >= GLOSSARY_CODES:
+            terms = None  # every glossary warning ignored: the glossary check is not run
         # The blocks of the article's last check, by text: an edited page (mkdocs serve)
         # checks again only the blocks that changed; the memo holds one copy of each page's.
+        # (A Quality is made again when glossary.yml or the options change: see articles.py.)
         old = self._blocks.pop(article.path, {}) if self.memo else {}
-        new: dict[tuple[str, str], tuple[Finding, ...]] = {}
+        new: dict[tuple[str, str], _Memo] = {}
         out: list[Stored] = []
         for p in article.paragraphs:
             original = p.original
             if not original or p.is_todo:
                 continue
             translation = p.translation
-            findings = old.get((original, translation))
-            if findings is None:
-                findings = tuple(check_block(original, translation))
-            new[(original, translation)] = findings
             skip = self.options.ignore | ignored_codes(translation)
-            out += [(p.line, code, f"{p.id}: {msg}") for code, msg in findings if code not in skip]
-            if terms is not None:
-                line = p.translation_line or p.line
-                out += [
-                    (d.line, d.code, d.message)
-                    for d in terms.paragraph(original, translation, article.path, line)
-                    if d.code not in skip
-                ]
+            memo = old.get((original, translation))
+            if memo is None:
+                found = tuple(check_block(original, translation))
+                glossary: tuple[Finding, ...] = ()
+                if terms is not None and not skip >= GLOSSARY_CODES:
+                    glossary = tuple(
+                        (d.code, d.message)
+                        for d in terms.paragraph(original, translation, article.path, p.line)
+                    )
+                memo = (found, glossary)
+            new[(original, translation)] = memo
+            out += [(p.line, code, f"{p.id}: {msg}") for code, msg in memo[0] if code not in skip]
+            line = p.translation_line or p.line
+            out += [(line, code, msg) for code, msg in memo[1] if code not in skip]
         if self.memo:
             self._blocks[article.path] = new
         return out

@@ -10,10 +10,12 @@ elsewhere: the Chinese renderings, with their English form). Pure.
 
 from __future__ import annotations
 
+import operator
 import re
+import weakref
 
 from ..escape import html_attr
-from ..quality.glossary.match import Hit, Matcher, mask
+from ..quality.glossary.match import Matcher, mask
 from ..quality.glossary.model import Entry
 
 _TAG_RE = re.compile(r"<[^<>]*>")
@@ -57,19 +59,23 @@ def annotate(html: str, matcher: Matcher) -> str:
     """``html`` with the first use of each term per side marked."""
     seen: dict[str, set[int]] = {"en": set(), "zh": set()}
     out: list[str] = []
+    done = 0  # html[:done] is in out
     side = "zh"
     skip: str | None = None
     depth = 0
     pos = 0
     for m in _TAG_RE.finditer(html):
-        text = html[pos : m.start()]
-        if text and skip is None:
-            out.append(_mark(text, matcher, side, seen[side]))
-        else:
-            out.append(text)
+        start = m.start()
+        if skip is None and start > pos:
+            text = html[pos:start]
+            marked = _mark(text, matcher, side, seen[side])
+            if marked is not text:
+                out += [html[done:pos], marked]
+                done = start
         tag = m.group()
-        out.append(tag)
         pos = m.end()
+        if skip is None and tag[1] == "/":
+            continue  # a closing tag outside skipped elements changes nothing
         name_match = _NAME_RE.match(tag)
         if name_match is None:
             continue
@@ -92,40 +98,61 @@ def annotate(html: str, matcher: Matcher) -> str:
         if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
             skip, depth = name, 1
     rest = html[pos:]
-    out.append(_mark(rest, matcher, side, seen[side]) if skip is None else rest)
+    marked = _mark(rest, matcher, side, seen[side]) if skip is None and rest else rest
+    if marked is rest and not out:
+        return html
+    out += [html[done:pos], marked]
     return "".join(out)
 
 
 _MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
+#: The opening tag of each entry's mark, by matcher and (entry number, side).
+_OPENING: weakref.WeakKeyDictionary[Matcher, dict[tuple[int, str], str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+_start = operator.itemgetter(0)
 
 
 def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
     if text.isspace():  # most text between tags
         return text
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
-    # a text whose terms are all marked already is left as it is (``seen``): no resolving
     if side == "en":
-        hits: list[Hit] = matcher.english(masked, seen)
+        kept = matcher.english_raw(masked)
     else:
-        hits = matcher.chinese(masked, seen)
+        kept = matcher.chinese_raw(masked)
         if matcher.has_latin:  # terms a translation keeps in Latin letters
-            hits += [h for h in matcher.english(masked, seen) if h.entry.latin]
-    if not hits:
+            latin = matcher.latin_keys
+            latin_hits = [h for h in matcher.english_raw(masked) if h[2] in latin]
+            if latin_hits:  # by start; of two that start together, the rendering first
+                kept = sorted(kept + latin_hits, key=_start)
+    if not kept:
         return text
-    hits.sort(key=lambda h: h.start)
-    out, pos = [], 0
-    for hit in hits:
-        key = id(hit.entry)
-        if key in seen or hit.start < pos or hit.term in hit.entry.zh_forbidden:
+    entry_id, number, items = matcher.entry_id, matcher.entry_number, matcher.items
+    openings = _OPENING.get(matcher)
+    if openings is None:
+        openings = _OPENING[matcher] = {}
+    out: list[str] = []
+    pos = 0
+    for start, end, key in kept:
+        ident = entry_id[key]
+        if ident in seen or start < pos:
             continue
-        seen.add(key)
-        tip = html_attr(tooltip(hit.entry, side))
-        out += [
-            text[pos : hit.start],
-            f'<abbr class="dz-term" tabindex="0" title="{tip}">',
-            text[hit.start : hit.end],
-            "</abbr>",
-        ]
-        pos = hit.end
+        entry, term = items[key]
+        if term in entry.zh_forbidden:
+            continue
+        seen.add(ident)
+        opening = openings.get((number[key], side))
+        if opening is None:
+            tip = html_attr(tooltip(entry, side))
+            opening = openings[number[key], side] = (
+                f'<abbr class="dz-term" tabindex="0" title="{tip}">'
+            )
+        out += [text[pos:start], opening, text[start:end], "</abbr>"]
+        pos = end
+    if not out:
+        return text
     out.append(text[pos:])
     return "".join(out)

@@ -10,13 +10,16 @@ translation identical to its original the identity check's), so it is not report
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ...article import Article, Paragraph
 from ...diagnostics import Diagnostic
-from .match import Hit, Matcher, mask
+from .match import Matcher, mask
 from .model import Entry, Glossary
+
+_KEY = operator.itemgetter(2)
 
 
 class GlossaryCheck:
@@ -24,7 +27,18 @@ class GlossaryCheck:
 
     def __init__(self, glossary: Glossary) -> None:
         self.glossary = glossary
-        self.matcher = Matcher(glossary.entries)
+        self.matcher = matcher = Matcher(glossary.entries)
+        # by automaton key: its entry's number when its term is an allowed (a forbidden)
+        # rendering of the entry, else -1
+        self._allowed = [-1] * len(matcher.items)
+        self._forbidden = [-1] * len(matcher.items)
+        for key, (entry, term) in enumerate(matcher.items):
+            if term in entry.renderings:
+                self._allowed[key] = matcher.entry_number[key]
+            if term in entry.zh_forbidden:
+                self._forbidden[key] = matcher.entry_number[key]
+        #: the entries that stay in Latin letters
+        self._latin = {n for n, entry in enumerate(matcher.entries) if entry.latin}
 
     def article(self, article: Article) -> list[Diagnostic]:
         if not self.glossary:
@@ -40,27 +54,41 @@ class GlossaryCheck:
 
     def paragraph(self, original: str, translation: str, path: Path, line: int) -> list[Diagnostic]:
         """The warnings of one original and its translation (``line``: the translation's)."""
-        terms: dict[int, Entry] = {}
-        for hit in self.matcher.english(mask(original)):
-            terms.setdefault(id(hit.entry), hit.entry)
-        if not terms or original.strip() == translation.strip():
+        matcher = self.matcher
+        found = matcher.english_raw(mask(original))
+        if not found or original.strip() == translation.strip():
             return []  # (a translation identical to its original is reported on its own)
+        number = matcher.entry_number
+        terms = dict.fromkeys(map(number.__getitem__, map(_KEY, found)))  # in order of use
         masked = mask(translation)
-        rendered: dict[int, list[Hit]] = {}
-        for hit in self.matcher.chinese(masked):
-            rendered.setdefault(id(hit.entry), []).append(hit)
-        kept_en = {id(h.entry) for h in self.matcher.english(masked)}
+        rendered = matcher.chinese_raw(masked)
+        keys = list(map(_KEY, rendered))
+        forbidden = set(map(self._forbidden.__getitem__, keys))
+        # the entries whose rendering may be wrong: none rendered, forbidden or kept in Latin
+        suspects = (terms.keys() - set(map(self._allowed.__getitem__, keys))) | (
+            terms.keys() & (forbidden | self._latin)
+        )
+        if not suspects:
+            return []
+        kept_en = {number[k] for _s, _e, k in matcher.english_raw(masked)}
+        entries, items = matcher.entries, matcher.items
+        used: dict[int, list[str]] = {}
+        for k in keys:
+            used.setdefault(number[k], []).append(items[k][1])
         out: list[Diagnostic] = []
-        for key, entry in terms.items():
-            out += _judge(entry, rendered.get(key, []), key in kept_en, path, line)
+        for key in terms:
+            if key in suspects:
+                out += _judge(entries[key], used.get(key, []), key in kept_en, path, line)
         return out
 
 
 def _judge(
-    entry: Entry, hits: list[Hit], kept_en: bool, path: Path, line: int
+    entry: Entry, terms: list[str], kept_en: bool, path: Path, line: int
 ) -> Iterator[Diagnostic]:
+    """The warnings of one term of the original (``terms``: its renderings the translation
+    uses, in order)."""
     name = entry.key
-    forbidden = [h.term for h in hits if h.term in entry.zh_forbidden]
+    forbidden = [t for t in terms if t in entry.zh_forbidden]
     if forbidden:
         yield Diagnostic(
             path,
@@ -81,7 +109,7 @@ def _judge(
         return
     if kept_en:
         return  # the English left as it is: the untranslated-text check's business
-    if not any(h.term in entry.renderings for h in hits):
+    if not any(t in entry.renderings for t in terms):
         allowed = " or ".join(repr(r) for r in entry.renderings)
         yield Diagnostic(
             path,

@@ -14,12 +14,19 @@
 
 Masked text (code, math, URLs, links; :func:`mask`) is replaced by spaces of the same length,
 so offsets stay those of the original text.
+
+The rule is :func:`resolve`; the matcher applies it in one pass over the automaton's report
+(:func:`_scan`), with Python work per occurrence of a key kept to a few operations: a site with
+a large glossary holds about a million (``python -m bench.glossary``), and the build's
+tooltips and the glossary check scan every paragraph.
 """
 
 from __future__ import annotations
 
+import bisect
+import operator
 import re
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import NamedTuple
 
 import ahocorasick  # type: ignore[import-not-found]
@@ -96,7 +103,8 @@ class Hit(NamedTuple):
 
 
 def resolve(hits: Iterable[Hit]) -> list[Hit]:
-    """Longest first; among equals, the later one (see the module doc); no two overlap."""
+    """Longest first; among equals, the later one (see the module doc); no two overlap. (The
+    rule as written: the reference :class:`Matcher` is tested against.)"""
     ordered = sorted(hits, key=lambda h: (h.start - h.end, -h.start))
     taken: list[tuple[int, int]] = []
     kept: list[Hit] = []
@@ -108,106 +116,236 @@ def resolve(hits: Iterable[Hit]) -> list[Hit]:
     return kept
 
 
-def _resolve_linear(hits: list[Hit], n: int) -> list[Hit]:
-    """:func:`resolve` with an occupancy array: time linear in the text and the hits."""
-    if len(hits) <= 8:
-        return resolve(hits)
-    hits.sort(key=_longest_then_later)
-    used = bytearray(n)
+#: A hit inside the matcher: (start, end, key), ``key`` the automaton key's number.
+_Raw = tuple[int, int, int]
+
+
+def _priority(hit: _Raw) -> tuple[int, int]:
+    return (hit[0] - hit[1], -hit[0])
+
+
+def _greedy(hits: list[_Raw]) -> list[_Raw]:
+    """:func:`resolve` on the matcher's hits (one per span: a key is one number), by start;
+    an occupancy array keeps it linear in the text and the hits."""
+    if len(hits) < 2:
+        return hits
+    hits.sort(key=_priority)
+    used = bytearray(max(h[1] for h in hits))
     kept = []
     for hit in hits:
-        start, end = hit.start, hit.end
+        start, end, _key = hit
         if used.find(1, start, end) < 0:
             used[start:end] = b"\x01" * (end - start)
             kept.append(hit)
-    kept.sort()  # by start (hits that start together overlap: one is kept)
+    kept.sort()
     return kept
 
 
-def _longest_then_later(hit: Hit) -> tuple[int, int]:
-    return (hit.start - hit.end, -hit.start)
+def _scan(raw: list[tuple[int, int]], back: list[int]) -> list[_Raw]:
+    """The kept hits of the automaton's report on a text (by end; of the hits that end
+    together, the longest first), by start, in one pass (``back[key]``: the key's length less
+    one, so that a hit ending at ``end`` starts at ``end - back[key]``).
+
+    A hit inside another is never kept; the hits inside no other (*maximal*) are kept when no
+    two of them overlap, as nothing longer overlaps one. The stack holds the maximal hits so
+    far, disjoint, by start; where two overlap ("cache ranks" and "ranks replicas") their
+    stretch becomes one entry (key ``-1``) that the rule itself resolves at the end."""
+    stack: list[_Raw] = []
+    top_start = top_last = -1  # the top of the stack (its start and its last index)
+    stretches = False
+    for end, key in raw:
+        start = end - back[key]
+        if start > top_last:  # after the top (most hits): a new maximal hit, so far
+            stack.append((start, end + 1, key))
+            top_start, top_last = start, end
+        elif start > top_start:  # starts inside the top
+            if end != top_last:  # and ends after it: two maximal hits overlap
+                stack[-1] = (top_start, end + 1, -1)
+                top_last = end
+                stretches = True
+        else:  # holds the top, and every hit of the stack that starts inside it
+            stack.pop()
+            while stack and stack[-1][0] >= start:
+                stack.pop()
+            if stack and stack[-1][1] > start:  # overlaps the one before
+                previous = stack[-1]
+                if previous[1] == end + 1:
+                    top_start, top_last = previous[0], end
+                    continue  # inside it (the longer one that ends here too)
+                stack[-1] = (previous[0], end + 1, -1)
+                top_start, top_last = previous[0], end
+                stretches = True
+                continue
+            stack.append((start, end + 1, key))
+            top_start, top_last = start, end
+    return _stretches(stack, raw, back, None) if stretches else stack
 
 
-def _resolve_new(hits: list[Hit], n: int, seen: Container[int]) -> list[Hit]:
-    """:func:`_resolve_linear`, or [] when every hit is of an entry in ``seen``."""
-    if not seen or any(id(hit[2]) not in seen for hit in hits):
-        return _resolve_linear(hits, n)
-    return []
+def _stretches(
+    stack: list[_Raw], raw: list[tuple[int, int]], back: list[int], valid: _Valid | None
+) -> list[_Raw]:
+    """``stack`` with each stretch replaced by the hits the rule keeps of every hit inside it
+    (``valid``: the test a hit of ``raw`` must pass, None for none)."""
+    out: list[_Raw] = []
+    for entry in stack:
+        if entry[2] >= 0:
+            out.append(entry)
+            continue
+        lo, hi = entry[0], entry[1]
+        first = bisect.bisect_left(raw, lo, key=_end_of)  # (raw: the last index)
+        last = bisect.bisect_right(raw, hi - 1, key=_end_of)
+        inside = []
+        for end, key in raw[first:last]:
+            start = end - back[key]
+            if start >= lo and (valid is None or valid(start, end + 1)):
+                inside.append((start, end + 1, key))
+        out += _greedy(inside)
+    return out
+
+
+_end_of = operator.itemgetter(0)
+#: A hit's test beyond the automaton's (word boundaries): ``valid(start, end)``.
+_Valid = Callable[[int, int], bool]
 
 
 class Matcher:
-    """Every entry's English forms and Chinese renderings (allowed and forbidden)."""
+    """Every entry's English forms and Chinese renderings (allowed and forbidden).
+
+    Each automaton key (a form, a plural, a rendering) has a number; a key several entries
+    share is the first one's (of hits on one span the rule keeps the first)."""
 
     def __init__(self, entries: Iterable[Entry]) -> None:
         self.entries = list(entries)
+        #: by key number: the entry and the term as the glossary spells it
+        self.items: list[tuple[Entry, str]] = []
+        self._length: list[int] = []
+        self._back: list[int] = []
+        #: by key number: the entry's number (its place in ``entries``)
+        self.entry_number: list[int] = []
+        #: by key number: the rendering is Latin at its start / end (keeps to word boundaries)
+        self._lead: list[bool] = []
+        self._tail: list[bool] = []
         self._folded = ahocorasick.Automaton()
         self._cased = ahocorasick.Automaton()
         self._zh = ahocorasick.Automaton()
-        for entry in self.entries:
+        #: some rendering has a Latin end
+        self._zh_bounded = False
+        for number, entry in enumerate(self.entries):
             for form in entry.en:
                 for variant in plurals(form):
                     if entry.case:
-                        _add(self._cased, variant, entry, form)
+                        self._add(self._cased, variant, number, form)
                     else:
-                        _add(self._folded, variant.lower(), entry, form)
+                        self._add(self._folded, variant.lower(), number, form)
             for zh in (*entry.renderings, *entry.zh_forbidden):
-                _add(self._zh, zh, entry, zh)
+                self._add(self._zh, zh, number, zh)
         for automaton in (self._folded, self._cased, self._zh):
             if len(automaton):
                 automaton.make_automaton()
+        #: by key number: ``id`` of the entry (what ``seen`` holds)
+        self.entry_id = [id(entry) for entry, _term in self.items]
+        #: the English keys of entries that stay in Latin letters
+        self.latin_keys = frozenset(k for k, (entry, _term) in enumerate(self.items) if entry.latin)
         #: some entry stays in Latin letters in a translation (``keep_en``, or ``zh`` = ``en``)
         self.has_latin = any(entry.latin for entry in self.entries)
 
-    def english(self, text: str, seen: Container[int] = ()) -> list[Hit]:
-        """The English terms of ``text`` (already masked), longest first, no overlaps; [] when
-        every term found is of an entry in ``seen`` (ids of entries marked already: nothing is
-        left to mark, so the overlaps are not resolved)."""
-        hits: list[Hit] = []
-        word, n = _WORD_CHARS, len(text)
-        for automaton, haystack in ((self._folded, _lower), (self._cased, str)):
-            if not len(automaton):
-                continue
-            for end, items in automaton.iter(haystack(text)):
-                after = end + 1
-                if after < n and word[text[after]]:
-                    continue
-                for length, entry, term in items:
-                    start = after - length
-                    if start == 0 or not word[text[start - 1]]:
-                        hits.append(_new(Hit, (start, after, entry, term)))
-        return _resolve_new(hits, n, seen)
+    def _add(self, automaton: ahocorasick.Automaton, key: str, number: int, term: str) -> None:
+        if automaton.exists(key):
+            return  # another entry's key: the first entry's hit is the one kept
+        automaton.add_word(key, len(self.items))
+        entry = self.entries[number]
+        self.items.append((entry, term))
+        self._length.append(len(key))
+        self._back.append(len(key) - 1)
+        self.entry_number.append(number)
+        self._lead.append(_is_word(term[0]))
+        self._tail.append(_is_word(term[-1]))
+        if automaton is self._zh and (self._lead[-1] or self._tail[-1]):
+            self._zh_bounded = True
 
-    def chinese(self, text: str, seen: Container[int] = ()) -> list[Hit]:
-        """The renderings (allowed and forbidden) in ``text``; a rendering with Latin letters
-        ("KV 缓存") keeps to word boundaries at its Latin ends. ``seen`` as for
-        :meth:`english`."""
+    # -- the kept hits, as (start, end, key) ------------------------------------------------
+
+    def english_raw(self, text: str) -> list[_Raw]:
+        """The English terms of ``text`` (already masked) the rule keeps, by start."""
+        folded: list[tuple[int, int]] = (
+            list(self._folded.iter(_lower(text))) if len(self._folded) else []
+        )
+        cased: list[tuple[int, int]] = list(self._cased.iter(text)) if len(self._cased) else []
+        if folded and cased:  # both: one list, the case-folded keys first on a common span
+            return _greedy(self._bounded([*folded, *cased], text))
+        raw = folded or cased
+        if not raw:
+            return []
+        return self._scan_english(raw, text)
+
+    def chinese_raw(self, text: str) -> list[_Raw]:
+        """The renderings (allowed and forbidden) in ``text`` the rule keeps, by start; a
+        rendering with Latin letters ("KV 缓存") keeps to word boundaries at its Latin ends."""
         if not len(self._zh):
             return []
+        raw = list(self._zh.iter(text))
+        if not raw:
+            return []
+        if self._zh_bounded:  # renderings with Latin ends keep to word boundaries there
+            raw = self._bounded_zh(raw, text)
+        return _scan(raw, self._back)
+
+    def _bounded_zh(self, raw: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+        """``raw`` without the renderings whose Latin end continues a word of ``text``."""
+        word, n, length, lead, tail = _WORD_CHARS, len(text), self._length, self._lead, self._tail
+        out = []
+        for end, key in raw:
+            start = end + 1 - length[key]
+            if lead[key] and start and word[text[start - 1]]:
+                continue
+            if tail[key] and end + 1 < n and word[text[end + 1]]:
+                continue
+            out.append((end, key))
+        return out
+
+    def _scan_english(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
+        """:func:`_scan` of the hits on word boundaries."""
+        word, back = _WORD_CHARS, self._back
+        padded = "\0" + text + "\0"  # padded[end + 2]: the character after a hit's last
+        bounded = [
+            hit
+            for hit in raw  # and padded[end - back]: the one before its first
+            if not word[padded[hit[0] + 2]] and not word[padded[hit[0] - back[hit[1]]]]
+        ]
+        return _scan(bounded, back)
+
+    def _bounded(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
+        """English hits on word boundaries, in the order of ``raw`` (no resolving)."""
+        word, n, length = _WORD_CHARS, len(text), self._length
         hits = []
-        word, n = _WORD_CHARS, len(text)
-        for end, items in self._zh.iter(text):
+        for end, key in raw:
             after = end + 1
-            for length, entry, term in items:
-                start = after - length
-                if word[term[0]] and start and word[text[start - 1]]:
-                    continue
-                if word[term[-1]] and after < n and word[text[after]]:
-                    continue
-                hits.append(_new(Hit, (start, after, entry, term)))
-        return _resolve_new(hits, n, seen)
+            start = after - length[key]
+            if (after == n or not word[text[after]]) and (start == 0 or not word[text[start - 1]]):
+                hits.append((start, after, key))
+        return hits
+
+    # -- as Hits ------------------------------------------------------------------------------
+
+    def english(self, text: str, seen: Container[int] = ()) -> list[Hit]:
+        """The English terms of ``text`` (already masked), by start, no overlaps (longest
+        first); of entries not in ``seen`` (``id`` of entries marked already) only."""
+        return self._hits(self.english_raw(text), seen)
+
+    def chinese(self, text: str, seen: Container[int] = ()) -> list[Hit]:
+        """The renderings (allowed and forbidden) in ``text``, as :meth:`english`."""
+        return self._hits(self.chinese_raw(text), seen)
+
+    def _hits(self, kept: list[_Raw], seen: Container[int]) -> list[Hit]:
+        items = self.items
+        if seen:
+            entry_id = self.entry_id
+            kept = [h for h in kept if entry_id[h[2]] not in seen]
+        return [_new(Hit, (s, e, *items[k])) for s, e, k in kept]
 
 
-#: ``Hit``'s constructor without its Python-level ``__new__`` (the loops above make one per
-#: occurrence of a term: hundreds of thousands on a large site)
+#: ``Hit``'s constructor without its Python-level ``__new__`` (one per hit returned)
 _new = tuple.__new__
-
-
-def _add(automaton: ahocorasick.Automaton, key: str, entry: Entry, term: str) -> None:
-    found = automaton.get(key, None)
-    items = found if found is not None else []
-    if all(e is not entry for _n, e, _t in items):
-        items.append((len(key), entry, term))
-    automaton.add_word(key, items)
 
 
 def first_uses(hits: Iterable[Hit], seen: set[int]) -> Iterator[Hit]:
