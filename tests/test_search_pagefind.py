@@ -165,7 +165,11 @@ def test_a_pagefind_site_has_the_index_the_worker_and_no_lunr_documents(make_sit
     assert list(folder.glob("*.pf_meta")) and list(folder.glob("wasm.*.pagefind"))
     assert not list(folder.glob("pagefind-*ui*")) and not (folder / "pagefind-worker.js").exists()
     assert json.loads((out / "search" / "search_index.json").read_text("utf-8"))["docs"] == []
-    assert (out / "assets" / "duizhao" / "search-worker.js").is_file()
+    served = (out / "assets" / "duizhao" / "search-worker.js").read_text("utf-8")
+    source = (Path(pagefind.__file__).parent.parent / "assets" / "search-worker.js").read_text()
+    code = [line.strip() for line in source.splitlines() if re.match(r"\s*(var|function) ", line)]
+    assert "/*" not in served and code and all(line in served.splitlines() for line in code)
+    assert len(served) < 0.8 * len(source)
     html = site.html("a.md")
     config = json.loads(
         re.search(r'id="__config" type="application/json">(.*?)</script>', html, re.S)[1]
