@@ -61,9 +61,16 @@ def _outside_fences(lines: list[str]) -> Iterator[int]:
 def too_deep(lines: list[str]) -> Iterator[int]:
     """The indexes of the lines of ``lines`` deeper than :data:`MAX_MARKDOWN_DEPTH`, outside
     fenced code (whose indentation is its text)."""
+    # Each character of a line's leading markers adds at most one level, its list marker one
+    # more: a line past the limit starts with more than MAX_MARKDOWN_DEPTH - 1 of " \t>".
+    head = MAX_MARKDOWN_DEPTH - 1
     for index in _outside_fences(lines):
         line = lines[index]
-        if len(line) > MAX_MARKDOWN_DEPTH and line_depth(line) > MAX_MARKDOWN_DEPTH:
+        if (
+            len(line) > MAX_MARKDOWN_DEPTH
+            and not line[:head].strip(" \t>")
+            and line_depth(line) > MAX_MARKDOWN_DEPTH
+        ):
             yield index
 
 
