@@ -266,3 +266,30 @@ def _wait_for(site_dir: Path, text: str, timeout: float = 60) -> list[dict[str, 
             return found
         time.sleep(0.1)
     raise AssertionError(f"{text!r} never indexed")
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["<p>", "</p>", '<a title="段落 P001">', "</a>", "显存与通信", "、", "x\x00y", " ", "<"]
+        ),
+        max_size=20,
+    )
+)
+def test_segmenting_a_page_at_once_is_segmenting_each_text(pieces: list[str]) -> None:
+    """The texts between tags are segmented in one call (joined by U+0000, or one by one when
+    the page holds it); tags and their attributes are never segmented."""
+    from duizhao import htmlscan
+    from duizhao.search.pagefind import Words, segment_text
+
+    html = "".join(pieces)
+
+    def cut(text: str) -> tuple[str, ...]:
+        return tuple(text)  # a character a word: every Han run is cut
+
+    expected, last, words = [], 0, Words(cut)
+    for m in htmlscan.markup(html):
+        expected += (words(html[last : m.start]), html[m.start : m.end])
+        last = m.end
+    expected.append(words(html[last:]))
+    assert segment_text(html, Words(cut)) == "".join(expected)
