@@ -201,6 +201,27 @@ def test_the_deep_line_prefilter_never_hides_a_line(lines: list[str], pad: int) 
     assert list(too_deep(lines, "\n".join(lines))) == every
 
 
+def test_too_deep_finds_every_line_past_the_limit() -> None:
+    """Its prefilter (the first characters of a line are markers) skips no deep line."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from duizhao.nesting import MAX_MARKDOWN_DEPTH, line_depth, too_deep
+
+    def deep(lines: list[str]) -> list[int]:
+        return [i for i, line in enumerate(lines) if line_depth(line) > MAX_MARKDOWN_DEPTH]
+
+    pieces = st.sampled_from([">", " ", "\t", "    ", ">>>>>>>>", "- ", "1. ", "x", "*"])
+
+    @given(st.lists(st.lists(pieces, max_size=60).map("".join), max_size=8))
+    def check(lines: list[str]) -> None:
+        assert list(too_deep(lines)) == deep(lines)
+
+    check()
+    edge = [">" * 32 + " - x", ">" * 32 + "x", "\t" * 32 + "- x", " " * 132 + "x", "x" + ">" * 40]
+    assert list(too_deep(edge)) == deep(edge) == [0, 2, 3]
+
+
 def test_a_deep_quote_a_line_longer_each_time_builds_in_linear_time() -> None:
     """Lines past the limit continue the quote's paragraph lazily: one escape each (an escape
     per marker made Python-Markdown's inline pass quadratic: 3,000 lines took 12 s)."""

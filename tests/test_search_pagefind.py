@@ -165,7 +165,11 @@ def test_a_pagefind_site_has_the_index_the_worker_and_no_lunr_documents(make_sit
     assert list(folder.glob("*.pf_meta")) and list(folder.glob("wasm.*.pagefind"))
     assert not list(folder.glob("pagefind-*ui*")) and not (folder / "pagefind-worker.js").exists()
     assert json.loads((out / "search" / "search_index.json").read_text("utf-8"))["docs"] == []
-    assert (out / "assets" / "duizhao" / "search-worker.js").is_file()
+    served = (out / "assets" / "duizhao" / "search-worker.js").read_text("utf-8")
+    source = (Path(pagefind.__file__).parent.parent / "assets" / "search-worker.js").read_text()
+    code = [line.strip() for line in source.splitlines() if re.match(r"\s*(var|function) ", line)]
+    assert "/*" not in served and code and all(line in served.splitlines() for line in code)
+    assert len(served) < 0.8 * len(source)
     html = site.html("a.md")
     config = json.loads(
         re.search(r'id="__config" type="application/json">(.*?)</script>', html, re.S)[1]
@@ -262,3 +266,30 @@ def _wait_for(site_dir: Path, text: str, timeout: float = 60) -> list[dict[str, 
             return found
         time.sleep(0.1)
     raise AssertionError(f"{text!r} never indexed")
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["<p>", "</p>", '<a title="段落 P001">', "</a>", "显存与通信", "、", "x\x00y", " ", "<"]
+        ),
+        max_size=20,
+    )
+)
+def test_segmenting_a_page_at_once_is_segmenting_each_text(pieces: list[str]) -> None:
+    """The texts between tags are segmented in one call (joined by U+0000, or one by one when
+    the page holds it); tags and their attributes are never segmented."""
+    from duizhao import htmlscan
+    from duizhao.search.pagefind import Words, segment_text
+
+    html = "".join(pieces)
+
+    def cut(text: str) -> tuple[str, ...]:
+        return tuple(text)  # a character a word: every Han run is cut
+
+    expected, last, words = [], 0, Words(cut)
+    for m in htmlscan.markup(html):
+        expected += (words(html[last : m.start]), html[m.start : m.end])
+        last = m.end
+    expected.append(words(html[last:]))
+    assert segment_text(html, Words(cut)) == "".join(expected)

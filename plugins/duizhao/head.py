@@ -24,11 +24,17 @@ ASSETS = Path(__file__).parent / "assets"
 ASSET_PREFIX = "assets/duizhao"
 
 
-def publish(files: Files, config: MkDocsConfig, uri: str, source: Path) -> None:
-    """Copy ``source`` into the site at ``assets/duizhao/<uri>`` (once)."""
+def publish(
+    files: Files, config: MkDocsConfig, uri: str, source: Path, content: str | None = None
+) -> None:
+    """Copy ``source`` into the site at ``assets/duizhao/<uri>`` (once); with ``content``,
+    write that instead (made from ``source``)."""
     src_uri = f"{ASSET_PREFIX}/{uri}"
     if files.get_file_from_path(src_uri) is None:
-        files.append(File.generated(config, src_uri, abs_src_path=os.fspath(source)))
+        if content is not None:
+            files.append(File.generated(config, src_uri, content=content))
+        else:
+            files.append(File.generated(config, src_uri, abs_src_path=os.fspath(source)))
 
 
 def url(page: Page, uri: str) -> str:

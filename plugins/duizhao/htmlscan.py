@@ -22,6 +22,11 @@ _NAME_RUN_RE = re.compile(r"[a-zA-Z0-9-]*")
 _MARKUP_NAME_RUN_RE = re.compile(r"[\w:-]*")
 _ATTRIBUTE_STOP_RE = re.compile(r"['\">]")
 _CLASS_TOKEN_RE = re.compile(r'<[a-z]|>|\sclass="')
+#: A tag up to its ">" when no "<" or ">" comes before it, inside quotes or not (group 4: the
+#: ">"; without it the tag is left to :func:`markup`'s scan). Possessive: it never backtracks.
+_PLAIN_TAG_RE = re.compile(
+    r"<(/?)([A-Za-z][\w:-]*+)((?:[^'\"<>]++|\"[^\"<>]*+\"|'[^'<>]*+')*+)(>?)"
+)
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -108,6 +113,10 @@ def markup(html: str) -> Iterator[Markup]:
     """Each comment and each tag of ``html``, a tag ending at the first ``>`` outside quoted
     attribute values: what ``re.finditer(r"<!--.*?-->|<(/?)([A-Za-z][\\w:-]*)"
     r"((?:\\"[^\\"]*\\"|'[^']*'|[^'\\">])*)>", html, re.S)`` finds."""
+    # A tag whose quoted values hold no "<" or ">", and that has no "<" before its ">", is
+    # matched by _PLAIN_TAG_RE in one step (most tags); the others are found by the scan below.
+    # A match stops at the first "<" or ">" after its "<": the matches at successive "<" pass
+    # over disjoint stretches of the text.
     next_comment_end = linear.Next(html, "-->")
     next_stop = linear.Next(html, _ATTRIBUTE_STOP_RE)
     #: per quote or ">" an attribute run stopped at: the ">" that ends the tag, or -1
@@ -134,6 +143,11 @@ def markup(html: str) -> Iterator[Markup]:
                 yield Markup(start, close + 3, "", None, "")
                 pos = close + 3
             continue
+        plain = linear.match(html, _PLAIN_TAG_RE, start)
+        if plain is not None and plain.group(4):
+            yield Markup(start, plain.end(), plain.group(1), plain.group(2), plain.group(3))
+            pos = plain.end()
+            continue
         closing = "/" if html.startswith("/", start + 1) else ""
         first = start + 1 + len(closing)
         if first >= n or html[first] not in _LETTERS:
@@ -151,6 +165,8 @@ def has_class(html: str, name: str, *, prefix: bool = False) -> bool:
     starts with ``name``) in a double-quoted ``class`` attribute: what
     ``re.search(r'<[a-z][^>]*\\sclass="(?:[^"]*\\s)?NAME[\\s"]', html)`` finds (without
     ``[\\s"]`` for a prefix)."""
+    if linear.find(html, name, 0) < 0:  # (most pages have no mermaid class)
+        return False
     opened = False  # a "<a" since the last ">"
     pos = 0
     while (at := linear.find(html, _CLASS_TOKEN_RE, pos)) >= 0:

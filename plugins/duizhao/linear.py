@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Next", "find", "run_end"]
+__all__ = ["Next", "find", "match", "run_end"]
 
 
 def find(text: str, what: str | re.Pattern[str], pos: int, end: int | None = None) -> int:
@@ -35,6 +35,14 @@ def run_end(text: str, run: re.Pattern[str], pos: int, end: int | None = None) -
     end = m.end()
     _count(text, pos, end)
     return end
+
+
+def match(text: str, pattern: re.Pattern[str], pos: int) -> re.Match[str] | None:
+    """``pattern.match(text, pos)``, for a pattern whose attempt never passes the end of its
+    match by more than what its caller bounds (the caller says how)."""
+    m = pattern.match(text, pos)
+    _count(text, pos, m.end() if m is not None else pos)
+    return m
 
 
 def _count(text: str, pos: int, end: int) -> None:

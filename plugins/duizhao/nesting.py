@@ -73,9 +73,17 @@ def too_deep(lines: list[str], text: str | None = None) -> Iterator[int]:
         len(first) < MAX_MARKDOWN_DEPTH or first.lstrip(" \t>")
     ):
         return  # (most pages: no line starts with enough markers; found in C)
+
+    # Each character of a line's leading markers adds at most one level, its list marker one
+    # more: a line past the limit starts with more than MAX_MARKDOWN_DEPTH - 1 of " \t>".
+    head = MAX_MARKDOWN_DEPTH - 1
     for index in _outside_fences(lines):
         line = lines[index]
-        if len(line) > MAX_MARKDOWN_DEPTH and line_depth(line) > MAX_MARKDOWN_DEPTH:
+        if (
+            len(line) > MAX_MARKDOWN_DEPTH
+            and not line[:head].strip(" \t>")
+            and line_depth(line) > MAX_MARKDOWN_DEPTH
+        ):
             yield index
 
 

@@ -147,6 +147,8 @@ class Words:
     def __init__(self, cut: Callable[[str], Iterable[str]]) -> None:
         self.cut = cut
         self.seen: set[str] = set()
+        #: each Han run's segmented text (a page's runs repeat: its sentences, its terms)
+        self._spaced: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
         # Runs of Han alone, as Material's search plugin cuts them (they repeat more, and
@@ -155,9 +157,13 @@ class Words:
         return _CJK_PUNCT_RE.sub(_spaced, text)
 
     def _replace(self, match: re.Match[str]) -> str:
-        words = self.cut(match.group(0))
-        self.seen.update(w for w in words if len(w) > 1)
-        return " " + " ".join(words) + " "
+        run = match.group(0)
+        spaced = self._spaced.get(run)
+        if spaced is None:
+            words = self.cut(run)
+            self.seen.update(w for w in words if len(w) > 1)
+            spaced = self._spaced[run] = " " + " ".join(words) + " "
+        return spaced
 
 
 def index_document(
@@ -166,7 +172,8 @@ def index_document(
     """The HTML that Pagefind indexes for a whole page (``title``: plain text; ``content``:
     the page's rendered content, HTML)."""
     part = Part("" if title_only else content)
-    return _document("", title, part, lang, first=True, segment=segment)
+    body = segment_text(part.html, segment) if segment is not None else part.html
+    return _document("", title, body, part, lang, first=True, segment=segment)
 
 
 def page_documents(
@@ -185,18 +192,30 @@ def page_documents(
         }
     stem = document_path(url)
     stem = stem[: -len(".html")] if stem.endswith(".html") else stem
-    return {
-        (document_path(url) if i == 0 else f"{stem}.part-{i}.html"): _document(
-            url, title, part, lang, first=i == 0, segment=segment
+    # One scan of the content's markup serves both the cut into parts and the segmentation.
+    tags = list(htmlscan.markup(content))
+    documents = {}
+    at = 0  # the first tag of the part
+    for i, (part, end) in enumerate(_split(content, tags, PART_BYTES)):
+        stop = at
+        while stop < len(tags) and tags[stop].end <= end:
+            stop += 1
+        body = (
+            _segmented(part.html, tags[at:stop], end - len(part.html), segment)
+            if segment is not None
+            else part.html
         )
-        for i, part in enumerate(split_content(content))
-    }
+        at = stop
+        path = document_path(url) if i == 0 else f"{stem}.part-{i}.html"
+        documents[path] = _document(url, title, body, part, lang, first=i == 0, segment=segment)
+    return documents
 
 
-def _document(url: str, title: str, part: Part, lang: str, *, first: bool, segment: Segment) -> str:
-    body = mark_block_ends(part.html)
-    if segment is not None:
-        body = segment_text(body, segment)
+def _document(
+    url: str, title: str, body: str, part: Part, lang: str, *, first: bool, segment: Segment
+) -> str:
+    """The document of ``part`` whose content, segmented, is ``body``."""
+    body = mark_block_ends(body)
     shown = html_text(title)
     words = html_text(segment(shown)) if segment is not None else shown
     # The title is a word of the page (ranked as a heading) on the first part, unless the
@@ -223,21 +242,40 @@ _ID_RE = re.compile(r"""\bid=(?:"([^"]*)"|'([^']*)')""")
 
 def segment_text(html: str, segment: Callable[[str], str]) -> str:
     """``html`` with ``segment`` applied to its text, never to a tag (ids stay as they are)."""
-    parts, last = [], 0
-    for m in htmlscan.markup(html):  # (text is escaped: "<" starts markup)
-        if m.start > last:
-            parts.append(segment(html[last : m.start]))
-        parts.append(html[m.start : m.end])
-        last = m.end
-    parts.append(segment(html[last:]))
-    return "".join(parts)
+    return _segmented(html, list(htmlscan.markup(html)), 0, segment)
 
 
-def _top_level(html: str) -> Iterable[tuple[int, str | None, str]]:
-    """The ends of the top-level elements of ``html``, with the text and id of headings."""
+#: Joins a part's texts for one call of the segmentation (no Han, no CJK punctuation: the
+#: segmentation leaves it where it is, so the result splits back into the same texts).
+_JOIN = "\x00"
+
+
+def _segmented(
+    html: str, tags: list[htmlscan.Markup], offset: int, segment: Callable[[str], str]
+) -> str:
+    """``html`` with ``segment`` applied to the text between ``tags`` (its markup, at their
+    positions less ``offset``, in order; text is escaped: "<" starts markup)."""
+    texts, last = [], 0
+    for m in tags:
+        texts.append(html[last : m.start - offset])
+        last = m.end - offset
+    texts.append(html[last:])
+    if _JOIN in html:
+        done = [segment(text) for text in texts]
+    else:
+        done = segment(_JOIN.join(texts)).split(_JOIN)
+    out = [done[0]]
+    for m, text in zip(tags, done[1:], strict=True):
+        out += (html[m.start - offset : m.end - offset], text)
+    return "".join(out)
+
+
+def _top_level(html: str, tags: Iterable[htmlscan.Markup]) -> Iterable[tuple[int, str | None, str]]:
+    """The ends of the top-level elements of ``html`` (whose markup is ``tags``), with the
+    text and id of headings."""
     depth = 0
     heading: tuple[int, str] | None = None  # where an h2/h3 starts, its id
-    for m in htmlscan.markup(html):
+    for m in tags:
         closing, tag = m.closing, (m.name or "").lower()
         if not tag:
             continue  # a comment
@@ -266,8 +304,15 @@ def split_content(html: str, budget: int = PART_BYTES) -> list[Part]:
     starts before a heading where one is near. Every byte is in exactly one part."""
     if len(html) <= budget:
         return [Part(html)]
-    ends = list(_top_level(html))
-    parts: list[Part] = []
+    return [part for part, _end in _split(html, list(htmlscan.markup(html)), budget)]
+
+
+def _split(html: str, tags: list[htmlscan.Markup], budget: int) -> Iterable[tuple[Part, int]]:
+    """:func:`split_content` of ``html`` whose markup is ``tags``: each part with its end."""
+    if len(html) <= budget:
+        yield Part(html), len(html)
+        return
+    ends = list(_top_level(html, tags))
     start, section, section_id = 0, "", ""
     current = ("", "")  # the heading the text at the scan's position is under
     for index, (end, heading, hid) in enumerate(ends):
@@ -276,12 +321,11 @@ def split_content(html: str, budget: int = PART_BYTES) -> list[Part]:
         size = end - start
         before_heading = index + 1 < len(ends) and ends[index + 1][1] is not None
         if size >= budget or (before_heading and size >= budget // 2):
-            parts.append(Part(html[start:end], section, section_id))
+            yield Part(html[start:end], section, section_id), end
             start = end
             section, section_id = current
     if start < len(html):
-        parts.append(Part(html[start:], section, section_id))
-    return parts
+        yield Part(html[start:], section, section_id), len(html)
 
 
 def pagefind_language(language: object) -> str:

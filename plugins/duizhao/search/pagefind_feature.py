@@ -80,7 +80,8 @@ class PagefindFeature(Feature):
 
     def on_files(self, build: Build, files: Files) -> None:
         if self.active:
-            head.publish(files, build.config, theme.WORKER, head.ASSETS / theme.WORKER)
+            source = head.ASSETS / theme.WORKER
+            head.publish(files, build.config, theme.WORKER, source, theme.worker_text(source))
 
     def on_page_content(self, build: Build, html: str, page: Page) -> str:
         if not self.active:

@@ -10,6 +10,7 @@ keyboard, instant navigation, palettes) stays Material's.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from markupsafe import Markup
@@ -18,6 +19,18 @@ from mkdocs.config.defaults import MkDocsConfig
 TEMPLATES = Path(__file__).parent / "theme"
 WORKER = "search-worker.js"
 _OPEN = '<script id="__config" type="application/json">'
+
+
+#: The worker's comments (whole lines: a block that starts a line, a line of ``//``) and its
+#: indentation: it has no template literal, and no string or regular expression starts a line.
+_COMMENT_RE = re.compile(r"^[ \t]*/\*.*?\*/[ \t]*\n|^[ \t]*//[^\n]*\n", re.M | re.S)
+_INDENT_RE = re.compile(r"^[ \t]+", re.M)
+
+
+def worker_text(source: Path) -> str:
+    """The worker as the site serves it: without its comments and indentation (the browser
+    fetches it at every page load; 8.1 KB gzipped with them, 5.9 KB without)."""
+    return _INDENT_RE.sub("", _COMMENT_RE.sub("", source.read_text(encoding="utf-8")))
 
 
 def add_templates(config: MkDocsConfig) -> None:
