@@ -44,6 +44,9 @@ HELDOUT = ROOT / "tests" / "data" / "update-heldout"
 #: A second held-out set (issue 22, third round): other projects again, built and scored before
 #: that round's rules changed.
 HELDOUT2 = ROOT / "tests" / "data" / "update-heldout2"
+#: A third held-out set (issue 22, fourth round): other projects again (Vite, uv) and another
+#: paper, built and scored before that round's rules changed.
+HELDOUT3 = ROOT / "tests" / "data" / "update-heldout3"
 TARGET_SECONDS = 2.0
 CARRIED = ("same", "moved", "edited", "rewritten", "split", "merged")
 
@@ -115,6 +118,8 @@ def split_of(path: Path) -> str:
         return "heldout"
     if path.parent == HELDOUT2:
         return "heldout2"
+    if path.parent == HELDOUT3:
+        return "heldout3"
     marker = path / "SPLIT"
     return marker.read_text(encoding="utf-8").strip() if marker.is_file() else "dev"
 
@@ -211,7 +216,7 @@ def report(scores: list[Score]) -> bool:
         f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
     )
     print(header)
-    for split in ("dev", "holdout", "heldout", "heldout2"):
+    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3"):
         group = [s for s in scores if s.split == split]
         for s in group:
             exact = f"{s.exact_found}/{s.exact}"
@@ -370,31 +375,46 @@ def _plan_timing(paragraphs: int, repeat: int, workdir: Path) -> tuple[float, fl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--pairs", choices=["all", "dev", "holdout", "heldout", "heldout2"], default="all"
+        "--pairs",
+        choices=["all", "dev", "holdout", "heldout", "heldout2", "heldout3"],
+        default="all",
     )
     parser.add_argument(
         "--heldout",
         action="store_true",
-        help="also score the held-out pairs (tests/data/update-heldout and update-heldout2)",
+        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -heldout3)",
     )
     parser.add_argument(
         "--heldout2",
         action="store_true",
         help="--show and --freeze read tests/data/update-heldout2",
     )
+    parser.add_argument(
+        "--heldout3",
+        action="store_true",
+        help="--show and --freeze read tests/data/update-heldout3",
+    )
     parser.add_argument("--show", metavar="NAME")
     parser.add_argument("--freeze", metavar="NAME")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-timing", action="store_true")
     args = parser.parse_args(argv)
-    data = HELDOUT2 if args.heldout2 else HELDOUT if args.heldout else DATA
+    data = (
+        HELDOUT3
+        if args.heldout3
+        else HELDOUT2
+        if args.heldout2
+        else HELDOUT
+        if args.heldout
+        else DATA
+    )
     if args.show:
         show(data / args.show)
         return 0
     if args.freeze:
         freeze(data / args.freeze)
         return 0
-    held = [HELDOUT, HELDOUT2] if args.heldout else []
+    held = [HELDOUT, HELDOUT2, HELDOUT3] if args.heldout else []
     found = pairs() + [p for d in held if d.is_dir() for p in pairs(data=d)]
     scores = [score(p) for p in found]
     if args.pairs != "all":

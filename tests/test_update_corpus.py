@@ -3,11 +3,12 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they score now (0.853; first run 0.79; the FAST '25
-rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The two
-held-out sets (tests/data/update-heldout, update-heldout2) are scored by ``python -m
-bench.update --heldout``; here only their precision is kept at 1.0. Then one real paper update
-end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
+pairs kept aside (holdout), no fall below what they score now (0.867; first run 0.79; the FAST '25
+rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The three
+held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are scored by
+``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
+no less than they score now. Then one real paper update end to end: Mooncake arXiv v1 → v3,
+through `duizhao import` and `update`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bench.update import (  # noqa: E402
     DATA,
     HELDOUT,
     HELDOUT2,
+    HELDOUT3,
     Expected,
     pairs,
     score,
@@ -49,7 +51,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.85)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.865)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -57,12 +59,27 @@ def test_carryable_translations_are_carried(scores: list[object]) -> None:
         assert found / carryable >= floor, (split, found, carryable)
 
 
-@pytest.mark.parametrize("data", [HELDOUT, HELDOUT2], ids=lambda d: d.name)
+@pytest.mark.parametrize("data", [HELDOUT, HELDOUT2, HELDOUT3], ids=lambda d: d.name)
 def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
     found = pairs(data=data)
     assert len(found) >= 7
     for s in map(score, found):
         assert s.precision == 1.0, (s.name, s.wrong)
+
+
+#: the recall each held-out set scores now (found / carryable): 187/197, 195/196 (194 before
+#: "in place" paired unequal runs); heldout3, 144/147, as when it was built
+HELD_OUT_FLOORS = {HELDOUT: (187, 197), HELDOUT2: (195, 196), HELDOUT3: (144, 147)}
+
+
+@pytest.mark.parametrize("data", list(HELD_OUT_FLOORS), ids=lambda d: d.name)
+def test_held_out_pairs_keep_their_recall(data: Path) -> None:
+    scores = [score(p) for p in pairs(data=data)]
+    found = sum(s.found for s in scores)
+    carryable = sum(s.carryable for s in scores)
+    floor_found, floor_carryable = HELD_OUT_FLOORS[data]
+    assert carryable == floor_carryable, carryable  # the hand-checks, unchanged
+    assert found >= floor_found, [(s.name, s.missed) for s in scores]
 
 
 def test_identical_and_moved_paragraphs_are_all_found(scores: list[object]) -> None:

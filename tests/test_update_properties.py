@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from duizhao.article import parse
-from duizhao.importer.align import align, normalise
+from duizhao.importer.align import THRESHOLDS, Thresholds, _kept_in_place, _Units, align, normalise
 from duizhao.importer.read import read_original
 from duizhao.importer.update import plan_update
 from duizhao.lock import Lock
@@ -59,6 +59,64 @@ def test_alignment_carries_only_along_edits(seed: int, n: int, edits: int) -> No
     found = {i: j for m in alignment.matches if m.old and m.new for i in m.old for j in m.new[:1]}
     for i, j in truth.untouched().items():
         assert found.get(i) == j, (i, j, truth.log)
+
+
+@PROPS
+@given(seed=seeds, n=st.integers(3, 30))
+def test_a_paragraph_reworded_beside_a_new_section_is_carried(seed: int, n: int) -> None:
+    """The class of the Mooncake FAST '25 rewrite's misses (§2.2; and a DeepSpeed overview): a
+    paragraph reworded and a block of two to six new ones put after it. Between the same two
+    carried neighbours, old 1 against new 1 + the block: with the evidence of "in place" (a
+    word similarity from 0.4, 0.6 of the shorter's words kept), it is carried; with three
+    on a side at most (as before), it was not, unless its similarity alone reached 0.6."""
+    rng = random.Random(seed)
+    old = synthetic_paragraphs(rng, n)
+    new, truth = edited_version(rng, old, 1, kinds=("expand",))
+    k = int(truth.log[0].split()[-1])
+    vocabulary: dict[str, str] = {}
+    olds = _Units([normalise(t) for t in old], vocabulary)
+    news = _Units([normalise(t) for t in new], vocabulary)
+    related = truth.related()
+    alignment = align(old, new)
+    for m in alignment.matches:
+        if m.old and m.new:
+            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+    if _kept_in_place(olds, news, k, k, THRESHOLDS):
+        assert alignment.by_old()[k].new == (k,), truth.log
+
+
+def test_the_old_bound_of_in_place_misses_the_class() -> None:
+    """The same class with ``positional_run`` at 3: some rewrites with the evidence are lost
+    (so the bound, not the evidence, was what left them out)."""
+    lost = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        old = synthetic_paragraphs(rng, 20)
+        new, truth = edited_version(rng, old, 1, kinds=("expand",))
+        k = int(truth.log[0].split()[-1])
+        vocabulary: dict[str, str] = {}
+        olds = _Units([normalise(t) for t in old], vocabulary)
+        news = _Units([normalise(t) for t in new], vocabulary)
+        if not _kept_in_place(olds, news, k, k, THRESHOLDS):
+            continue
+        narrow = align(old, new, Thresholds(positional_run=3)).by_old()[k]
+        wide = align(old, new).by_old()[k]
+        assert wide.new == (k,), truth.log
+        lost += narrow.new != (k,)
+    assert lost >= 5
+
+
+def test_an_unrelated_neighbour_is_not_merged_in() -> None:
+    """``make fuzz`` found it: old 12 + 13 merged into new 15 (old 12 + old 16: old 13 was moved
+    and edited), old 13's function words adding 0.515 of its words at a joined similarity of
+    0.76, over the ``joined_gain`` of 0.5 the merge then needed."""
+    rng = random.Random(14)
+    old = synthetic_paragraphs(rng, 21)
+    new, truth = edited_version(rng, old, 11)
+    related = truth.related()
+    for m in align(old, new).matches:
+        if m.old and m.new:
+            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
 
 
 def _article(old: list[str], translated: set[int]) -> str:

@@ -4,7 +4,7 @@
 technical and function words with numbers, as unrelated paragraphs of one paper share a third
 of their words); :func:`edited_version` makes a new version with the edits a new version of a
 paper or post has — typos, changed numbers, inserted sentences, moves, splits, merges,
-deletions, new paragraphs — and says, for every old paragraph, which new paragraphs hold it
+deletions, new paragraphs, paragraphs reworded with a block of new ones beside them — and says, for every old paragraph, which new paragraphs hold it
 (the truth a translation may be carried along).
 """
 
@@ -78,7 +78,7 @@ _SYLLABLES = [
     "li",
     "mo",
 ]
-EDITS = ("typo", "number", "sentence", "move", "split", "merge", "delete", "new")
+EDITS = ("typo", "number", "sentence", "move", "split", "merge", "delete", "new", "expand")
 
 
 def _vocabulary(rng: random.Random, size: int = 2500) -> list[str]:
@@ -155,6 +155,14 @@ def _sentences(text: str) -> list[str]:
     return [p if p.endswith(".") else p + "." for p in parts if p]
 
 
+def reworded(rng: random.Random, writer: Writer, text: str, keep: float = 0.6) -> str:
+    """``text`` with each sentence kept (share ``keep``) or replaced by a new one, and one new
+    sentence put in: a paragraph reworded, not rewritten from scratch."""
+    sentences = [s if rng.random() < keep else writer.sentence() for s in _sentences(text)]
+    sentences.insert(rng.randint(0, len(sentences)), writer.sentence())
+    return " ".join(sentences)
+
+
 def edited_version(
     rng: random.Random, old: list[str], edits: int, kinds: tuple[str, ...] = EDITS
 ) -> tuple[list[str], Version]:
@@ -211,6 +219,15 @@ def edited_version(
             paragraphs.insert(k, writer.paragraph())
             sources.insert(k, frozenset())
             pristine.insert(k, False)
+        elif kind == "expand":
+            # a section grown (the Mooncake FAST '25 rewrite's §2.2, a DeepSpeed overview):
+            # the paragraph reworded, its sentences kept or replaced and one added, and a
+            # block of two to six new paragraphs put after it
+            paragraphs[k] = reworded(rng, writer, text)
+            block = [writer.paragraph() for _ in range(rng.randint(2, 6))]
+            paragraphs[k + 1 : k + 1] = block
+            sources[k + 1 : k + 1] = [frozenset()] * len(block)
+            pristine[k : k + 1] = [False] * (len(block) + 1)
         else:
             continue
         log.append(f"{kind} at {k}")
