@@ -9,12 +9,17 @@ the glossary's Chinese terms: a term added here is never cut in two, in either b
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import jieba
+
+# jieba logs its dictionary loading at DEBUG on its own stderr handler, so `mkdocs build -q`
+# printed four lines; it follows MkDocs' verbosity instead (shown with `-v`).
+jieba.setLogLevel(logging.getLogger("mkdocs").getEffectiveLevel())
 
 if TYPE_CHECKING:
     from ..build import Build
