@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import redos_patterns as rp
+from duizhao.htmlscan import _PLAIN_TAG_RE
 from duizhao.quality.glossary.match import MASK_RE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +36,13 @@ ALLOWED: dict[str, str] = {
         " next such delimiter, with no nested or adjacent runs of one class: an attempt costs at"
         " most the distance to the next delimiter (or 500) and is never retried with another"
         " split; recheck times out on the size of the alternation, not on ambiguity"
+    ),
+    _PLAIN_TAG_RE.pattern: (
+        "htmlscan._PLAIN_TAG_RE: every repeat is possessive (*+, ++), so none gives back what it"
+        " took and no split is retried; the attribute group's three alternatives are disjoint by"
+        " their first character (not a quote, \", ') and each consumes one or more, and no"
+        " class admits '<' or '>': an attempt starts only at '<' and ends by the next '<' or"
+        " '>', one pass. recheck's JavaScript has no possessive repeats, so it cannot be asked"
     ),
 }
 

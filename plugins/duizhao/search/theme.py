@@ -23,14 +23,44 @@ _OPEN = '<script id="__config" type="application/json">'
 
 #: The worker's comments (whole lines: a block that starts a line, a line of ``//``) and its
 #: indentation: it has no template literal, and no string or regular expression starts a line.
-_COMMENT_RE = re.compile(r"^[ \t]*/\*.*?\*/[ \t]*\n|^[ \t]*//[^\n]*\n", re.M | re.S)
 _INDENT_RE = re.compile(r"^[ \t]+", re.M)
 
 
 def worker_text(source: Path) -> str:
     """The worker as the site serves it: without its comments and indentation (the browser
     fetches it at every page load; 8.1 KB gzipped with them, 5.9 KB without)."""
-    return _INDENT_RE.sub("", _COMMENT_RE.sub("", source.read_text(encoding="utf-8")))
+    return _INDENT_RE.sub("", _without_comments(source.read_text(encoding="utf-8")))
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its comment lines: a line that is a ``//`` comment, and ``/* … */``
+    comments that start a line and end one (over one line or several). One pass over the lines
+    (a regular expression for it backtracked quadratically on an unclosed ``/*``)."""
+    kept: list[str] = []
+    block: list[str] = []  # the lines of an open /* comment, kept if it never ends a line
+    for line in text.splitlines(keepends=True):
+        code = line.lstrip(" \t")
+        if block:
+            block.append(line)
+            end = line.find("*/")
+            if end >= 0:
+                if line[end + 2 :].strip(" \t") == "\n":
+                    block.clear()  # the comment ends its line: dropped
+                else:
+                    kept += block
+                    block = []
+            continue
+        if code.startswith("//") and line.endswith("\n"):
+            continue
+        if code.startswith("/*"):
+            end = code.find("*/", 2)
+            if end < 0:
+                block = [line]
+                continue
+            if code[end + 2 :].strip(" \t") == "\n":
+                continue
+        kept.append(line)
+    return "".join(kept + block)
 
 
 def add_templates(config: MkDocsConfig) -> None:
