@@ -255,6 +255,130 @@ def test_serve_dirty_rebuilds_index_the_edited_page_in_the_background(
     assert {"a/", "b/", ""} <= urls  # the pages this rebuild did not render are kept
 
 
+# ---------------------------------------------------------------------------------------------
+# A whole index or none: Pagefind answers WriteFiles before its last writes are on disk, and
+# the wrapper terminates the binary at once (a loaded build wrote pagefind.js as 32,768 of
+# 45,555 bytes). The write step is made to cut a file as that build did.
+
+
+def _cut_writes(
+    monkeypatch: pytest.MonkeyPatch, cuts: list[bool], late: float | None = None
+) -> list[Path]:
+    """Each call of the wrapper's ``write_files`` writes, then cuts ``pagefind.js`` to 32,768
+    bytes if its entry of ``cuts`` says so (the rest: whole); with ``late``, the cut bytes
+    land that many seconds later, as a write still queued in Pagefind's writer threads."""
+    import threading
+
+    from pagefind.index import PagefindIndex
+
+    real = PagefindIndex.write_files
+    written: list[Path] = []
+
+    async def write_files(self: Any, output_path: str | None = None) -> None:
+        await real(self, output_path)
+        out = Path(output_path or (self._config or {})["output_path"])
+        written.append(out)
+        if not (cuts[len(written) - 1] if len(written) <= len(cuts) else False):
+            return
+        script = out / "pagefind.js"
+        whole = script.read_bytes()
+        script.write_bytes(whole[:32768])
+        if late is not None:
+            threading.Timer(late, lambda: script.write_bytes(whole)).start()
+
+    monkeypatch.setattr(PagefindIndex, "write_files", write_files)
+    return written
+
+
+def test_a_cut_pagefind_js_is_never_swapped_in_and_is_named(
+    make_site: Any, logs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pagefind, "SETTLE_SECONDS", 0.3, raising=False)
+    written = _cut_writes(monkeypatch, [True, True])
+    site = pagefind_site(make_site)
+    site.build()
+    assert len(written) == 2  # written once more
+    (line,) = logs.take(r"DZ208", 1)
+    assert line.endswith(
+        "mkdocs.yml:1: DZ208 search index incomplete: pagefind.js is 32,768 of 45,555 bytes; "
+        "search/pagefind/ was left as it was (the next build writes it again)"
+    ), line
+    search = site.site_dir / "search"
+    assert not (search / "pagefind").exists()  # a clean build had none: none, not half of one
+    assert not [p for p in search.iterdir() if p.name.startswith(".pagefind")]
+
+
+def test_the_old_index_stays_when_the_new_one_is_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = {"a/index.html": "<html><body><h1>A</h1><p>memory 显存</p></body></html>"}
+    pagefind.write_index(docs, tmp_path, "en")
+    folder = tmp_path / "search" / "pagefind"
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    monkeypatch.setattr(pagefind, "SETTLE_SECONDS", 0.2, raising=False)
+    _cut_writes(monkeypatch, [True, True])
+    with pytest.raises(
+        pagefind.IncompleteIndexError, match=r"pagefind\.js is 32,768 of 45,555 bytes"
+    ):
+        pagefind.write_index({**docs, "b/index.html": docs["a/index.html"]}, tmp_path, "en")
+    after = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert after == before
+    assert [p.name for p in folder.parent.iterdir()] == ["pagefind"]
+
+
+def test_a_write_still_queued_is_waited_for(
+    make_site: Any, logs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = _cut_writes(monkeypatch, [True], late=0.4)
+    site = pagefind_site(make_site)
+    site.build()
+    assert len(written) == 1  # waited for, not written again
+    script = site.site_dir / "search" / "pagefind" / "pagefind.js"
+    assert len(script.read_bytes()) == 45555 and script.read_bytes().rstrip().endswith(b"};")
+    assert "显存" in json.dumps(fragments(site.site_dir), ensure_ascii=False)
+
+
+def test_an_index_cut_once_is_written_again(
+    make_site: Any, logs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pagefind, "SETTLE_SECONDS", 0.3, raising=False)
+    written = _cut_writes(monkeypatch, [True, False])
+    site = pagefind_site(make_site)
+    site.build()
+    assert len(written) == 2
+    assert len((site.site_dir / "search" / "pagefind" / "pagefind.js").read_bytes()) == 45555
+
+
+def test_the_check_names_what_is_missing_or_cut(tmp_path: Path) -> None:
+    from duizhao.search.pagefind_check import IndexCheck, decode_cbor
+
+    docs = {
+        f"p{i}/index.html": f"<html><body><h1>T{i}</h1><p>memory word{i}</p></body></html>"
+        for i in range(3)
+    }
+    pagefind.write_index(docs, tmp_path, "en")
+    folder = tmp_path / "search" / "pagefind"
+    assert IndexCheck(folder).problems() == []
+    fragment = sorted((folder / "fragment").iterdir())[0]
+    fragment.write_bytes(fragment.read_bytes()[:-3])
+    chunk = sorted((folder / "index").iterdir())[0]
+    chunk.unlink()
+    (problem,) = IndexCheck(folder).problems()
+    assert problem.startswith(f"fragment/{fragment.name} is cut short (")
+    assert problem.endswith("(and 1 more files not whole)")
+    (folder / "pagefind.js").write_bytes(b"")
+    entry = folder / "pagefind-entry.json"
+    entry.write_bytes(entry.read_bytes()[:40])
+    assert IndexCheck(folder).problems() == [
+        "pagefind.js is cut short (0 bytes, not ending as Pagefind's script)",
+        "pagefind-entry.json is missing or not whole (its JSON breaks off at character 38)",
+    ]
+    assert decode_cbor(bytes([0x82, 0x01, 0x62]) + b"ab") == [1, "ab"]
+    for cut in (bytes([0x82, 0x01]), bytes([0x62, 0x61]), bytes([0x9F])):
+        with pytest.raises(ValueError):
+            decode_cbor(cut)
+
+
 def _wait_for(site_dir: Path, text: str, timeout: float = 60) -> list[dict[str, Any]]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -79,6 +79,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ205": (Severity.WARNING, "more than one article has 'featured: true'"),
     "DZ206": (Severity.WARNING, "'weight', 'date', 'featured' or 'digest' of the wrong type"),
     "DZ207": (Severity.ERROR, "seed record unreadable or malformed (duizhao new)"),
+    "DZ208": (Severity.WARNING, "search index incomplete (search: pagefind): the old one is kept"),
     # Translator's workflow (duizhao status / renumber / update)
     "DZ301": (Severity.WARNING, "stale translation: the original changed after it was accepted"),
     "DZ302": (Severity.ERROR, "renumber refused: a link points at a duplicated paragraph ID"),

@@ -40,16 +40,18 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from markupsafe import Markup
 
 from .. import htmlscan
 from ..escape import html_attr, html_text
+from .pagefind_check import FIXED, IndexCheck
 from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
 
@@ -57,6 +59,7 @@ from .segment import HAN_RE
 BLOCK_END = '<i id="dz-end"></i>'
 #: Where the index lands in the site (beside Material's search/search_index.json).
 OUTPUT = "search/pagefind"
+_T = TypeVar("_T")
 #: What is not indexed: permalinks' ¶, the source box, the gallery of captions that repeats
 #: the figures, diagrams' source, and what a page marks as Material's search does.
 EXCLUDE_SELECTORS = (
@@ -370,6 +373,17 @@ class IndexStats:
     documents: int
 
 
+class IncompleteIndexError(Exception):
+    """Pagefind's index was not written whole, twice: the old index is left in place."""
+
+
+#: How long the written index may take to be whole on disk after Pagefind has answered (its
+#: last chunks are still queued in its writer threads), the binary running meanwhile.
+SETTLE_SECONDS = 10.0
+#: Attempts at writing a whole index before the old one is kept.
+ATTEMPTS = 2
+
+
 def write_index(
     documents: Mapping[str, str],
     site_dir: Path,
@@ -380,34 +394,43 @@ def write_index(
     """Index ``documents`` (path → document, :func:`page_documents`) into
     ``site_dir/search/pagefind``.
 
-    The new index is written beside the old one and swapped in, so a browser never sees half
-    an index and files of an older index do not linger. ``extra`` selectors are not indexed.
+    The new index is written beside the old one, checked whole (:mod:`.pagefind_check`) and
+    swapped in, so a browser never sees half an index and files of an older index do not
+    linger. An index still not whole after :data:`SETTLE_SECONDS` is written again once; then
+    :class:`IncompleteIndexError` is raised and the old index stays. ``extra`` selectors are not
+    indexed.
     """
     target = site_dir / OUTPUT
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
-    try:
-        staging.chmod(0o755)  # served as the site's other folders are
-        stats = _run(_index(documents, staging, lang, [*EXCLUDE_SELECTORS, *extra]))
-        _prune(staging)
-        shards = word_shards(words)
-        if shards:
-            folder = staging / WORDS_DIR
-            folder.mkdir()
-            for name, listed in shards.items():
-                text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
-                (folder / name).write_text(text, encoding="utf-8")
-        old = target.with_name(f".{target.name}-old-{os.getpid()}")
-        if target.exists():
-            os.replace(target, old)
-        os.replace(staging, target)
-        shutil.rmtree(old, ignore_errors=True)
-        return stats
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    exclude = [*EXCLUDE_SELECTORS, *extra]
+    problems: list[str] = []
+    for _attempt in range(ATTEMPTS):
+        staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
+        try:
+            staging.chmod(0o755)  # served as the site's other folders are
+            stats, problems = _run(_index(documents, staging, lang, exclude))
+            if problems:
+                continue
+            _prune(staging)
+            shards = word_shards(words)
+            if shards:
+                folder = staging / WORDS_DIR
+                folder.mkdir()
+                for name, listed in shards.items():
+                    text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
+                    (folder / name).write_text(text, encoding="utf-8")
+            old = target.with_name(f".{target.name}-old-{os.getpid()}")
+            if target.exists():
+                os.replace(target, old)
+            os.replace(staging, target)
+            shutil.rmtree(old, ignore_errors=True)
+            return stats
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    raise IncompleteIndexError("; ".join(problems[:3]) + (" …" if len(problems) > 3 else ""))
 
 
-def _run(coroutine: Coroutine[Any, Any, IndexStats]) -> IndexStats:
+def _run(coroutine: Coroutine[Any, Any, _T]) -> _T:
     """Run ``coroutine`` to its end, also where the calling thread runs an event loop (a build
     called from async code, or from Playwright's sync API): then in a thread of its own."""
     try:
@@ -420,15 +443,24 @@ def _run(coroutine: Coroutine[Any, Any, IndexStats]) -> IndexStats:
 
 async def _index(
     documents: Mapping[str, str], output: Path, lang: str, exclude: list[str]
-) -> IndexStats:
-    from pagefind.index import IndexConfig, PagefindIndex
+) -> tuple[IndexStats, list[str]]:
+    """Index ``documents`` into ``output``; the index's problems (none when it is whole).
+
+    Pagefind answers ``WriteFiles`` before its last writes are on disk, and the wrapper's
+    ``close`` terminates the binary at once (:mod:`.pagefind_check`): so the index is written
+    by asking for it, then checked, the binary still running, until it is whole or
+    :data:`SETTLE_SECONDS` have passed; only then is the service closed.
+    """
+    from pagefind.index import IndexConfig
+    from pagefind.service import PagefindService
 
     config = IndexConfig(
         force_language=lang,
         exclude_selectors=exclude,
         write_playground=False,
-        output_path=os.fspath(output),  # written when the context closes without an error
+        output_path=os.fspath(output),
     )
+    reference = asyncio.ensure_future(_reference())
     # Pagefind reads a folder of files in parallel (documents sent one by one are parsed one
     # after the other): the documents go to a folder laid out as the site is.
     with tempfile.TemporaryDirectory(prefix=".pagefind-src-", dir=output.parent) as source:
@@ -436,9 +468,53 @@ async def _index(
             path = Path(source, rel)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(document, encoding="utf-8")
-        async with PagefindIndex(config) as index:
+        service = await PagefindService().launch()
+        try:
+            index = await service.create_index(config)
             result = await index.add_directory(source)
-    return IndexStats(int(result.get("page_count") or 0), len(documents))
+            await index.write_files(os.fspath(output))
+            check = IndexCheck(output, await reference)
+            deadline = time.monotonic() + SETTLE_SECONDS
+            while (problems := check.problems()) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        finally:
+            reference.cancel()
+            await service.close()
+    return IndexStats(int(result.get("page_count") or 0), len(documents)), problems
+
+
+#: The binary's own copy of the files every index has alike, by the binary (path, size, time).
+_REFERENCE: dict[tuple[str, int, int], dict[str, bytes]] = {}
+
+
+async def _reference() -> dict[str, bytes]:
+    """The files of :data:`~.pagefind_check.FIXED` as this Pagefind binary makes them, from a
+    one-record index in memory (once per binary and process); empty if it cannot be had."""
+    from pagefind.service import PagefindService, get_executable
+
+    executable = get_executable()
+    if executable is None:
+        return {}
+    try:
+        stat = executable.stat()
+    except OSError:
+        return {}
+    key = (os.fspath(executable), stat.st_size, stat.st_mtime_ns)
+    if key not in _REFERENCE:
+        try:
+            service = await PagefindService().launch()
+        except Exception:  # checked without it (the script's end, the gzip files' trailers)
+            return {}
+        try:
+            index = await service.create_index({"write_playground": False})
+            await index.add_custom_record(url="/", content="pagefind", language="en")
+            files = await index.get_files()
+        except Exception:
+            return {}
+        finally:
+            await service.close()
+        _REFERENCE[key] = {f["path"]: f["content"] for f in files if f["path"] in FIXED}
+    return _REFERENCE[key]
 
 
 def document_path(url: str) -> str:

@@ -25,12 +25,14 @@ from mkdocs.structure.pages import Page
 
 from .. import head
 from ..build import Build
+from ..diagnostics import Diagnostic
 from ..features import Feature
 from ..site import indexes
 from . import theme
 from .index import page_urls
 from .pagefind import (
     WORD_SHARDS,
+    IncompleteIndexError,
     Words,
     available,
     index_language,
@@ -125,11 +127,24 @@ class PagefindFeature(Feature):
         words = {word for seen in self.words.values() for word in seen}
         site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
         making = self.making
+        config_file = Path(build.config.config_file_path or build.root / "mkdocs.yml")
 
         def job() -> None:
             start = time.perf_counter()
             try:
                 stats = write_index(documents, site_dir, lang, words)
+            except IncompleteIndexError as error:
+                # Pagefind wrote part of the index twice: the site keeps its last whole index.
+                log.warning(
+                    Diagnostic(
+                        config_file,
+                        1,
+                        "DZ208",
+                        f"search index incomplete: {error}; search/pagefind/ was left as it was "
+                        "(the next build writes it again)",
+                    ).format()
+                )
+                return
             except Exception as error:
                 log.warning(f"search: pagefind could not write the index: {error}")
                 return
