@@ -8,6 +8,10 @@ engine, never tuned on those pages.
    rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
 
+Classes of a second held-out set, described in words only (its pages are never opened here):
+small charts set side by side, each its own float with its own caption on one shared
+baseline (a pair in one column, a row of four and a row of three across the page).
+
 Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
 white space under it, a side caption, a ruled table's own rules.
 
@@ -293,3 +297,50 @@ def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: P
     assert [u.message() for u in found.unboxed] == [
         "page 1: Figure 1: caption found, body not found; box it by hand"
     ]
+
+
+def _row_of_charts(
+    c: Canvas, span: tuple[float, float], top: float, first: int, count: int, gap: float = 12
+) -> tuple[dict[str, tuple[Box, str]], float]:
+    """``count`` small charts side by side across ``span``, each with its own caption under
+    it (wrapped to the chart's width, the captions on one shared baseline); returns the
+    truths and the bottom of the lowest caption."""
+    width = (span[1] - span[0] - (count - 1) * gap) / count
+    truths: dict[str, tuple[Box, str]] = {}
+    bottom = top
+    for k in range(count):
+        x0 = span[0] + k * (width + gap)
+        chart = bar_chart(c, x0, top, x0 + width, top + 90)
+        text = f"Throughput of setting {k + 1} over time."
+        _box, end = caption_lines(c, (x0, x0 + width), chart[3] + 8, f"Figure {first + k}:", text)
+        truths[f"Figure {first + k}"] = (chart, text)
+        bottom = max(bottom, end)
+    return truths, bottom
+
+
+def test_two_charts_side_by_side_in_one_column_each_with_its_caption(tmp_path: Path) -> None:
+    """IEEE and USENIX set two small charts side by side in one column, each a float of its
+    own with its own caption, the captions on one baseline: two floats, not one."""
+    c = Canvas()
+    heads(c, 1)
+    truths, end = _row_of_charts(c, LEFT, 72, 10, 2)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "pair.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), truths)
+
+
+def test_a_row_of_charts_across_the_page_each_with_its_caption(tmp_path: Path) -> None:
+    """A row of four (and one of three) small charts across both columns, each with its own
+    caption on one shared baseline: each chart is its caption's float."""
+    c = Canvas()
+    heads(c, 1)
+    wide = (LEFT[0], RIGHT[1])
+    four, end = _row_of_charts(c, wide, 72, 3, 4)
+    three, end = _row_of_charts(c, wide, end + 20, 7, 3)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, end + 14, 720, 5)
+    pdf = tmp_path / "row.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), four | three)

@@ -61,7 +61,7 @@ from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 18
+DETECT_VERSION = 19
 
 __all__ = [
     "DETECT_VERSION",
@@ -250,8 +250,20 @@ def _right_of(
     return min(candidates, key=lambda g: g.x0) if candidates else None
 
 
-def extend(caption: Caption, layout: Layout) -> None:
-    """Add the rest of the caption's first line, and the lines that continue it below."""
+def _openers(caption: Caption) -> frozenset[int]:
+    """The fragments that open ``caption`` (its label, and a number set apart from it)."""
+    first = caption.lines[0]
+    return frozenset(id(p) for p in (first.pieces or [first]))
+
+
+def _others_openers(caption: Caption, opening: dict[Caption, frozenset[int]]) -> frozenset[int]:
+    return frozenset().union(*(ids for c, ids in opening.items() if c is not caption))
+
+
+def extend(caption: Caption, layout: Layout, starts: frozenset[int] = frozenset()) -> None:
+    """Add the rest of the caption's first line, and the lines that continue it below.
+    ``starts``: the fragments that open the page's other captions; the first line stops at
+    one (captions of charts set side by side, each its own float, share a baseline)."""
     s = layout.settings
     page = caption.page
     first = caption.lines[0]
@@ -259,7 +271,7 @@ def extend(caption: Caption, layout: Layout) -> None:
     # The label may stand apart from its text (a bold label set with a wide space).
     while True:
         right = _right_of(page, pieces[0], pieces, layout, s.label_gap)
-        if right is None or id(right) in page.body:
+        if right is None or id(right) in page.body or id(right) in starts:
             break
         col_first = page.layout.column_of(pieces[0].x0, pieces[-1].x1, s.column_share)
         if (
@@ -777,11 +789,12 @@ def find_floats(
     candidates: list[Caption] = []
     for page in pages:
         starts = caption_starts(page, layout)
+        opening = {c: _openers(c) for c in starts}
         for caption in starts:
-            extend(caption, layout)
+            extend(caption, layout, _others_openers(caption, opening))
         for caption in starts:
             if widen(caption, starts, layout):
-                extend(caption, layout)
+                extend(caption, layout, _others_openers(caption, opening))
         candidates.extend(starts)
     float_rules(candidates, layout)
     seeds, _regions = choose(candidates, layout)
