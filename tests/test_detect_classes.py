@@ -344,3 +344,26 @@ def test_a_row_of_charts_across_the_page_each_with_its_caption(tmp_path: Path) -
     pdf = tmp_path / "row.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), four | three)
+
+
+def test_a_short_caption_beside_a_long_one_keeps_its_whole_chart(tmp_path: Path) -> None:
+    """Side by side, a caption of one short word under its chart and a long one wrapped
+    under the next: the floats part at the white gap between the charts, not midway between
+    the captions (which lies inside the first chart)."""
+    c = Canvas()
+    heads(c, 1)
+    truths: dict[str, tuple[Box, str]] = {}
+    end = 72.0
+    for (x0, x1), number, text in (
+        ((54, 170), 10, "Throughput."),
+        ((181, 297), 11, "Throughput of setting two over time."),
+    ):
+        chart = bar_chart(c, x0, 72, x1, 162)
+        _box, y = caption_lines(c, (x0, x1), chart[3] + 8, f"Figure {number}:", text)
+        truths[f"Figure {number}"] = (chart, text)
+        end = max(end, y)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "short-long.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), truths)

@@ -467,6 +467,34 @@ class _Item:
     graphic: bool = False
 
 
+def _split(page: DetectPage, left: Caption, right: Caption, layout: Layout) -> float:
+    """Where the floats of two captions side by side part: the middle of the widest white
+    gap between the captions in what is drawn just over and under them (a short caption
+    beside a long one leaves its chart's right part beyond its text), else the middle
+    between the captions."""
+    s = layout.settings
+    lb, rb = left.box, right.box
+    a, b = lb[2], rb[0]
+    reach = s.sibling_split_reach * layout.leading
+    top, bottom = min(lb[1], rb[1]) - reach, max(lb[3], rb[3]) + reach
+    own = left.own | right.own
+    apart = page.body | page.margin | page.headings | own
+    boxes = itertools.chain(
+        page.graphics, (f.box for f in page.layout.fragments if id(f) not in apart)
+    )
+    inked = sorted(
+        (max(g[0], a), min(g[2], b))
+        for g in boxes
+        if g[2] > a and g[0] < b and g[3] > top and g[1] < bottom
+    )
+    best, at, x = 0.0, (a + b) / 2, a
+    for g0, g1 in [*inked, (b, b)]:
+        if g0 - x > best:
+            best, at = g0 - x, (x + g0) / 2
+        x = max(x, g1)
+    return at
+
+
 def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[_Item]:
     """What a caption's float may be made of: the page's text and graphics in its span."""
     s = layout.settings
@@ -482,9 +510,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -s.beside_lines * layout.leading:
             if ob[2] <= cb[0]:
-                s0 = max(s0, (ob[2] + cb[0]) / 2)
+                s0 = max(s0, _split(page, other, caption, layout))
             elif ob[0] >= cb[2]:
-                s1 = min(s1, (ob[0] + cb[2]) / 2)
+                s1 = min(s1, _split(page, caption, other, layout))
     # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
     # next few: the float lies on the caption's side of it.
     # (A page-wide float has none beside its caption: see :func:`widen`.)
