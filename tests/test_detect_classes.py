@@ -10,7 +10,8 @@ engine, never tuned on those pages.
 
 Classes of a second held-out set, described in words only (its pages are never opened here):
 small charts set side by side, each its own float with its own caption on one shared
-baseline (a pair in one column, a row of four and a row of three across the page).
+baseline (a pair in one column, a row of four and a row of three across the page); a small
+table captioned above, the paragraph it interrupts resuming under it with its short last line.
 
 Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
 white space under it, a side caption, a ruled table's own rules.
@@ -37,6 +38,7 @@ from paper_sources import (
     body,
     caption_lines,
     heads,
+    plain_table,
     ruled_table,
     union,
 )
@@ -367,3 +369,27 @@ def test_a_short_caption_beside_a_long_one_keeps_its_whole_chart(tmp_path: Path)
     pdf = tmp_path / "short-long.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), truths)
+
+
+def test_a_small_table_captioned_above_stops_at_the_text_resumed_under_it(
+    tmp_path: Path,
+) -> None:
+    """A small table set mid-column, its caption above it, interrupting a paragraph that
+    resumes under it with its short last line (then the next paragraph): that line is
+    running text, not the table's, whether the table is ruled or not."""
+    for name, table in (
+        ("plain", lambda c, y: plain_table(c, LEFT[0] + 30, y, 3, 3, 8)),
+        ("ruled", lambda c, y: ruled_table(c, LEFT[0] + 30, y, 3, 3, 8)),
+    ):
+        c = Canvas()
+        heads(c, 1)
+        y = body(c, LEFT, 72, 300, 2)
+        _box, y = caption_lines(c, LEFT, y + 16, "Table 2:", "Settings of each run.")
+        box = table(c, y + 4)
+        c.color((0.1, 0.1, 0.1))
+        c.text(LEFT[0], box[3] + 16, "end of a paragraph.", 10)
+        body(c, LEFT, box[3] + 18, 720, 3)
+        body(c, RIGHT, 72, 720, 5)
+        pdf = tmp_path / f"{name}.pdf"
+        pdf.write_bytes(_pdf([c]))
+        _check(detect_figures(pdf), {"Table 2": (box, "Settings of each run.")})

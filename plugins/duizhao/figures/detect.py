@@ -61,7 +61,7 @@ from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 19
+DETECT_VERSION = 20
 
 __all__ = [
     "DETECT_VERSION",
