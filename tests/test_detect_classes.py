@@ -10,8 +10,9 @@ engine, never tuned on those pages.
 
 Classes of a second held-out set, described in words only (its pages are never opened here):
 small charts set side by side, each its own float with its own caption on one shared
-baseline (a pair in one column, a row of four and a row of three across the page); a small
-table captioned above, the paragraph it interrupts resuming under it with its short last line.
+baseline (a pair in one column, a row of four and a row of three across the page); a figure
+captioned above its charts right under another figure's charts; a small table captioned
+above, the paragraph it interrupts resuming under it with its short last line.
 
 Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
 white space under it, a side caption, a ruled table's own rules.
@@ -393,3 +394,33 @@ def test_a_small_table_captioned_above_stops_at_the_text_resumed_under_it(
         pdf = tmp_path / f"{name}.pdf"
         pdf.write_bytes(_pdf([c]))
         _check(detect_figures(pdf), {"Table 2": (box, "Settings of each run.")})
+
+
+def test_a_figure_captioned_above_its_charts_right_under_another_figures(tmp_path: Path) -> None:
+    """A paper captions its figures below them (page 1), yet on page 2 sets two figures
+    captioned above their charts, stacked in a column: the second caption stands right
+    under the first figure's charts. Those are the first caption's; the second figure's are
+    under its caption."""
+    c1 = Canvas()
+    heads(c1, 1)
+    truths: dict[str, tuple[Box, str]] = {}
+    for number, col in ((1, LEFT), (2, RIGHT)):
+        chart = bar_chart(c1, col[0] + 20, 72, col[1] - 20, 170)
+        text = f"Latency of system {number}."
+        _box, end = caption_lines(c1, col, chart[3] + 8, f"Figure {number}:", text)
+        truths[f"Figure {number}"] = (chart, text)
+        body(c1, col, end + 14, 720, number)
+    c2 = Canvas()
+    heads(c2, 2)
+    y = 72.0
+    for number in (3, 4):
+        text = f"Energy of system {number} as the load grows."
+        _box, y = caption_lines(c2, LEFT, y, f"Figure {number}:", text)
+        chart = bar_chart(c2, LEFT[0] + 20, y + 6, LEFT[1] - 20, y + 100)
+        truths[f"Figure {number}"] = (chart, text)
+        y = chart[3] + 6
+    body(c2, LEFT, y + 10, 720, 3)
+    body(c2, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "above.pdf"
+    pdf.write_bytes(_pdf([c1, c2]))
+    _check(detect_figures(pdf), truths)

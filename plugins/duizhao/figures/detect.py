@@ -16,7 +16,9 @@ settings). The steps, each a function:
    width when it crosses the gutter (shared with a caption beside it) or when its float does
    (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
    the caption the region grows away from it (up for figures; for tables the side where the
-   paper puts its tables, by a vote, as captions sit above *or* below them) over graphics and
+   paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
+   region on that side is another float's takes the other side when that is nobody's,
+   :func:`_unshared`) over graphics and
    non-body text until running text, another caption, another float's rule, a wide gap or
    the running heads; a figure with nothing above or below its caption has its body beside
    it (:func:`beside`, a side caption). All captions grow
@@ -61,7 +63,7 @@ from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 20
+DETECT_VERSION = 21
 
 __all__ = [
     "DETECT_VERSION",
@@ -790,7 +792,40 @@ def choose(
         r = regions[id(caption)]
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
-    return seeds, regions
+    return _unshared(seeds, regions, graphic), regions
+
+
+def _unshared(
+    seeds: Sequence[tuple[Caption, bool]],
+    regions: dict[int, dict[bool, Box | None]],
+    graphic: dict[int, dict[bool, bool]],
+) -> list[tuple[Caption, bool]]:
+    """A figure captioned on the side its paper does not use (set above its charts, right
+    under another figure's charts that the other's caption, above them, grows down over):
+    when its region on its side is another seed's as well and the one on the other side
+    draws something and is nobody else's, its body is on the other side."""
+    out = list(seeds)
+    for k, (caption, up) in enumerate(out):
+        if caption.kind != "figure" or caption.ruled or not graphic[id(caption)][not up]:
+            continue
+        mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
+        if mine is None or alt is None:
+            continue
+        theirs = [
+            b
+            for o, u in out
+            if o is not caption and o.page is caption.page
+            for b in [regions[id(o)][u]]
+            if b is not None
+        ]
+        if any(_overlaps(mine, b) for b in theirs) and not any(_overlaps(alt, b) for b in theirs):
+            out[k] = (caption, not up)
+    return out
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    """Boxes ``a`` and ``b`` share some area (not a mere edge)."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 # --------------------------------------------------------------------------------------------
