@@ -10,20 +10,22 @@ settings). The steps, each a function:
 2. **Captions** (:func:`caption_starts`, :func:`extend`): a fragment opening with a label
    set apart ("Figure 3:", "Fig. 3.", "TABLE II" alone on its line, a bold label) starts a
    caption; the rest of its line and the lines right below it, of its size and with no rule
-   between, continue it. A label repeated in the body text loses to one with a bold label or
-   graphics beside it (:func:`choose`); one opening a line inside a paragraph is a reference.
+   between, continue it; a caption's first line stops at another caption's label on its
+   baseline (captions of floats side by side). A label repeated in the body text loses to
+   one with a bold label or graphics beside it (:func:`choose`); one opening a line inside
+   a paragraph is a reference.
 3. **Regions** (:func:`grow`): a caption's column is the text column it sits in, or the text
    width when it crosses the gutter (shared with a caption beside it) or when its float does
    (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
    the caption the region grows away from it (up for figures; for tables the side where the
    paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
    region on that side is another float's takes the other side when that is nobody's,
-   :func:`_unshared`) over graphics and
-   non-body text until running text, another caption, another float's rule, a wide gap or
-   the running heads; a figure with nothing above or below its caption has its body beside
-   it (:func:`beside`, a side caption). All captions grow
-   at once, nearest item first, so what lies between two floats goes to the one it hangs
-   together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
+   :func:`_unshared`) over graphics and non-body text until running text, another caption,
+   another float's rule, a wide gap or the running heads; captions side by side part their
+   spans at the white gap between them (:func:`_split`); a figure with nothing above or
+   below its caption has its body beside it (:func:`beside`, a side caption). All captions
+   grow at once, nearest item first, so what lies between two floats goes to the one it
+   hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
