@@ -8,6 +8,12 @@ engine, never tuned on those pages.
    rule of a ruled float (an algorithm's) for the figure under it.
 3. Tables stacked in one column with their captions below them: which caption owns which body.
 
+Classes of a second held-out set, described in words only (its pages are never opened here):
+small charts set side by side, each its own float with its own caption on one shared
+baseline (a pair in one column, a row of four and a row of three across the page); a figure
+captioned above its charts right under another figure's charts; a small table captioned
+above, the paragraph it interrupts resuming under it with its short last line.
+
 Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
 white space under it, a side caption, a ruled table's own rules.
 
@@ -33,6 +39,7 @@ from paper_sources import (
     body,
     caption_lines,
     heads,
+    plain_table,
     ruled_table,
     union,
 )
@@ -293,3 +300,127 @@ def test_a_caption_without_a_body_is_reported_and_a_reference_is_not(tmp_path: P
     assert [u.message() for u in found.unboxed] == [
         "page 1: Figure 1: caption found, body not found; box it by hand"
     ]
+
+
+def _row_of_charts(
+    c: Canvas, span: tuple[float, float], top: float, first: int, count: int, gap: float = 12
+) -> tuple[dict[str, tuple[Box, str]], float]:
+    """``count`` small charts side by side across ``span``, each with its own caption under
+    it (wrapped to the chart's width, the captions on one shared baseline); returns the
+    truths and the bottom of the lowest caption."""
+    width = (span[1] - span[0] - (count - 1) * gap) / count
+    truths: dict[str, tuple[Box, str]] = {}
+    bottom = top
+    for k in range(count):
+        x0 = span[0] + k * (width + gap)
+        chart = bar_chart(c, x0, top, x0 + width, top + 90)
+        text = f"Throughput of setting {k + 1} over time."
+        _box, end = caption_lines(c, (x0, x0 + width), chart[3] + 8, f"Figure {first + k}:", text)
+        truths[f"Figure {first + k}"] = (chart, text)
+        bottom = max(bottom, end)
+    return truths, bottom
+
+
+def test_two_charts_side_by_side_in_one_column_each_with_its_caption(tmp_path: Path) -> None:
+    """IEEE and USENIX set two small charts side by side in one column, each a float of its
+    own with its own caption, the captions on one baseline: two floats, not one."""
+    c = Canvas()
+    heads(c, 1)
+    truths, end = _row_of_charts(c, LEFT, 72, 10, 2)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "pair.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), truths)
+
+
+def test_a_row_of_charts_across_the_page_each_with_its_caption(tmp_path: Path) -> None:
+    """A row of four (and one of three) small charts across both columns, each with its own
+    caption on one shared baseline: each chart is its caption's float."""
+    c = Canvas()
+    heads(c, 1)
+    wide = (LEFT[0], RIGHT[1])
+    four, end = _row_of_charts(c, wide, 72, 3, 4)
+    three, end = _row_of_charts(c, wide, end + 20, 7, 3)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, end + 14, 720, 5)
+    pdf = tmp_path / "row.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), four | three)
+
+
+def test_a_short_caption_beside_a_long_one_keeps_its_whole_chart(tmp_path: Path) -> None:
+    """Side by side, a caption of one short word under its chart and a long one wrapped
+    under the next: the floats part at the white gap between the charts, not midway between
+    the captions (which lies inside the first chart)."""
+    c = Canvas()
+    heads(c, 1)
+    truths: dict[str, tuple[Box, str]] = {}
+    end = 72.0
+    for (x0, x1), number, text in (
+        ((54, 170), 10, "Throughput."),
+        ((181, 297), 11, "Throughput of setting two over time."),
+    ):
+        chart = bar_chart(c, x0, 72, x1, 162)
+        _box, y = caption_lines(c, (x0, x1), chart[3] + 8, f"Figure {number}:", text)
+        truths[f"Figure {number}"] = (chart, text)
+        end = max(end, y)
+    body(c, LEFT, end + 14, 720, 2)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "short-long.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), truths)
+
+
+def test_a_small_table_captioned_above_stops_at_the_text_resumed_under_it(
+    tmp_path: Path,
+) -> None:
+    """A small table set mid-column, its caption above it, interrupting a paragraph that
+    resumes under it with its short last line (then the next paragraph): that line is
+    running text, not the table's, whether the table is ruled or not."""
+    for name, table in (
+        ("plain", lambda c, y: plain_table(c, LEFT[0] + 30, y, 3, 3, 8)),
+        ("ruled", lambda c, y: ruled_table(c, LEFT[0] + 30, y, 3, 3, 8)),
+    ):
+        c = Canvas()
+        heads(c, 1)
+        y = body(c, LEFT, 72, 300, 2)
+        _box, y = caption_lines(c, LEFT, y + 16, "Table 2:", "Settings of each run.")
+        box = table(c, y + 4)
+        c.color((0.1, 0.1, 0.1))
+        c.text(LEFT[0], box[3] + 16, "end of a paragraph.", 10)
+        body(c, LEFT, box[3] + 18, 720, 3)
+        body(c, RIGHT, 72, 720, 5)
+        pdf = tmp_path / f"{name}.pdf"
+        pdf.write_bytes(_pdf([c]))
+        _check(detect_figures(pdf), {"Table 2": (box, "Settings of each run.")})
+
+
+def test_a_figure_captioned_above_its_charts_right_under_another_figures(tmp_path: Path) -> None:
+    """A paper captions its figures below them (page 1), yet on page 2 sets two figures
+    captioned above their charts, stacked in a column: the second caption stands right
+    under the first figure's charts. Those are the first caption's; the second figure's are
+    under its caption."""
+    c1 = Canvas()
+    heads(c1, 1)
+    truths: dict[str, tuple[Box, str]] = {}
+    for number, col in ((1, LEFT), (2, RIGHT)):
+        chart = bar_chart(c1, col[0] + 20, 72, col[1] - 20, 170)
+        text = f"Latency of system {number}."
+        _box, end = caption_lines(c1, col, chart[3] + 8, f"Figure {number}:", text)
+        truths[f"Figure {number}"] = (chart, text)
+        body(c1, col, end + 14, 720, number)
+    c2 = Canvas()
+    heads(c2, 2)
+    y = 72.0
+    for number in (3, 4):
+        text = f"Energy of system {number} as the load grows."
+        _box, y = caption_lines(c2, LEFT, y, f"Figure {number}:", text)
+        chart = bar_chart(c2, LEFT[0] + 20, y + 6, LEFT[1] - 20, y + 100)
+        truths[f"Figure {number}"] = (chart, text)
+        y = chart[3] + 6
+    body(c2, LEFT, y + 10, 720, 3)
+    body(c2, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "above.pdf"
+    pdf.write_bytes(_pdf([c1, c2]))
+    _check(detect_figures(pdf), truths)

@@ -10,18 +10,22 @@ settings). The steps, each a function:
 2. **Captions** (:func:`caption_starts`, :func:`extend`): a fragment opening with a label
    set apart ("Figure 3:", "Fig. 3.", "TABLE II" alone on its line, a bold label) starts a
    caption; the rest of its line and the lines right below it, of its size and with no rule
-   between, continue it. A label repeated in the body text loses to one with a bold label or
-   graphics beside it (:func:`choose`); one opening a line inside a paragraph is a reference.
+   between, continue it; a caption's first line stops at another caption's label on its
+   baseline (captions of floats side by side). A label repeated in the body text loses to
+   one with a bold label or graphics beside it (:func:`choose`); one opening a line inside
+   a paragraph is a reference.
 3. **Regions** (:func:`grow`): a caption's column is the text column it sits in, or the text
    width when it crosses the gutter (shared with a caption beside it) or when its float does
    (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
    the caption the region grows away from it (up for figures; for tables the side where the
-   paper puts its tables, by a vote, as captions sit above *or* below them) over graphics and
-   non-body text until running text, another caption, another float's rule, a wide gap or
-   the running heads; a figure with nothing above or below its caption has its body beside
-   it (:func:`beside`, a side caption). All captions grow
-   at once, nearest item first, so what lies between two floats goes to the one it hangs
-   together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
+   paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
+   region on that side is another float's takes the other side when that is nobody's,
+   :func:`_unshared`) over graphics and non-body text until running text, another caption,
+   another float's rule, a wide gap or the running heads; captions side by side part their
+   spans at the white gap between them (:func:`_split`); a figure with nothing above or
+   below its caption has its body beside it (:func:`beside`, a side caption). All captions
+   grow at once, nearest item first, so what lies between two floats goes to the one it
+   hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
@@ -61,7 +65,7 @@ from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 18
+DETECT_VERSION = 21
 
 __all__ = [
     "DETECT_VERSION",
@@ -250,8 +254,20 @@ def _right_of(
     return min(candidates, key=lambda g: g.x0) if candidates else None
 
 
-def extend(caption: Caption, layout: Layout) -> None:
-    """Add the rest of the caption's first line, and the lines that continue it below."""
+def _openers(caption: Caption) -> frozenset[int]:
+    """The fragments that open ``caption`` (its label, and a number set apart from it)."""
+    first = caption.lines[0]
+    return frozenset(id(p) for p in (first.pieces or [first]))
+
+
+def _others_openers(caption: Caption, opening: dict[Caption, frozenset[int]]) -> frozenset[int]:
+    return frozenset().union(*(ids for c, ids in opening.items() if c is not caption))
+
+
+def extend(caption: Caption, layout: Layout, starts: frozenset[int] = frozenset()) -> None:
+    """Add the rest of the caption's first line, and the lines that continue it below.
+    ``starts``: the fragments that open the page's other captions; the first line stops at
+    one (captions of charts set side by side, each its own float, share a baseline)."""
     s = layout.settings
     page = caption.page
     first = caption.lines[0]
@@ -259,7 +275,7 @@ def extend(caption: Caption, layout: Layout) -> None:
     # The label may stand apart from its text (a bold label set with a wide space).
     while True:
         right = _right_of(page, pieces[0], pieces, layout, s.label_gap)
-        if right is None or id(right) in page.body:
+        if right is None or id(right) in page.body or id(right) in starts:
             break
         col_first = page.layout.column_of(pieces[0].x0, pieces[-1].x1, s.column_share)
         if (
@@ -455,6 +471,34 @@ class _Item:
     graphic: bool = False
 
 
+def _split(page: DetectPage, left: Caption, right: Caption, layout: Layout) -> float:
+    """Where the floats of two captions side by side part: the middle of the widest white
+    gap between the captions in what is drawn just over and under them (a short caption
+    beside a long one leaves its chart's right part beyond its text), else the middle
+    between the captions."""
+    s = layout.settings
+    lb, rb = left.box, right.box
+    a, b = lb[2], rb[0]
+    reach = s.sibling_split_reach * layout.leading
+    top, bottom = min(lb[1], rb[1]) - reach, max(lb[3], rb[3]) + reach
+    own = left.own | right.own
+    apart = page.body | page.margin | page.headings | own
+    boxes = itertools.chain(
+        page.graphics, (f.box for f in page.layout.fragments if id(f) not in apart)
+    )
+    inked = sorted(
+        (max(g[0], a), min(g[2], b))
+        for g in boxes
+        if g[2] > a and g[0] < b and g[3] > top and g[1] < bottom
+    )
+    best, at, x = 0.0, (a + b) / 2, a
+    for g0, g1 in [*inked, (b, b)]:
+        if g0 - x > best:
+            best, at = g0 - x, (x + g0) / 2
+        x = max(x, g1)
+    return at
+
+
 def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[_Item]:
     """What a caption's float may be made of: the page's text and graphics in its span."""
     s = layout.settings
@@ -470,9 +514,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -s.beside_lines * layout.leading:
             if ob[2] <= cb[0]:
-                s0 = max(s0, (ob[2] + cb[0]) / 2)
+                s0 = max(s0, _split(page, other, caption, layout))
             elif ob[0] >= cb[2]:
-                s1 = min(s1, (ob[0] + cb[2]) / 2)
+                s1 = min(s1, _split(page, caption, other, layout))
     # Running text beside the caption (a wrapfigure's, a wraptable's), on its lines or the
     # next few: the float lies on the caption's side of it.
     # (A page-wide float has none beside its caption: see :func:`widen`.)
@@ -750,7 +794,40 @@ def choose(
         r = regions[id(caption)]
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
-    return seeds, regions
+    return _unshared(seeds, regions, graphic), regions
+
+
+def _unshared(
+    seeds: Sequence[tuple[Caption, bool]],
+    regions: dict[int, dict[bool, Box | None]],
+    graphic: dict[int, dict[bool, bool]],
+) -> list[tuple[Caption, bool]]:
+    """A figure captioned on the side its paper does not use (set above its charts, right
+    under another figure's charts that the other's caption, above them, grows down over):
+    when its region on its side is another seed's as well and the one on the other side
+    draws something and is nobody else's, its body is on the other side."""
+    out = list(seeds)
+    for k, (caption, up) in enumerate(out):
+        if caption.kind != "figure" or caption.ruled or not graphic[id(caption)][not up]:
+            continue
+        mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
+        if mine is None or alt is None:
+            continue
+        theirs = [
+            b
+            for o, u in out
+            if o is not caption and o.page is caption.page
+            for b in [regions[id(o)][u]]
+            if b is not None
+        ]
+        if any(_overlaps(mine, b) for b in theirs) and not any(_overlaps(alt, b) for b in theirs):
+            out[k] = (caption, not up)
+    return out
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    """Boxes ``a`` and ``b`` share some area (not a mere edge)."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -777,11 +854,12 @@ def find_floats(
     candidates: list[Caption] = []
     for page in pages:
         starts = caption_starts(page, layout)
+        opening = {c: _openers(c) for c in starts}
         for caption in starts:
-            extend(caption, layout)
+            extend(caption, layout, _others_openers(caption, opening))
         for caption in starts:
             if widen(caption, starts, layout):
-                extend(caption, layout)
+                extend(caption, layout, _others_openers(caption, opening))
         candidates.extend(starts)
     float_rules(candidates, layout)
     seeds, _regions = choose(candidates, layout)

@@ -2,8 +2,9 @@
 
 *Running text* is a fragment of body size that fills most of one column from its left edge,
 alone on its line, not monospaced and not drawn inside a graphic, the short last line of a
-paragraph, and running text narrowed beside a wrapfigure; section headings stop a region as
-it does; running heads and folios lie outside it. Pure: on the engine's page layout.
+paragraph (one resumed under a float too), and running text narrowed beside a wrapfigure;
+section headings stop a region as it does; running heads and folios lie outside it. Pure: on
+the engine's page layout.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
             ):
                 page.body.add(id(f))
         _narrowed_text(page, layout)
-        _paragraph_ends(page, layout)
+        _paragraph_ends(page, layout, rows)
         pages.append(page)
     return pages
 
@@ -127,9 +128,11 @@ def _inside_graphic(f: Line, graphics: Sequence[Box], s: Settings) -> bool:
     )
 
 
-def _paragraph_ends(page: DetectPage, layout: Layout) -> None:
+def _paragraph_ends(page: DetectPage, layout: Layout, rows: set[int]) -> None:
     """Mark the short last line of a paragraph as running text: body-sized, starting at the
-    column's left edge one line below a body line."""
+    column's left edge one line below a body line, or, alone on its line (no table row),
+    one line above one (a paragraph resumed under a float, ending in a short line, and the
+    next paragraph)."""
     s = layout.settings
     lead = layout.leading
     frags = page.layout.fragments
@@ -146,4 +149,11 @@ def _paragraph_ends(page: DetectPage, layout: Layout) -> None:
         lo = bisect.bisect_left(tops, f.y0 - s.paragraph_pitch[1] * lead)
         hi = bisect.bisect_right(tops, f.y0 - s.paragraph_pitch[0] * lead)
         if any(abs(b.x0 - f.x0) <= s.body_indent * layout.body for b in body[lo:hi]):
+            page.body.add(id(f))
+            continue
+        if id(f) in rows:
+            continue
+        lo = bisect.bisect_left(tops, f.y0 + s.paragraph_pitch[0] * lead)
+        hi = bisect.bisect_right(tops, f.y0 + s.paragraph_pitch[1] * lead)
+        if any(0 <= b.x0 - f.x0 <= s.body_indent * layout.body for b in body[lo:hi]):
             page.body.add(id(f))

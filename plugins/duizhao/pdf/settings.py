@@ -243,6 +243,10 @@ class Settings:
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
+    #: two such captions split their spans at the widest white gap between them, sought in
+    #: what is drawn this many leadings over and under them (their floats' bodies); the
+    #: middle between the captions when nothing there leaves a gap
+    sibling_split_reach: float = 3.0
     #: graphics this far (pt) outside the text band still count (a rule under a header)
     band_slack: float = 2.0
     #: a region ends at a gap wider than this (pt, or leadings); past a table's first row at
