@@ -14,12 +14,14 @@ import pytest
 from bench import pdfcorpus
 from bench.detect import timed_detector
 
-#: Overall floors: the first measurement (main at c8fefe4; 16 papers, 12 templates, 46 pages,
-#: 91 floats: recall 0.868, precision 0.929, captions 0.868) rounded down to 0.01. Per-template
-#: figures: bench/README.md.
-RECALL_FLOOR = 0.86
-PRECISION_FLOOR = 0.92
-CAPTION_FLOOR = 0.86
+#: Overall floors, rounded down to 0.01. First measurement, unseen (main at c8fefe4, and
+#: unchanged after the first held-out set's classes were fixed: 16 papers, 12 templates, 46
+#: pages, 91 floats): recall 0.868, precision 0.929, captions 0.868. After its failure classes,
+#: told to the detector's author in words only and fixed on generated pages (DETECT_VERSION
+#: 21): 0.967 / 0.978 / 0.967. Per-template figures: bench/README.md.
+RECALL_FLOOR = 0.96
+PRECISION_FLOOR = 0.97
+CAPTION_FLOOR = 0.96
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT2)
 
