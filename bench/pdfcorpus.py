@@ -96,6 +96,29 @@ def load(corpus: Path = CORPUS) -> list[Paper]:
     return papers
 
 
+def label_problems(paper: Paper, others: set[str]) -> list[str]:
+    """What is wrong with a held-out ``paper`` and its labels (empty when well formed):
+    its file missing or shared with another set (``others``: their PDF file names), no label,
+    a label of another kind, off its pages, with an empty box or no caption."""
+    problems = []
+    if not paper.pdf.is_file():
+        problems.append(f"{paper.slug}: no PDF")
+    if paper.pdf.name in others:
+        problems.append(f"{paper.slug}: the PDF is in another set too")
+    if not paper.labels:
+        problems.append(f"{paper.slug}: no label")
+    for label in paper.labels:
+        x0, y0, x1, y1 = label.box
+        if (
+            label.kind not in ("figure", "table")
+            or not 1 <= label.page <= paper.pages
+            or not (x0 < x1 and y0 < y1)
+            or not label.caption
+        ):
+            problems.append(f"{paper.slug}: {label}")
+    return problems
+
+
 def _box(values: Sequence[Any]) -> Box:
     x0, y0, x1, y1 = (float(v) for v in values)
     return (x0, y0, x1, y1)
