@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import BASE_CONFIG, ROOT, Logs
+from conftest import BASE_CONFIG, ROOT, Logs, Site
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
 from duizhao.yamlsafe import InputError, load_yaml
@@ -272,6 +272,18 @@ def run_cli(root: Path, *args: str) -> list[str]:
         raise result.exception
     assert result.exit_code in (0, 1, 2), result.output
     return [line for line in result.output.splitlines() if re.match(r"^\S+:[0-9]+: ", line)]
+
+
+def build_deep_page(site: Site, logs: Logs, line: int, code: str, message: str) -> str:
+    """Build ``site`` (its ``deep.md`` nested past a limit) and check it: ``duizhao check``
+    reports ``code`` once, at ``line`` of ``deep.md``, the build logs it once with ``message``
+    (a regular expression) and the page builds, in bounded time; the page's HTML."""
+    with bounded(memory=False):
+        site.build()
+        found = run_cli(site.root, "check", "docs")
+    assert [d.split(f" {code} ")[0] for d in found if f" {code} " in d] == [f"docs/deep.md:{line}:"]
+    logs.take(rf"deep\.md:{line}: {code} {message}", 1)
+    return site.html("deep.md")
 
 
 FUZZ = settings(
