@@ -1,4 +1,4 @@
-"""HTML nesting has a limit, `escape.MAX_HTML_DEPTH` (issue 19): an original's tags past it are
+"""HTML nesting has a limit, `sanitize.MAX_HTML_DEPTH` (issue 19): an original's tags past it are
 dropped on import with their text kept (reported with the line), a page's are shown as text
 (DZ021, in check and build), and no reader of HTML does work per tag in proportion to the depth.
 """
@@ -46,8 +46,8 @@ INLINE = 4_000
     ids=["inline-b", "inline-b-as-text", "inline-div", "table", "block-div"],
 )
 def test_an_original_nested_past_the_limit_keeps_its_text_in_bounded_time(text: str) -> None:
-    from duizhao.escape import MAX_HTML_DEPTH
     from duizhao.importer.from_markdown.parsing import MAX_INLINE_MARKUP
+    from duizhao.sanitize import MAX_HTML_DEPTH
 
     with bounded(memory=False):
         body, notes = _import(text)
@@ -73,7 +73,7 @@ def test_an_original_within_the_limit_is_untouched() -> None:
 
 
 def test_the_depth_counts_only_elements_that_must_be_closed() -> None:
-    from duizhao.escape import MAX_HTML_DEPTH, limit_html_depth
+    from duizhao.sanitize import MAX_HTML_DEPTH, limit_html_depth
 
     # unclosed items and paragraphs, void elements, self-closing tags: no depth
     flat = "<ul>" + "<li><p>a<br><img src=x><x-y/>" * 1000 + "</ul>"

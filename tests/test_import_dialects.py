@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from budget import examples
 from conftest import Site
 from duizhao.cli import main
-from duizhao.escape import sanitize_html
 from duizhao.importer import Chunk, Original, import_chunks, new_article, parse_markdown
+from duizhao.sanitize import sanitize_html
 
 
 def units(original: Original) -> list[tuple[str, str]]:

@@ -36,9 +36,9 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
-from .escape import MAX_HTML_DEPTH
 from .links import inline_links
 from .nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH, html_too_deep, too_deep
+from .sanitize import MAX_HTML_DEPTH
 from .yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_stat_bytes, snippet
 
 #: Most digits of a paragraph ID. Numbers come from authors: a bound keeps every ID an int

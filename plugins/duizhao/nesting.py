@@ -7,7 +7,7 @@
   markers and list marker escaped, so the reader still sees every character.
 - ``///`` blocks, past :data:`MAX_BLOCK_DEPTH` (found by :func:`duizhao.article.scan`, DZ022):
   the opening line and its closing line are shown as text (:func:`block_as_text`).
-- HTML elements, past :data:`duizhao.escape.MAX_HTML_DEPTH` (DZ021): the tags past it are
+- HTML elements, past :data:`duizhao.sanitize.MAX_HTML_DEPTH` (DZ021): the tags past it are
   shown as text (:func:`html_too_deep`), their content stays where it is.
 """
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .escape import MAX_HTML_DEPTH, HtmlDepth, code_spans
+from .escape import code_spans
+from .sanitize import MAX_HTML_DEPTH, HtmlDepth
 
 #: Deepest nesting of a Markdown line: one level per ``>``, per list marker and per four
 #: columns of indentation. Python-Markdown stays fast and well inside Python's recursion limit here.
@@ -89,7 +90,7 @@ def too_deep(lines: list[str], text: str | None = None) -> Iterator[int]:
 
 def html_too_deep(lines: list[str], text: str | None = None) -> Iterator[tuple[int, str]]:
     """``(index, line)`` for each line of ``lines`` holding HTML tags nested past
-    :data:`~duizhao.escape.MAX_HTML_DEPTH` (one count for the page, outside fenced code and
+    :data:`~duizhao.sanitize.MAX_HTML_DEPTH` (one count for the page, outside fenced code and
     code spans), with those tags shown as text (``<`` as ``&lt;``); ``text`` as for
     :func:`too_deep`."""
     if ("".join(lines) if text is None else text).count("<") <= MAX_HTML_DEPTH:

@@ -1,5 +1,5 @@
 """Raw HTML of an original: kept as formatting through the one sanitiser
-(:func:`duizhao.escape.sanitize_html`, nh3), never shown as code, never live beyond its
+(:func:`duizhao.sanitize.sanitize_html`, nh3), never shown as code, never live beyond its
 allow-list.
 
 - Inline HTML in a paragraph (``<small>``, ``<sup>``, ``<img>``, ``<a href>``) is gathered
@@ -21,15 +21,8 @@ from html.parser import HTMLParser
 
 from markdown_it.tree import SyntaxTreeNode
 
-from ...escape import (
-    MAX_HTML_DEPTH,
-    html_text,
-    limit_html_depth,
-    markdown_code_span,
-    markdown_fence,
-    protect_line_start,
-    sanitize_html,
-)
+from ...escape import html_text, markdown_code_span, markdown_fence, protect_line_start
+from ...sanitize import MAX_HTML_DEPTH, limit_html_depth, sanitize_html
 from ..model import Chunk
 from .dialects import HF_DOC_BUILDER, MDX
 from .inline import Inline
