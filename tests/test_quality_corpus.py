@@ -1,8 +1,9 @@
 """Scored corpus for the paragraph checks: precision and recall per kind on the tuned half.
 
 tests/data/quality/ (see its SOURCES.md): clean paragraphs, one seeded mistake per copy, and
-look-alike traps that are correct. The held-out half (tests/data/quality-heldout/) is scored
-by ``python -m tests.test_quality_corpus heldout`` only, never while tuning.
+look-alike traps that are correct. The held-out halves (tests/data/quality-heldout/ and
+quality-heldout2/) are scored by ``python -m tests.test_quality_corpus heldout`` (``heldout2``)
+only, never while tuning.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ ERROR_P, ERROR_R = 0.97, 0.95
 WARNING_P, WARNING_R = 0.85, 0.80
 #: On the clean set: no error, at most one warning per this many paragraphs.
 CLEAN_PARAGRAPHS_PER_WARNING = 50
+#: Short names of the parts for the command line; a directory name under tests/data/ works too.
+PARTS = {"tuned": "quality", "heldout": "quality-heldout", "heldout2": "quality-heldout2"}
 
 
 def _load(name: str, part: str) -> list[dict[str, str]]:
@@ -112,7 +115,8 @@ def test_golden(case: Path, tmp_path: Path) -> None:
 
 
 if __name__ == "__main__":
-    res = score(sys.argv[1] if len(sys.argv) > 1 else "quality")
+    name = sys.argv[1] if len(sys.argv) > 1 else "quality"
+    res = score(PARTS.get(name, name))
     for key in ("error", "warning", "clean_errors", "clean_warnings", "clean_count", "per_code"):
         print(key, res[key])
     print("\n".join(res["misses"]))  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 DATA = Path(__file__).parent / "data"
-HALVES = ["quality", "quality-heldout"]
+HALVES = ["quality", "quality-heldout", "quality-heldout2"]
 ERRORS = {"code", "math", "link", "citation", "number", "reference", "identical"}
 WARNINGS = {"untranslated", "acronym", "glossary", "halfwidth-punct", "fullwidth", "spacing"}
 
@@ -50,9 +50,22 @@ def test_seeded_copies_have_a_base_and_differ_from_it(half: str) -> None:
 
 
 @pytest.mark.parametrize("half", HALVES)
+def test_every_kind_is_seeded(half: str) -> None:
+    kinds = {s["kind"] for s in _load(half, "seeded")}
+    assert kinds == ERRORS | WARNINGS, sorted((ERRORS | WARNINGS) - kinds)
+
+
+@pytest.mark.parametrize("half", HALVES)
 def test_traps_and_glossary_have_their_fields(half: str) -> None:
     for t in _load(half, "traps"):
         assert all(isinstance(t[k], str) and t[k] for k in ("en", "zh", "note")), t["id"]
     for entry in _load(half, "glossary"):
         assert isinstance(entry["en"], list) and entry["en"], entry
         assert isinstance(entry["zh"], str) and entry["zh"], entry
+
+
+def test_command_line_names_every_half() -> None:
+    """`python -m tests.test_quality_corpus heldout2` scores quality-heldout2 (short names)."""
+    from tests.test_quality_corpus import PARTS
+
+    assert sorted(PARTS.values()) == sorted(HALVES)
