@@ -113,7 +113,7 @@ def test_the_fourth_held_out_set_is_well_formed(path: Path) -> None:
     from duizhao.importer.align import normalise
 
     assert path.name in (HELDOUT4 / "SOURCES.md").read_text(encoding="utf-8")
-    stems = sorted(p.stem for p in path.iterdir() if p.suffix in (".md", ".pdf"))
+    stems = sorted(p.stem for p in path.iterdir() if p.suffix in (".md", ".pdf", ".tex"))
     assert stems == ["new", "old"], stems
     old, new = read_units(path / "old.units"), read_units(path / "new.units")
     lines = read_expected(path / "expected.txt")
