@@ -88,7 +88,7 @@ def test_held_out_pairs_keep_their_recall(data: Path) -> None:
 
 
 #: the fates a hand-check line may give, and how many old and new units each one takes
-#: (``None``: one or more; ``also`` is a carry allowed besides the required one)
+#: (``None``: two or more; ``also`` is a carry allowed besides the required one)
 FATE_SHAPES = {
     "same": (1, 1),
     "moved": (1, 1),
@@ -104,6 +104,10 @@ FATE_SHAPES = {
 
 def _fits(count: int, shape: int | None) -> bool:
     return count >= 2 if shape is None else count == shape
+
+
+def test_the_fourth_held_out_set_has_its_pairs() -> None:
+    assert len(pairs(data=HELDOUT4)) >= 7
 
 
 @pytest.mark.parametrize("path", pairs(data=HELDOUT4), ids=lambda p: p.name)
