@@ -47,6 +47,9 @@ HELDOUT2 = ROOT / "tests" / "data" / "update-heldout2"
 #: A third held-out set (issue 22, fourth round): other projects again (Vite, uv) and another
 #: paper, built and scored before that round's rules changed.
 HELDOUT3 = ROOT / "tests" / "data" / "update-heldout3"
+#: A fourth held-out set (issue 22, fifth round): other projects again (MkDocs-Material,
+#: Pydantic, FastAPI) and two more papers, built by reading before that round's rules changed.
+HELDOUT4 = ROOT / "tests" / "data" / "update-heldout4"
 TARGET_SECONDS = 2.0
 CARRIED = ("same", "moved", "edited", "rewritten", "split", "merged")
 
@@ -120,6 +123,8 @@ def split_of(path: Path) -> str:
         return "heldout2"
     if path.parent == HELDOUT3:
         return "heldout3"
+    if path.parent == HELDOUT4:
+        return "heldout4"
     marker = path / "SPLIT"
     return marker.read_text(encoding="utf-8").strip() if marker.is_file() else "dev"
 
@@ -216,7 +221,7 @@ def report(scores: list[Score]) -> bool:
         f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
     )
     print(header)
-    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3"):
+    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4"):
         group = [s for s in scores if s.split == split]
         for s in group:
             exact = f"{s.exact_found}/{s.exact}"
@@ -376,13 +381,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--pairs",
-        choices=["all", "dev", "holdout", "heldout", "heldout2", "heldout3"],
+        choices=["all", "dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4"],
         default="all",
     )
     parser.add_argument(
         "--heldout",
         action="store_true",
-        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -heldout3)",
+        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4)",
     )
     parser.add_argument(
         "--heldout2",
@@ -394,13 +399,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="--show and --freeze read tests/data/update-heldout3",
     )
+    parser.add_argument(
+        "--heldout4",
+        action="store_true",
+        help="--show and --freeze read tests/data/update-heldout4",
+    )
     parser.add_argument("--show", metavar="NAME")
     parser.add_argument("--freeze", metavar="NAME")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-timing", action="store_true")
     args = parser.parse_args(argv)
     data = (
-        HELDOUT3
+        HELDOUT4
+        if args.heldout4
+        else HELDOUT3
         if args.heldout3
         else HELDOUT2
         if args.heldout2
@@ -414,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.freeze:
         freeze(data / args.freeze)
         return 0
-    held = [HELDOUT, HELDOUT2, HELDOUT3] if args.heldout else []
+    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4] if args.heldout else []
     found = pairs() + [p for d in held if d.is_dir() for p in pairs(data=d)]
     scores = [score(p) for p in found]
     if args.pairs != "all":
