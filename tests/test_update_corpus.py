@@ -64,7 +64,7 @@ def test_carryable_translations_are_carried(scores: list[object]) -> None:
         assert found / carryable >= floor, (split, found, carryable)
 
 
-@pytest.mark.parametrize("data", [HELDOUT, HELDOUT2, HELDOUT3], ids=lambda d: d.name)
+@pytest.mark.parametrize("data", [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4], ids=lambda d: d.name)
 def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
     found = pairs(data=data)
     assert len(found) >= 7
@@ -73,8 +73,14 @@ def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
 
 
 #: the recall each held-out set scores now (found / carryable): 187/197, 195/196 (194 before
-#: "in place" paired unequal runs); heldout3, 144/147, as when it was built
-HELD_OUT_FLOORS = {HELDOUT: (187, 197), HELDOUT2: (195, 196), HELDOUT3: (144, 147)}
+#: "in place" paired unequal runs); heldout3, 144/147, and heldout4, 282/292, as when each was
+#: built and first scored (heldout4 on main at 528e388, before any rule saw it)
+HELD_OUT_FLOORS = {
+    HELDOUT: (187, 197),
+    HELDOUT2: (195, 196),
+    HELDOUT3: (144, 147),
+    HELDOUT4: (282, 292),
+}
 
 
 @pytest.mark.parametrize("data", list(HELD_OUT_FLOORS), ids=lambda d: d.name)
