@@ -1,4 +1,4 @@
-"""The third held-out labelled corpus (tests/data/pdfcorpus-heldout3): 14 more real papers from
+"""The third held-out labelled corpus (tests/data/pdfcorpus-heldout3): 15 more real papers from
 templates and publishing stacks the other sets lack, labelled by ink by someone who never ran
 the detector or the importer on them, and scored as the other sets are
 (``python -m bench.detect --set heldout3``).
