@@ -65,7 +65,7 @@ from ..yamlsafe import load_json
 from .running import DetectPage, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 21
+DETECT_VERSION = 22
 
 __all__ = [
     "DETECT_VERSION",
@@ -508,11 +508,14 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     # Captions side by side (two minipages in one float) share the span; they need not
     # start on one line (a caption of two lines beside one of a single line).
     cb = caption.box
+    # A page-wide float's caption (:func:`widen`) shares its span only with a caption on its
+    # own lines: one in the other column on the lines under it is a float set under it.
+    near = (s.wide_beside_lines if caption.wide else s.beside_lines) * layout.leading
     for other in others:
         ob = other.box
         if other is caption or other.page is not page:
             continue
-        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -s.beside_lines * layout.leading:
+        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -near:
             if ob[2] <= cb[0]:
                 s0 = max(s0, _split(page, other, caption, layout))
             elif ob[0] >= cb[2]:

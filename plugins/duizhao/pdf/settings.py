@@ -113,6 +113,13 @@ class Settings:
     #: this many on a page
     line_number_column: float = 3.0
     line_number_stack: int = 8
+    #: … or at least this many counting at one step (lineno's every fifth line) outside all
+    #: other text of the page
+    line_number_run: int = 4
+    #: a number drawn into the fragment of its line is set in type at most this share of the
+    #: text's, this far (em of its own size) apart from it
+    line_number_size: float = 0.8
+    line_number_gap: float = 1.0
     #: gutter: body-size lines of this many glyphs, at least this many on the page
     gutter_line_chars: int = 8
     gutter_min_lines: int = 6
@@ -243,6 +250,9 @@ class Settings:
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
+    #: … but a page-wide float's caption (its body across the gutter, the caption in one
+    #: column) only with one within this many leadings: 0, one sharing its lines
+    wide_beside_lines: float = 0.0
     #: two such captions split their spans at the widest white gap between them, sought in
     #: what is drawn this many leadings over and under them (their floats' bodies); the
     #: middle between the captions when nothing there leaves a gap
