@@ -30,6 +30,10 @@ class Settings:
     #: page is read (guard.py): a paper's page takes milliseconds, a page of 300,000 objects
     #: 0.4 s, a million 1.2 s; a form drawing a form ten times, seven deep, much more
     parse_seconds: float = 2.0
+    #: CPU time (s) a build's child may take to load, check and render one page for a crop
+    #: (figures/pdf_crops.py): a page of 300,000 objects takes about 1 s, of a million paths
+    #: 1.2-1.7 s to load before it is refused by its count
+    render_seconds: float = 5.0
     #: memory (bytes) PDFium may take to parse one page in that child: a million paths take
     #: 200 MB; the ten-million-object form above over 2 GB
     parse_memory: int = 1 << 30
