@@ -17,6 +17,13 @@ above, the paragraph it interrupts resuming under it with its short last line.
 Then classes of the tuned corpus's last misses (tests/data/pdfcorpus): a figure drawn with
 white space under it, a side caption, a ruled table's own rules.
 
+The last two misses of that second set, found there and reproduced here as classes: a
+page-wide figure whose short caption lies in one column, the other column opening under it
+with a table's caption a couple of lines lower (not a caption beside it); a review copy that
+numbers every fifth line in the margin, too few numbers on a page to read as line numbers by
+count, some drawn into the fragment of their line (the page's text edge was read at the
+numbers, so an indented first line under a table was not running text).
+
 And the contract for a caption whose body cannot be found: it is reported ("caption found, body
 not found; box it by hand"), never boxed around itself; a label opening a line of running text
 is a reference, not such a caption.
@@ -28,10 +35,12 @@ from pathlib import Path
 
 from duizhao.figures.detect import DetectedFigure, detect_cached, detect_figures
 from paper_sources import (
+    BODY,
     CHAR,
     LEAD,
     LEFT,
     RIGHT,
+    WORDS,
     Box,
     Canvas,
     _pdf,
@@ -424,3 +433,71 @@ def test_a_figure_captioned_above_its_charts_right_under_another_figures(tmp_pat
     pdf = tmp_path / "above.pdf"
     pdf.write_bytes(_pdf([c1, c2]))
     _check(detect_figures(pdf), truths)
+
+
+def test_a_page_wide_figure_over_a_table_caption_in_the_other_column(tmp_path: Path) -> None:
+    """An IEEE journal sets a page-wide figure at the top of a page, its short caption from
+    the left column's edge, and the right column opens under the figure with a table's
+    caption two lines lower: that caption is the table's, set under the figure, not a
+    caption beside this one that halves the figure's span."""
+    c = Canvas()
+    heads(c, 1)
+    picture = c.image(120, 72, 490, 200, 1)  # one drawing across the gutter
+    c.color((0, 0, 0))
+    text = "All steps performed in the scheme."
+    c.text(LEFT[0], 218, f"Fig. 9. {text}", 8)
+    body(c, LEFT, 240, 720, 1)
+    c.text((RIGHT[0] + RIGHT[1]) / 2 - 18, 244, "TABLE VII", 8)
+    title = "REMOUNTING TIME VALUES OBTAINED FOR THE FIRST EXAMPLE"
+    c.text(RIGHT[0] + 8, 253, title, 6.4)
+    table = ruled_table(c, RIGHT[0] + 20, 262, 6, 3, 10)
+    body(c, RIGHT, table[3] + 20, 720, 5)
+    pdf = tmp_path / "wide-over-table.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(
+        detect_figures(pdf),
+        {"Fig. 9": (picture, text), "TABLE VII": (table, title)},
+    )
+
+
+def _numbered_lines(
+    c: Canvas, col: tuple[float, float], top: float, count: int, first: int, indent: float = 0
+) -> float:
+    """``count`` lines of running text as a review copy numbers them: a small number in the
+    left margin beside every fifth line (lineno's ``modulo``), counted from ``first``. With
+    ``indent``, the lines open a paragraph resumed under a float: the first line is set in,
+    and the count takes in one blank line above it (lineno numbers the float's place); returns
+    the last line's bottom."""
+    per_line = int((col[1] - col[0]) / (CHAR * BODY))
+    baseline = top + BODY
+    blank = 1 if indent else 0
+    for k in range(-blank, count):
+        number = first + k + blank
+        if number % 5 == 0:
+            c.color((0.4, 0.4, 0.4))
+            c.text(col[0] - 18, baseline - 3, str(number), 5)
+        if k >= 0:
+            c.color((0.1, 0.1, 0.1))
+            inset = indent if k == 0 else 0
+            words = " ".join(WORDS[(k * 7 + j) % len(WORDS)] for j in range(30))
+            c.text(col[0] + inset, baseline, words[: per_line - int(inset / (CHAR * BODY))], BODY)
+        baseline += LEAD
+    return baseline - LEAD + 0.22 * BODY
+
+
+def test_a_table_over_a_paragraph_in_a_copy_numbered_every_fifth_line(tmp_path: Path) -> None:
+    """A one-column review copy (Elsevier's preprint) numbers every fifth line in the
+    margin, in small type: too few numbers on a page to read as a column of line numbers
+    by count alone, yet they are line numbers, not the left edge of the text. A table
+    captioned above stops at the paragraph under it, whose first line is indented."""
+    c = Canvas()
+    col = (134.0, 477.0)
+    c.text(col[0], 40, "Preprint submitted to a journal", 8)  # the head: from the text's edge
+    c.text(300, 760, "29", 8)
+    y = _numbered_lines(c, col, 72, 14, 636)
+    _box, y = caption_lines(c, col, y + 12, "Table 4:", "Architecture parameters of the run.")
+    table = ruled_table(c, 170, y + 8, 5, 4, 10)
+    _numbered_lines(c, col, table[3] + 2, 12, 650, indent=15)
+    pdf = tmp_path / "numbered.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 4": (table, "Architecture parameters of the run.")})

@@ -12,7 +12,7 @@ import pytest
 from bench import rawpdf
 from click.testing import CliRunner
 
-from conftest import Site
+from conftest import Logs, Site
 from duizhao.cli import main
 from duizhao.figures.detect import detect_figures
 from duizhao.pdf.ink import render_gray, unexplained_ink
@@ -155,3 +155,94 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
         assert result.exit_code == 2, result.output
         assert result.stderr.strip().splitlines() == lines
     assert _files(site.root) == before  # nothing written
+
+
+#: (generator, code, reason): a site whose figure is cut from such a PDF builds, with one
+#: line naming the spec, the figure, the PDF and its page.
+HOSTILE_CROPS: dict[str, tuple[Callable[[Path], Path], str, str]] = {
+    "nested": (rawpdf.nested_forms, "DZ113", "page 1: forms nested 32 deep or more"),
+    "million": (
+        lambda p: rawpdf.dense_page(p, 1_000_000),
+        "DZ113",
+        "page 1: 1,000,021 drawing objects, more than the 500,000 a page may have",
+    ),
+    # PDFium expands it to 10¹² squares when it loads the page: the child's timer stops it
+    "fanned": (
+        rawpdf.fanned_forms,
+        "DZ113",
+        "page 1: rendering it takes more than (5 s of CPU|1,024 MB of memory)",
+    ),
+    # refused by its size before any child (catalog.py)
+    "huge": (rawpdf.huge_page, "DZ111", "page 1 of source '../papers/bad.pdf' is 20000 × 20000"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_CROPS))
+def test_a_build_cuts_no_crop_from_a_hostile_pdf_page(
+    case: str, make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """A build renders a figure's page in a started child bounded in CPU time and memory,
+    after the reader's checks of size, objects and form depth (figures/pdf_crops.py): a
+    hostile page costs the build a bounded time and one diagnostic, and the rest builds."""
+    make, code, reason = HOSTILE_CROPS[case]
+    article = (
+        "---\ntitle: A\npaper: {title: A, license: CC-BY-4.0}\nfigures: 1\n---\n\n# A\n\n"
+        "## 导言\n\n正文。\n\n/// figure | 1\n///\n"
+    )
+    spec = "source: ../papers/bad.pdf\nfigures:\n  - id: 1\n    page: 1\n    box: [72, 300, 300, 400]\n"
+    site = make_site(
+        {"index.md": "# Home\n", "a.md": article, "a.figures.yml": spec},
+        plugins=[{"duizhao": {"figures": {"jobs": 1}}}],
+    )
+    (site.root / "papers").mkdir()
+    make(site.root / "papers" / "bad.pdf")
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    site.build()
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+    where = r"/docs/a\.figures\.yml:\d+: "
+    if code == "DZ113":
+        where += r"DZ113 cannot crop figure 1 from '\.\./papers/bad\.pdf': "
+    else:
+        where += f"{code} "
+    (line,) = logs.take(where + reason, 1)
+    assert "\n" not in line and "Traceback" not in line
+    # the child's start (an interpreter, pypdfium2, Pillow) and at most its timer's 5 s
+    assert child_cpu < SETTINGS.render_seconds + 3.0
+    assert "<h1" in site.html("a.md")  # the rest built
+    assert not list(site.site_dir.rglob("fig-1.*"))  # and no crop of that page
+
+
+def test_the_crop_workers_cut_a_hostile_page_in_a_forked_child(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """With two jobs the crops are cut in the pool's workers (started processes of no
+    threads), each forking its bounded child: a page that PDFium expands to 10¹² squares
+    costs each crop of it one line and a bounded time."""
+    article = (
+        "---\ntitle: A\npaper: {title: A, license: CC-BY-4.0}\nfigures: 2\n---\n\n# A\n\n"
+        "## 导言\n\n正文。\n\n/// figure | 1\n///\n\n/// figure | 2\n///\n"
+    )
+    spec = (
+        "source: ../papers/bad.pdf\nfigures:\n"
+        "  - {id: 1, page: 1, box: [72, 300, 300, 400]}\n"
+        "  - {id: 2, page: 1, box: [72, 100, 300, 200]}\n"
+    )
+    site = make_site(
+        {"index.md": "# Home\n", "a.md": article, "a.figures.yml": spec},
+        plugins=[{"duizhao": {"figures": {"jobs": 2}}}],
+    )
+    (site.root / "papers").mkdir()
+    rawpdf.fanned_forms(site.root / "papers" / "bad.pdf")
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    site.build()
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+    found = logs.take(
+        r"DZ113 cannot crop figure [12] from '\.\./papers/bad\.pdf': page 1: rendering it takes "
+        r"more than (5 s of CPU|1,024 MB of memory)",
+        2,
+    )
+    assert len(found) == 2
+    # two workers' start, and each crop's child stopped by its timer (or its memory)
+    assert child_cpu < 2 * SETTINGS.render_seconds + 6.0

@@ -18,10 +18,14 @@ from bench.detect import timed_detector
 #: unchanged after the first held-out set's classes were fixed: 16 papers, 12 templates, 46
 #: pages, 91 floats): recall 0.868, precision 0.929, captions 0.868. After its failure classes,
 #: told to the detector's author in words only and fixed on generated pages (DETECT_VERSION
-#: 21): 0.967 / 0.978 / 0.967. Per-template figures: bench/README.md.
-RECALL_FLOOR = 0.96
-PRECISION_FLOOR = 0.97
-CAPTION_FLOOR = 0.96
+#: 21): 0.967 / 0.978 / 0.967. Its last two misses reproduced on generated pages as classes
+#: (a page-wide figure over a table caption in the other column; line numbers every fifth
+#: line; DETECT_VERSION 22): 0.989 / 0.989 / 0.989. Per-template figures: bench/README.md.
+RECALL_FLOOR = 0.98
+PRECISION_FLOOR = 0.98
+CAPTION_FLOOR = 0.98
+#: Issue 20: no template below 0.9.
+TEMPLATE_FLOOR = 0.9
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT2)
 
@@ -47,3 +51,4 @@ def test_heldout2_detection_scores_hold_their_floors(report: pdfcorpus.Report) -
     assert overall.recall >= RECALL_FLOOR, text
     assert overall.precision >= PRECISION_FLOOR, text
     assert overall.caption_accuracy >= CAPTION_FLOOR, text
+    assert report.worst_style() >= TEMPLATE_FLOOR, text

@@ -69,7 +69,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "DZ113": (
         Severity.ERROR,
         "PDF not read (figures detect, import, update): damaged, encrypted, no text layer, or a "
-        "page over a limit (size, objects, form depth, parse time or memory)",
+        "page over a limit (size, objects, form depth, parse time or memory); in a build, a "
+        "figure's PDF page over such a limit is not rendered",
     ),
     # site and attribution (attribution.py, digest.py)
     "DZ201": (Severity.WARNING, "paragraph or figure blocks but no 'paper: license:'"),

@@ -143,16 +143,6 @@ def render_box(page: Any, box: Sequence[float], dpi: int, width: int, height: in
     return image
 
 
-def _render_pdf(pdf: Any, crop: Crop) -> Image.Image:
-    figure = crop.figure
-    assert figure.page is not None
-    page = pdf[figure.page - 1]
-    try:
-        return render_box(page, figure.box, figure.dpi, crop.width, crop.height)
-    finally:
-        page.close()
-
-
 def _crop_image(im: Image.Image, crop: Crop) -> Image.Image:
     left, top = round(crop.figure.box[0]), round(crop.figure.box[1])
     out = im.crop((left, top, left + crop.width, top + crop.height))
@@ -169,9 +159,10 @@ def _encode(im: Image.Image, crop: Crop, encoder: Encoder, out: Path) -> None:
 
 
 def run_crops(
-    source: Path, crops: Sequence[Crop], encoder: Encoder, out_dir: Path
+    source: Path, crops: Sequence[Crop], encoder: Encoder, out_dir: Path, worker: bool = False
 ) -> list[CropResult]:
-    """Cut ``crops`` (all from ``source``) into ``out_dir``. Runs in a worker process."""
+    """Cut ``crops`` (all from ``source``) into ``out_dir``; ``worker``: in a worker process
+    of the pool (of no threads: a PDF's pages are rendered in a forked child there)."""
     results: list[CropResult] = []
     try:
         data = read_bytes(source, MAX_BINARY_BYTES)  # a regular file, bounded
@@ -179,23 +170,9 @@ def run_crops(
         reason = exc.message if isinstance(exc, InputError) else exc.strerror
         return [CropResult(c.key, False, f"cannot read source: {reason}") for c in crops]
     if crops and crops[0].kind == "pdf":
-        import pypdfium2 as pdfium
+        from .pdf_crops import render_pdf_crops  # in a child bounded in CPU time and memory
 
-        try:
-            pdf = pdfium.PdfDocument(data)
-        except pdfium.PdfiumError as exc:
-            return [CropResult(c.key, False, f"corrupt or truncated PDF ({exc})") for c in crops]
-        try:
-            for crop in crops:
-                try:
-                    _encode(_render_pdf(pdf, crop), crop, encoder, out_dir / crop.filename)
-                except (pdfium.PdfiumError, OSError, ValueError) as exc:
-                    results.append(CropResult(crop.key, False, f"cannot render: {exc}"))
-                else:
-                    results.append(CropResult(crop.key, True))
-        finally:
-            pdf.close()
-        return results
+        return render_pdf_crops(data, crops, encoder, out_dir, fork=worker)
     try:
         with open_image(data) as im:
             im.load()
@@ -286,7 +263,8 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
     for source, group in by_source.items():
         for start in range(0, len(group), size):
             chunk = group[start : start + size]
-            batch.futures.append(executor.submit(run_crops, source, chunk, encoder, cache.dir))
+            future = executor.submit(run_crops, source, chunk, encoder, cache.dir, True)
+            batch.futures.append(future)
             batch.chunks.append((source, chunk))
     return batch
 

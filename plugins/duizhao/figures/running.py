@@ -36,7 +36,7 @@ class DetectPage:
     graphics: list[Box] = field(default_factory=list)
     #: a template's float rules, by index in ``graphics``: each closes the float of the
     #: caption (its ``id``) it belongs to and stops every other float's region (see
-    #: :func:`duizhao.figures.detect.float_rules`)
+    #: :func:`duizhao.figures.caption_steps.float_rules`)
     closing: dict[int, int] = field(default_factory=dict)
 
 

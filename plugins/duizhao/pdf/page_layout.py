@@ -25,6 +25,7 @@ Coordinates are points from the page's top-left corner.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from .geometry import Box, overlap_len
 from .read import Char, Document, FontStyle, Graphic, PageContent
 from .settings import SETTINGS, Settings
-from .text import Line, drop_overdrawn, fragments, line_text, merge
+from .text import Line, drop_overdrawn, fragments, line_text, make_line, merge
 
 _PAGE_NUMBER_RE = re.compile(
     r"^(?:[-–—] ?)?(?:page )?[0-9ivxlc]{1,5}(?: of [0-9]{1,5})?(?: ?[-–—])?$", re.IGNORECASE
@@ -169,18 +170,74 @@ def glyph_notes(content: PageContent, dropped: int) -> list[Note]:
     return notes
 
 
-def line_numbers(lines: list[Line], s: Settings = SETTINGS) -> tuple[list[Line], int]:
-    """Remove the line numbers of a review copy: bare numbers stacked in one margin column."""
-    stacks: dict[int, list[Line]] = {}
-    for ln in lines:
-        if ln.text.isdigit() and len(ln.text) <= 4:
-            stacks.setdefault(round(ln.x1 / s.line_number_column), []).append(ln)
-    numbers = {
-        id(ln) for stack in stacks.values() if len(stack) >= s.line_number_stack for ln in stack
-    }
+def line_numbers(
+    lines: list[Line], fonts: Sequence[FontStyle], s: Settings = SETTINGS
+) -> tuple[list[Line], int]:
+    """Remove the line numbers of a review copy: bare numbers stacked in one margin column,
+    ``line_number_stack`` of them on a page, or at least ``line_number_run`` counting at one
+    step (lineno's every fifth line) left or right of all other text on the page. A number
+    drawn into the fragment of the line beside it (small type set apart from the text,
+    :func:`_numbered`) counts, and leaves the line."""
+    bare = [(ln, ln, None) for ln in lines if _bare_number(ln.text)]
+    split = [(ln, *parts) for ln in lines for parts in [_numbered(ln, fonts, s)] if parts]
+    stacks: dict[int, list[tuple[Line, Line, Line | None]]] = {}
+    for entry in bare + split:
+        stacks.setdefault(round(entry[1].x1 / s.line_number_column), []).append(entry)
+    numbers: dict[int, Line | None] = {}  # a fragment that goes: id → what stays of it
+    for stack in stacks.values():
+        full = [e for e in stack if e[2] is None]
+        if len(full) >= s.line_number_stack:
+            numbers.update((id(e[0]), None) for e in full)
+        elif _counting(stack, lines, s):
+            numbers.update((id(e[0]), e[2]) for e in stack)
     if not numbers:
         return lines, 0
-    return [ln for ln in lines if id(ln) not in numbers], len(numbers)
+    kept = [numbers.get(id(ln), ln) for ln in lines]
+    return [ln for ln in kept if ln is not None], len(numbers)
+
+
+def _bare_number(text: str) -> bool:
+    return text.isdigit() and len(text) <= 4
+
+
+def _numbered(ln: Line, fonts: Sequence[FontStyle], s: Settings) -> tuple[Line, Line] | None:
+    """A fragment opening with a line number drawn into it: up to four digits in type at
+    most ``line_number_size`` of the text's, set ``line_number_gap`` em of their own size
+    apart from it; (the number, the rest), else None."""
+    chars = ln.chars
+    k = 0
+    while k < len(chars) and k < 4 and chars[k].text.isdigit():
+        k += 1
+    if k == 0 or k == len(chars) or chars[k].text.isdigit():
+        return None
+    digits, rest = chars[:k], chars[k:]
+    small = max(c.size for c in digits)
+    if small > s.line_number_size * min(c.size for c in rest):
+        return None
+    if rest[0].x0 - digits[-1].x1 < s.line_number_gap * small:
+        return None
+    return make_line(ln.page, digits, fonts, s=s), make_line(ln.page, rest, fonts, s=s)
+
+
+def _counting(
+    stack: Sequence[tuple[Line, Line, Line | None]], lines: Sequence[Line], s: Settings
+) -> bool:
+    """Numbers in one column that count lines: at least ``line_number_run`` of them, growing
+    by one step down the page, in the margin: left (or right) of every other text of the
+    page (a numbered listing's numbers lie inside its column, right of the column's text)."""
+    if len(stack) < s.line_number_run:
+        return False
+    values = [int(e[1].text) for e in sorted(stack, key=lambda e: e[1].y0)]
+    steps = {b - a for a, b in itertools.pairwise(values)}
+    if len(steps) != 1 or min(steps) < 1:
+        return False
+    own = {id(e[0]) for e in stack}
+    others = [ln for ln in lines if id(ln) not in own] + [e[2] for e in stack if e[2]]
+    if not others:
+        return False
+    x0 = min(e[1].x0 for e in stack)
+    x1 = max(e[1].x1 for e in stack)
+    return x1 <= min(ln.x0 for ln in others) or x0 >= max(ln.x1 for ln in others)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -669,7 +726,7 @@ def analyse(doc: Document, s: Settings | None = None) -> Layout:
     for content in doc.pages:
         chars, dropped = drop_overdrawn(content.chars, s)
         notes.extend(glyph_notes(content, dropped))
-        frags, numbered = line_numbers(fragments(content.number, chars, doc.fonts, s), s)
+        frags, numbered = line_numbers(fragments(content.number, chars, doc.fonts, s), doc.fonts, s)
         if numbered:
             notes.append(Note(content.number, 0, f"dropped {numbered} line numbers in the margin"))
         outside = off_page(frags, content.width, content.height)

@@ -30,6 +30,10 @@ class Settings:
     #: page is read (guard.py): a paper's page takes milliseconds, a page of 300,000 objects
     #: 0.4 s, a million 1.2 s; a form drawing a form ten times, seven deep, much more
     parse_seconds: float = 2.0
+    #: CPU time (s) a build's child may take to load, check and render one page for a crop
+    #: (figures/pdf_crops.py): a page of 300,000 objects takes about 1 s, of a million paths
+    #: 1.2-1.7 s to load before it is refused by its count
+    render_seconds: float = 5.0
     #: memory (bytes) PDFium may take to parse one page in that child: a million paths take
     #: 200 MB; the ten-million-object form above over 2 GB
     parse_memory: int = 1 << 30
@@ -113,6 +117,13 @@ class Settings:
     #: this many on a page
     line_number_column: float = 3.0
     line_number_stack: int = 8
+    #: … or at least this many counting at one step (lineno's every fifth line) outside all
+    #: other text of the page
+    line_number_run: int = 4
+    #: a number drawn into the fragment of its line is set in type at most this share of the
+    #: text's, this far (em of its own size) apart from it
+    line_number_size: float = 0.8
+    line_number_gap: float = 1.0
     #: gutter: body-size lines of this many glyphs, at least this many on the page
     gutter_line_chars: int = 8
     gutter_min_lines: int = 6
@@ -243,6 +254,9 @@ class Settings:
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
+    #: … but a page-wide float's caption (its body across the gutter, the caption in one
+    #: column) only with one within this many leadings: 0, one sharing its lines
+    wide_beside_lines: float = 0.0
     #: two such captions split their spans at the widest white gap between them, sought in
     #: what is drawn this many leadings over and under them (their floats' bodies); the
     #: middle between the captions when nothing there leaves a gap

@@ -1,0 +1,414 @@
+"""Step 2 of the figure detection: captions, as named steps over the detector's pages
+(:class:`.running.DetectPage`), each a function.
+
+1. :func:`caption_starts`: a fragment opening with a label set apart ("Figure 3:", "Fig. 3.",
+   "TABLE II" alone on its line, a bold label) starts a caption; a label without its
+   delimiter does beside a caption of the float before or after it on its baseline
+   (:func:`_row_siblings`); one opening a line inside a paragraph is a reference.
+2. :func:`extend`: the rest of its first line (:func:`first_line`) and the lines right below
+   it, of its size and with no rule between, continue it (:func:`_next_line`); a caption's
+   first line stops at another caption's label on its baseline (:func:`openers`).
+3. :func:`widen`: a caption in one column whose float crosses the gutter takes the text width.
+4. :func:`float_rules`: a template's rules under its captions close their floats.
+
+Pure: on the engine's page layout (:mod:`duizhao.pdf`); the regions are grown from these
+captions in :mod:`.detect`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..pdf.captions import Label, caption_label, caption_text, lone_label_word, parse_label
+from ..pdf.geometry import Box, overlap_len, union
+from ..pdf.hyphens import Joiner
+from ..pdf.page_layout import Layout
+from ..pdf.settings import Settings
+from ..pdf.text import Line, merge
+from .running import DetectPage
+
+__all__ = [
+    "Caption",
+    "caption_starts",
+    "extend",
+    "first_line",
+    "float_rules",
+    "openers",
+    "others_openers",
+    "widen",
+]
+
+
+@dataclass(eq=False)
+class Caption:
+    page: DetectPage
+    label: Label
+    #: the caption's lines, top to bottom (each made of one or more fragments)
+    lines: list[Line]
+    #: the horizontal span of its float: its column, or the text width
+    span: tuple[float, float]
+    score: float = 0.0
+    #: its float crosses the gutter though the caption lies in one column (:func:`widen`)
+    wide: bool = False
+    #: a float rule lies right under it: its body is above it (:func:`float_rules`)
+    ruled: bool = False
+
+    @property
+    def kind(self) -> str:
+        return self.label.kind
+
+    @property
+    def number(self) -> int:
+        return self.label.number
+
+    @property
+    def box(self) -> Box:
+        return union(ln.box for ln in self.lines)
+
+    @property
+    def own(self) -> set[int]:
+        return {id(p) for ln in self.lines for p in (ln.pieces or [ln])}
+
+    def text(self, layout: Layout, joiner: Joiner) -> str:
+        return caption_text(self.lines, layout.fonts, joiner)
+
+
+def _span(page: DetectPage, line: Line, layout: Layout) -> tuple[float, float]:
+    col = page.layout.column_of(line.x0, line.x1, layout.settings.column_share)
+    if col is not None:
+        return col
+    # Across the gutter, or wider than the text a page without a gutter has (its other
+    # column holding no body-size text): the text width, and at least the caption's.
+    s0, s1 = page.layout.text_span
+    return (min(s0, line.x0), max(s1, line.x1))
+
+
+def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
+    """Fragments that open with a caption's label (a label word set apart from its number
+    joins the fragment to its right)."""
+    s = layout.settings
+    found = []
+    frags = page.layout.fragments
+    bare: list[tuple[Line, Label]] = []
+    for f in frags:
+        if id(f) in page.margin:
+            continue
+        first = [f]
+        text = f.text
+        if lone_label_word(text):
+            right = _right_of(page, f, [f], layout, s.label_gap)
+            if right is None:
+                continue
+            first.append(right)
+            text = f"{text} {right.text}"
+        # A bold label ("**Algorithm 1** Ordering"): its first glyph is set in bold.
+        bold = bool(f.chars) and layout.fonts[f.chars[0].font].bold
+        label = caption_label(text, bold)
+        if label is None:
+            opening = parse_label(text) if len(first) == 1 else None
+            if opening is not None and id(f) not in page.body:
+                bare.append((f, opening))
+            continue
+        if id(f) in page.body and _in_paragraph(page, f, layout):
+            continue  # "… shown in / Fig. 7. The two stages …": a reference at a line's start
+        line = merge(first, layout.fonts, s) if len(first) > 1 else f
+        score = (s.bold_label_score if bold else 0.0) + (
+            s.delim_score if label.delim in (":", ".", "|") else 0.0
+        )
+        score += 0.0 if id(f) in page.body else s.apart_score
+        found.append(Caption(page, label, [line], _span(page, line, layout), score))
+    return found + _row_siblings(page, found, bare, layout)
+
+
+def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """Running text ``f`` goes on a paragraph: a line of running text stands right above it
+    (``paragraph_pitch`` leadings, top to top) in its column. A caption never does: its
+    float, or the float's separation, lies between it and the text."""
+    s = layout.settings
+    lo, hi = (p * layout.leading for p in s.paragraph_pitch)
+    return any(
+        id(g) in page.body and lo <= f.y0 - g.y0 <= hi and overlap_len(g.x0, g.x1, f.x0, f.x1) > 0
+        for g in page.layout.fragments
+    )
+
+
+def _row_siblings(
+    page: DetectPage, found: Sequence[Caption], bare: Sequence[tuple[Line, Label]], layout: Layout
+) -> list[Caption]:
+    """Captions of floats set side by side share a baseline, and a paper may set one of them
+    without its delimiter ("Figure 10: …   Figure 11 Datasets …   Figure 12 …"): a label
+    without one is a caption's when a caption on its line, of the same label word, numbers
+    its float one before or after it (taken in turn, so a row of three is read whole)."""
+    s = layout.settings
+    rows = [(c.lines[0], c.label) for c in found]
+    out: list[Caption] = []
+    pending = list(bare)
+    while pending:
+        taken = [
+            (f, label)
+            for f, label in pending
+            if any(
+                abs(g.mid - f.mid) < s.label_line * f.size
+                and other.word == label.word
+                and abs(other.number - label.number) == 1
+                and (g.x1 <= f.x0 or f.x1 <= g.x0)
+                for g, other in rows
+            )
+        ]
+        if not taken:
+            break
+        for f, label in taken:
+            rows.append((f, label))
+            out.append(Caption(page, label, [f], _span(page, f, layout), s.apart_score))
+        pending = [p for p in pending if all(p[0] is not f for f, _ in taken)]
+    return out
+
+
+def _right_of(
+    page: DetectPage, f: Line, taken: Sequence[Line], layout: Layout, reach: float
+) -> Line | None:
+    """The nearest fragment on ``f``'s line to the right of ``taken``, within ``reach`` em."""
+    last = taken[-1]
+    mid = f.y0 + f.y1
+    candidates = [
+        g
+        for g in page.layout.fragments
+        if all(g is not t for t in taken)
+        and abs((g.y0 + g.y1) - mid) < layout.settings.label_line * f.size
+        and 0 <= g.x0 - last.x1 <= reach * f.size
+    ]
+    return min(candidates, key=lambda g: g.x0) if candidates else None
+
+
+def openers(caption: Caption) -> frozenset[int]:
+    """The fragments that open ``caption`` (its label, and a number set apart from it)."""
+    first = caption.lines[0]
+    return frozenset(id(p) for p in (first.pieces or [first]))
+
+
+def others_openers(caption: Caption, opening: dict[Caption, frozenset[int]]) -> frozenset[int]:
+    return frozenset().union(*(ids for c, ids in opening.items() if c is not caption))
+
+
+def extend(caption: Caption, layout: Layout, starts: frozenset[int] = frozenset()) -> None:
+    """Add the rest of the caption's first line, and the lines that continue it below.
+    ``starts``: the fragments that open the page's other captions; the first line stops at
+    one (captions of charts set side by side, each its own float, share a baseline)."""
+    first = first_line(caption, layout, starts)
+    beside = _text_beside(caption, first, layout)
+    own = caption.own
+    while True:
+        nxt = _next_line(caption, first, beside, own, layout)
+        if nxt is None:
+            return
+        caption.lines.append(nxt)
+        own |= {id(p) for p in (nxt.pieces or [nxt])}
+
+
+def first_line(caption: Caption, layout: Layout, starts: frozenset[int]) -> Line:
+    """The caption's first line with the rest of its line: the label may stand apart from
+    its text (a bold label set with a wide space), up to running text, another caption's
+    label (``starts``) or, for a caption in one column, the gutter."""
+    s = layout.settings
+    page = caption.page
+    first = caption.lines[0]
+    pieces = list(first.pieces or [first])
+    while True:
+        right = _right_of(page, pieces[0], pieces, layout, s.label_gap)
+        if right is None or id(right) in page.body or id(right) in starts:
+            break
+        col_first = page.layout.column_of(pieces[0].x0, pieces[-1].x1, s.column_share)
+        if (
+            not caption.wide
+            and col_first is not None
+            and page.layout.column_of(pieces[0].x0, right.x1, s.column_share) is None
+        ):
+            break
+        pieces.append(right)
+    if len(pieces) > len(first.pieces or [first]):
+        first = merge(pieces, layout.fonts, s)
+        caption.lines = [first]
+        caption.span = _span(page, first, layout)
+    return first
+
+
+def _text_beside(caption: Caption, first: Line, layout: Layout) -> bool:
+    """Running text in the caption's span stands on its first line, beside it (a
+    wrapfigure's caption: its lines keep to the first line's measure)."""
+    s = layout.settings
+    page = caption.page
+    s0, s1 = caption.span
+    return any(
+        id(g) in page.body
+        and abs(g.mid - first.mid) < s.label_line * first.size
+        and overlap_len(g.x0, g.x1, s0, s1) > s.region_share * g.width
+        for g in page.layout.fragments
+        if g.x1 <= first.x0 or first.x1 <= g.x0
+    )
+
+
+def _next_line(
+    caption: Caption, first: Line, beside: bool, own: set[int], layout: Layout
+) -> Line | None:
+    """The line that continues the caption under its last line: right below it, under the
+    first line, of its size, no caption's start, no table row and no rule between; None
+    when the caption ends there."""
+    s = layout.settings
+    page = caption.page
+    s0, s1 = caption.span
+    reach = s.wrap_caption_reach * first.size
+    last = caption.lines[-1]
+    below = [
+        f
+        for f in page.layout.fragments
+        if id(f) not in own
+        and id(f) not in page.margin
+        and f.y0 >= last.y0 + s.caption_next * last.size
+        and f.y0 - last.y1 <= s.caption_lead * first.size
+        and overlap_len(f.x0, f.x1, s0, s1) > s.region_share * f.width
+        # Under the first line, and not the start of a caption beside this one.
+        and overlap_len(f.x0, f.x1, first.x0, first.x1) > 0
+        and caption_label(f.text) is None
+        and not (beside and (f.x0 < first.x0 - reach or f.x1 > first.x1 + reach))
+    ]
+    if not below:
+        return None
+    top = min(f.y0 for f in below)
+    row = sorted((f for f in below if f.y0 < top + s.caption_next * first.size), key=lambda f: f.x0)
+    if any(b.x0 - a.x1 > s.caption_cell_gap * first.size for a, b in itertools.pairwise(row)):
+        return None  # the cells of a table row
+    nxt = row[0] if len(row) == 1 else merge(row, layout.fonts, s)
+    # A label alone on its line (IEEE's TABLE I) may be followed by its text in smaller
+    # capitals; after that the caption keeps the size of its text.
+    if caption.label.alone and len(caption.lines) == 1:
+        fits = abs(nxt.size - first.size) <= s.alone_caption_size * first.size
+    else:
+        fits = abs(nxt.size - caption.lines[-1].size) <= s.caption_size
+    if not fits or caption_label(nxt.text) is not None:
+        return None
+    if any(
+        (g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0)
+        or (
+            overlap_len(g[1], g[3], nxt.y0, nxt.y1) > s.caption_next * (nxt.y1 - nxt.y0)
+            and overlap_len(g[0], g[2], nxt.x0, nxt.x1) > 0
+        )
+        for g in page.graphics
+    ):
+        return None  # a rule between, or one down across the line (a table's column rule)
+    return nxt
+
+
+def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool:
+    """A page-wide float whose caption is set in one column's width (Elsevier's short
+    captions set from the left edge, a label set apart from its text): an item of no running
+    text that straddles the gutter, within ``wide_reach`` leadings of the caption above or
+    below it or going on from its first line, makes the float's span the text width. True
+    when it did (the caption is then extended again: its text may go on across the gutter)."""
+    s = layout.settings
+    page = caption.page
+    pl = page.layout
+    if pl.gutter is None or caption.wide:
+        return False
+    (_l0, l1), (r0, _r1) = pl.columns
+    s0, s1 = caption.span
+    if not (s1 <= l1 + s.body_start_slack or s0 >= r0 - s.body_start_slack):
+        return False  # across the gutter already
+    cb = caption.box
+    reach = s.wide_reach * layout.leading
+    others = set().union(*(o.own for o in captions if o.page is page and o is not caption))
+    own = caption.own
+
+    first = caption.lines[0]
+
+    def straddles(b: Box) -> bool:
+        near = (
+            -s.start_slack <= cb[1] - b[3] <= reach
+            or -s.start_slack <= b[1] - cb[3] <= reach
+            # the caption's own line going on across the gutter (extend stopped at it)
+            or (
+                abs((b[1] + b[3]) / 2 - first.mid) < s.label_line * first.size
+                and 0 <= b[0] - first.x1 <= s.label_gap * first.size
+            )
+        )
+        return near and b[0] < l1 - s.wide_overlap and b[2] > r0 + s.wide_overlap
+
+    apart = page.body | page.margin | page.headings | others | own
+    texts = (f.box for f in pl.fragments if id(f) not in apart)
+    # a rule under a running head is none of a float's (as in :func:`_items`)
+    band = layout.band
+    graphics = (
+        g
+        for g in page.graphics
+        if g[3] >= band[0] - s.band_slack and g[1] <= band[1] + s.band_slack
+    )
+    if not any(straddles(b) for b in itertools.chain(graphics, texts)):
+        return False
+    if any(
+        id(f) in page.body and min(f.y1, cb[3]) > max(f.y0, cb[1]) and (f.x1 <= s0 or f.x0 >= s1)
+        for f in pl.fragments
+    ):
+        return False  # running text beside the caption: the float keeps to its column
+    t0, t1 = pl.text_span
+    caption.span = (min(t0, s0), max(t1, s1))
+    caption.wide = True
+    return True
+
+
+def float_rules(captions: Sequence[Caption], layout: Layout) -> None:
+    """A template that draws a rule right under every float's caption (OSDI '14 draws it as
+    an image) closes each float with it: the rule is no part of the float below it, and the
+    caption it hangs under stands below its body, a table's as a figure's. Told from a table's
+    top rule under a caption set above the table: the paper's figure captions carry such a
+    rule (at least ``float_rule_figures`` of them, ``float_rule_share`` of all), and no rule
+    stands right above the caption. A ruled float style (an algorithm's) frames its caption
+    with two and closes the float with a third under its body: that one is no part of the
+    float below it either."""
+    s = layout.settings
+    hung: list[tuple[Caption, list[int]]] = []
+    for c in captions:
+        cb, size = c.box, c.lines[-1].size
+        thin = [(i, g) for i, g in enumerate(c.page.graphics) if g[3] - g[1] <= s.float_rule_height]
+        under = [i for i, g in thin if _hugs(cb, c.span, size, g, True, s)]
+        if not under:
+            continue
+        if not any(_hugs(cb, c.span, size, g, False, s) for _i, g in thin):
+            hung.append((c, under))
+            continue
+        # A ruled float (an algorithm's): rules over and under its caption, its body under
+        # them, closed by the next rule across its span before any other caption.
+        s0, s1 = c.span
+        top = max(c.page.graphics[i][3] for i in under)
+        below = [
+            (g[1], i)
+            for i, g in thin
+            if g[1] > top + s.float_rule_height
+            and overlap_len(g[0], g[2], s0, s1) >= s.float_rule_span * (s1 - s0)
+        ]
+        if below:
+            y, i = min(below)
+            if not any(
+                o.page is c.page and top < o.box[1] < y and overlap_len(o.box[0], o.box[2], s0, s1)
+                for o in captions
+            ):
+                c.page.closing[i] = id(c)
+    figures = sum(1 for c in captions if c.kind == "figure")
+    ruled = sum(1 for c, _ in hung if c.kind == "figure")
+    if ruled < s.float_rule_figures or ruled < s.float_rule_share * figures:
+        return
+    for c, under in hung:
+        c.ruled = True
+        c.page.closing.update(dict.fromkeys(under, id(c)))
+
+
+def _hugs(
+    cb: Box, span: tuple[float, float], size: float, g: Box, below: bool, s: Settings
+) -> bool:
+    """Thin rule ``g`` lies right under (or over) the caption boxed ``cb``, set at ``size``,
+    across its ``span``."""
+    s0, s1 = span
+    gap = g[1] - cb[3] if below else cb[1] - g[3]
+    return -s.start_slack <= gap <= s.float_rule_gap * size and overlap_len(
+        g[0], g[2], s0, s1
+    ) >= s.float_rule_span * (s1 - s0)
