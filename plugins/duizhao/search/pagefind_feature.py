@@ -148,9 +148,10 @@ class PagefindFeature(Feature):
             except Exception as error:
                 log.warning(f"search: pagefind could not write the index: {error}")
                 return
+            packed = f", {stats.packed} files repacked" if stats.packed else ""
             log.info(
                 f"search: pagefind indexed {stats.pages} pages in "
-                f"{time.perf_counter() - start:.2f} s (their documents: {making:.2f} s CPU)"
+                f"{time.perf_counter() - start:.2f} s (their documents: {making:.2f} s CPU{packed})"
             )
 
         if self.background is not None:
