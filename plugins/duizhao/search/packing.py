@@ -4,11 +4,13 @@ unpacks them (``assets/search-worker.js``, ``unpack``) into the very bytes Pagef
 A Pagefind index chunk is CBOR: for each word, for each page, the gaps between the word's
 positions, most of them integers of one to three bytes, each after its own header byte. Gzip
 does poorly on that mixture: at N=1,000 the chunk of ``memory`` (110,046 positions) is 178 KB,
-1.62 bytes a position, where the gaps' entropy is 1.19. Repacked, the same CBOR is written as
-streams — the items' header bytes, the integers' low bytes, their high bytes, the other
-arguments, the strings' bytes — so that each stream's bytes look alike, then gzipped: 178 KB
-become about 135 KB, and the metadata (a fragment name and a word count per indexed part) 67 KB
-become about 57 KB. A first query at N=1,000 fetches one chunk and the metadata whole.
+1.62 bytes a position, where the gaps' entropy is 1.19 bytes. Repacked, the same CBOR is
+written as streams, each of bytes alike, then gzipped: the items' header bytes; the small
+integers that start an array (pages' numbers, weight markers); the high bytes, then the low
+bytes, of the other integers; the other arguments; the strings, each after how many bytes it
+shares with the start of the one before (sorted words, fragment names). That chunk becomes
+143 KB, and the metadata (a fragment name and a word count per indexed part) 67 KB becomes
+53 KB; a first query at N=1,000 fetches one chunk and the metadata whole.
 
 The metadata is always repacked, index chunks only over :data:`PACK_BYTES` (gzipped): a
 smaller chunk is a small part of a first query's bytes, and repacking costs CPU time in Python
