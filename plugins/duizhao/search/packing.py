@@ -17,6 +17,10 @@ smaller chunk is a small part of a first query's bytes, and repacking costs CPU 
 (about 0.4 µs an item: 50 ms and 18 ms of gzip for the 281 KB of ``memory``'s chunk). The
 repacking is exact: an integer is written back in its shortest form, which is how Pagefind
 (minicbor) writes every integer; a file with any other form is left as it is.
+
+The worker inflates a repacked file with the browser's ``DecompressionStream`` (Chrome 80,
+Firefox 113, Safari 16.4 and later) before it unpacks it; a browser without one cannot
+read a repacked file, and its search fails on a site that has them (N=100 and more).
 """
 
 from __future__ import annotations
