@@ -10,6 +10,11 @@ prints the functions where the time goes (cumulative and own time), by package.
 
     python -m bench.overhead [--articles 40] [--repeat 5] [--search material|pagefind]
         [--profile] [--workdir DIR]
+    python -m bench.overhead --search pagefind --shares 3 [--workdir DIR]
+
+``--shares N`` builds the duizhao corpus N times in this process and prints what the indexing
+takes of each build: the documents' CPU time, ``write_index``'s wall time, its own CPU time and
+Pagefind's process's (the children's CPU time), as shares of the build's wall and CPU time.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bench.corpus import generate
 from bench.run import measure
@@ -72,6 +78,63 @@ def profile(project: Path, site: Path, top: int) -> str:
     return out.getvalue()
 
 
+def shares(project: Path, site: Path) -> str:
+    """Build ``project`` once in this process; what the indexing takes of the build's wall and
+    CPU time: the documents (``page_documents``), then ``write_index`` (its Python side, and
+    Pagefind's process: the CPU time of this process's children)."""
+    import resource
+    import time
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from duizhao.search import pagefind_feature
+
+    spent = {"documents": 0.0, "write wall": 0.0, "write self": 0.0, "pagefind": 0.0}
+    real_documents, real_write = pagefind_feature.page_documents, pagefind_feature.write_index
+
+    def documents(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return real_documents(*args, **kwargs)
+        finally:
+            spent["documents"] += time.process_time() - start
+
+    def write(*args: Any, **kwargs: Any) -> Any:
+        wall, cpu, children = time.perf_counter(), time.process_time(), _children()
+        try:
+            return real_write(*args, **kwargs)
+        finally:
+            spent["write wall"] += time.perf_counter() - wall
+            spent["write self"] += time.process_time() - cpu
+            spent["pagefind"] += _children() - children
+
+    def _children() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    cwd = os.getcwd()
+    os.chdir(project)
+    pagefind_feature.page_documents, pagefind_feature.write_index = documents, write
+    try:
+        config = load_config(str(project / "mkdocs.yml"), site_dir=str(site))
+        wall, cpu, children = time.perf_counter(), time.process_time(), _children()
+        build(config)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu + _children() - children
+    finally:
+        pagefind_feature.page_documents, pagefind_feature.write_index = real_documents, real_write
+        os.chdir(cwd)
+    index_cpu = spent["documents"] + spent["write self"] + spent["pagefind"]
+    index_wall = spent["documents"] + spent["write wall"]  # the documents: CPU ≈ wall
+    return (
+        f"build {wall:.2f} s wall, {cpu:.2f} s CPU; documents {spent['documents']:.2f} s CPU; "
+        f"write_index {spent['write wall']:.2f} s wall, {spent['write self']:.2f} s CPU here, "
+        f"Pagefind's process {spent['pagefind']:.2f} s CPU. Indexing: "
+        f"{100 * index_cpu / cpu:.1f} % of the CPU ({100 * spent['pagefind'] / cpu:.1f} % "
+        f"Pagefind's process), {100 * index_wall / wall:.1f} % of the wall time"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench.overhead", description=__doc__.split("\n")[0]
@@ -81,12 +144,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--search", choices=("material", "pagefind"), default="material")
     parser.add_argument("--profile", action="store_true", help="also profile the duizhao build")
     parser.add_argument("--top", type=int, default=35, help="functions listed by the profile")
+    parser.add_argument(
+        "--shares", type=int, metavar="N", help="only: N in-process builds, indexing's shares"
+    )
     parser.add_argument("--workdir", type=Path)
     args = parser.parse_args(argv)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="duizhao-overhead-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        dz = study_project(work / "duizhao", args.articles, args.search)
+        dz = work / "duizhao"
+        if not (args.shares and (dz / "mkdocs.yml").exists()):
+            dz = study_project(dz, args.articles, args.search)
+        if args.shares:
+            for i in range(args.shares):
+                print(f"shares {i + 1}: {shares(dz, work / 'site-shares')}", flush=True)
+            return
         plain = generate(work / "plain", args.articles, duizhao=False)
         mkdocs = str(BIN / "mkdocs")
         runs: dict[str, list[float]] = {"duizhao": [], "plain": []}

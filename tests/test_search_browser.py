@@ -11,6 +11,7 @@ navigation to ``#P007``; dark mode on a phone (screenshots under test-results/se
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,28 @@ def _build(where: Path, search: str) -> tuple[str, Path]:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The Pagefind build, served: its base URL."""
     base, built = _build(tmp_path_factory.mktemp("pagefind"), "pagefind")
+    with serve(built, int(base.split(":")[2].rstrip("/"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def packed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same site with its metadata and every index chunk repacked (search/packing.py)."""
+    from duizhao.search import packing
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(packing, "PACK_BYTES", 0)
+        patch.setattr(
+            "duizhao.search.pagefind.pack_index", lambda folder: packing.pack_index(folder, 0)
+        )
+        base, built = _build(tmp_path_factory.mktemp("packed"), "pagefind")
+    folder = built / "search" / "pagefind"
+    repacked = [
+        p
+        for p in [*folder.glob("*.pf_meta"), *folder.glob("index/*.pf_index")]
+        if gzip.decompress(p.read_bytes()).startswith(packing.MAGIC)
+    ]
+    assert len(repacked) >= 2, repacked
     with serve(built, int(base.split(":")[2].rstrip("/"))) as url:
         yield url
 
@@ -180,6 +203,24 @@ def test_quality_and_hostile_queries_asked_of_the_worker(site: str, context: Any
         assert "<" not in html, (answer["query"], html[:200])
     assert page.evaluate("window.__pwned") is None
     watch.check()
+
+
+def test_a_repacked_index_answers_as_pagefinds_own(
+    site: str, packed_site: str, context: Any
+) -> None:
+    """The worker unpacks what the build repacked: every query of the set has the same results,
+    excerpts and all, as on the site whose index is as Pagefind wrote it."""
+    queries = [query for query, _expected in QUERIES]
+    answers = []
+    for base in (site, packed_site):
+        watch = Watch(base)
+        page = watch.attach(context()).new_page()
+        page.goto(base + "reader/a/")
+        answers.append([(a["query"], a["hrefs"], a["html"]) for a in ask(page, queries, 3000)])
+        watch.check()
+    for before, after in zip(*answers, strict=True):
+        assert after == before
+    assert sum(bool(hrefs) for _q, hrefs, _h in answers[0]) > len(queries) // 2
 
 
 def test_the_box_keyboard_paragraph_results_and_instant_navigation(site: str, context: Any) -> None:

@@ -23,7 +23,7 @@ from duizhao.search.pagefind import (
     pagefind_language,
     split_content,
 )
-from duizhao.search.theme import search_config
+from duizhao.search.theme import search_config, worker_version
 from reader_site import FILES, reader_config
 
 PAGEFIND = {"duizhao": {"search": "pagefind"}}
@@ -132,6 +132,10 @@ def test_the_config_block_gets_the_worker_and_stays_json() -> None:
     assert data == {"base": "..", "search": "../assets/duizhao/search-worker.js", "t": "a<b"}
     assert "a<b" not in out  # as Jinja's tojson writes it inside <script>
     assert search_config("<p>not Material's</p>", "w.js") == "<p>not Material's</p>"
+    out = search_config(block, "w.js", words=64, version="0a1b2c3d")
+    assert json.loads(out[out.index(">") + 1 : out.rindex("</script>")])["search"] == (
+        "w.js?words=64&v=0a1b2c3d"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -174,7 +178,9 @@ def test_a_pagefind_site_has_the_index_the_worker_and_no_lunr_documents(make_sit
     config = json.loads(
         re.search(r'id="__config" type="application/json">(.*?)</script>', html, re.S)[1]
     )  # type: ignore[index]
-    assert config["search"] == "../assets/duizhao/search-worker.js?words=64"
+    # The URL names the served worker: a browser's cached older worker is not used.
+    version = worker_version(served)
+    assert config["search"] == f"../assets/duizhao/search-worker.js?words=64&v={version}"
     shards = list((folder / "words").glob("*.json"))
     assert shards and any("显存" in json.loads(p.read_text("utf-8")) for p in shards)
     assert 'class="md-search"' in html and 'BroadcastChannel("duizhao-search")' in html

@@ -59,9 +59,54 @@ function inflate(buffer) {
 function grab(url) {
   return nativeFetch(url).then(function (r) {
     return r.arrayBuffer().then(function (body) {
-      return r.ok && PF_FILE.test(url) ? inflate(body) : body
+      return r.ok && PF_FILE.test(url) ? inflate(body).then(unpack) : body
     }).then(function (body) { return { status: r.status, body: body } })
   })
+}
+
+/* The largest metadata and index chunks are repacked at build time (search/packing.py):
+   the CBOR's item heads, small integers, the high and low bytes of the others, arguments,
+   and strings (each sharing a start with the one before) in streams of their own. This puts
+   back the bytes Pagefind wrote, its signature first. */
+var PACKED = "dz_pack1", SIGNATURE = "pagefind_dcd"
+
+function unpack(buffer) {
+  var b = new Uint8Array(buffer)
+  if (b.length < 36 || new TextDecoder().decode(b.subarray(0, 8)) !== PACKED) return buffer
+  var view = new DataView(buffer), n = []
+  for (var i = 0; i < 7; i++) n.push(view.getUint32(8 + 4 * i))
+  var h = 36, heads = h + n[1], sm = h + n[1], lo = sm + n[2], hi = lo + n[3], ar = hi + n[4], sh = ar + n[5], st = sh + n[6]
+  var out = new Uint8Array(12 + n[0]), o = 12, last = 0  // where the last string is in out
+  out.set(utf8.encode(SIGNATURE), 0)
+  for (var at = h; at < heads; at++) {
+    var byte = b[at], major = byte >> 5, info = byte & 31, v, k
+    if (major <= 1) {
+      if (info >= 2) {  // 4 or 8 bytes, as written
+        k = info === 2 ? 4 : 8
+        out[o++] = major << 5 | (info === 2 ? 26 : 27)
+        out.set(b.subarray(ar, ar + k), o); o += k; ar += k
+        continue
+      }
+      v = info === 0 ? b[sm++] : b[hi++] << 8 | b[lo++]
+      if (v < 24) out[o++] = major << 5 | v
+      else if (v < 256) { out[o++] = major << 5 | 24; out[o++] = v }
+      else { out[o++] = major << 5 | 25; out[o++] = v >> 8; out[o++] = v & 255 }
+      continue
+    }
+    out[o++] = byte
+    var len = info
+    k = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
+    if (k) { len = 0; for (var j = 0; j < k; j++) { len = len * 256 + b[ar]; out[o++] = b[ar++] } }
+    if ((major === 2 || major === 3) && info !== 31) {
+      var common = b[sh++]
+      out.copyWithin(o, last, last + common)
+      out.set(b.subarray(st, st + len - common), o + common)
+      st += len - common
+      last = o; o += len
+    }
+  }
+  if (o !== out.length) throw new Error("packed file")
+  return out.buffer
 }
 
 self.fetch = function (input, init) {

@@ -43,7 +43,7 @@ import tempfile
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,6 +51,7 @@ from markupsafe import Markup
 
 from .. import htmlscan
 from ..escape import html_attr, html_text
+from .packing import pack_index
 from .pagefind_check import FIXED, IndexCheck
 from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
@@ -371,6 +372,7 @@ def available() -> bool:
 class IndexStats:
     pages: int
     documents: int
+    packed: int = 0  # metadata and index chunks repacked (:mod:`.packing`)
 
 
 class IncompleteIndexError(Exception):
@@ -412,6 +414,8 @@ def write_index(
             if problems:
                 continue
             _prune(staging)
+            # Checked whole, the largest files are repacked (the worker unpacks them).
+            stats = replace(stats, packed=pack_index(staging))
             shards = word_shards(words)
             if shards:
                 folder = staging / WORDS_DIR

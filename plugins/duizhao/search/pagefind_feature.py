@@ -55,6 +55,7 @@ class PagefindFeature(Feature):
         self.making = 0.0
         self.active = False
         self.lang = "en"
+        self.version = ""  # of the served worker (its URL's v=)
         self.background = _Background() if background else None
         self._warned: set[str] = set()
 
@@ -83,7 +84,9 @@ class PagefindFeature(Feature):
     def on_files(self, build: Build, files: Files) -> None:
         if self.active:
             source = head.ASSETS / theme.WORKER
-            head.publish(files, build.config, theme.WORKER, source, theme.worker_text(source))
+            text = theme.worker_text(source)
+            self.version = theme.worker_version(text)
+            head.publish(files, build.config, theme.WORKER, source, text)
 
     def on_page_content(self, build: Build, html: str, page: Page) -> str:
         if not self.active:
@@ -115,7 +118,9 @@ class PagefindFeature(Feature):
         if not self.active:
             return
         shards = WORD_SHARDS if self.lang == "zh" else 0
-        env.globals["duizhao_search_config"] = functools.partial(theme.search_config, words=shards)
+        env.globals["duizhao_search_config"] = functools.partial(
+            theme.search_config, words=shards, version=self.version
+        )
         urls = set(page_urls(files))
         self.documents = {url: doc for url, doc in self.documents.items() if url in urls}
         self.words = {url: words for url, words in self.words.items() if url in urls}
@@ -148,9 +153,10 @@ class PagefindFeature(Feature):
             except Exception as error:
                 log.warning(f"search: pagefind could not write the index: {error}")
                 return
+            packed = f", {stats.packed} files repacked" if stats.packed else ""
             log.info(
                 f"search: pagefind indexed {stats.pages} pages in "
-                f"{time.perf_counter() - start:.2f} s (their documents: {making:.2f} s CPU)"
+                f"{time.perf_counter() - start:.2f} s (their documents: {making:.2f} s CPU{packed})"
             )
 
         if self.background is not None:

@@ -9,6 +9,7 @@ keyboard, instant navigation, palettes) stays Material's.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -88,9 +89,21 @@ def overridden_main(config: MkDocsConfig) -> Path | None:
     return None if "duizhao/base.html" in text else main
 
 
-def search_config(block: str, worker: str, words: int = 0) -> Markup:
+def worker_version(text: str) -> str:
+    """A short digest of the served worker, put in its URL (``v=``): a browser that cached an
+    older worker (GitHub Pages: 10 minutes) fetches this one, which unpacks the index this
+    build wrote (:mod:`.packing`)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:VERSION_DIGITS]
+
+
+#: Hex digits of the worker's digest in its URL.
+VERSION_DIGITS = 8
+
+
+def search_config(block: str, worker: str, words: int = 0, version: str = "") -> Markup:
     """Material's config block (``super()``) with its search worker replaced by ``worker``
-    (told with ``?words=N`` that the index's Chinese words are in N shards)."""
+    (told with ``?words=N`` that the index's Chinese words are in N shards, and with ``v=``
+    which worker it is)."""
     start = block.find(_OPEN)
     end = block.find("</script>", start)
     if start < 0 or end < 0:
@@ -100,7 +113,8 @@ def search_config(block: str, worker: str, words: int = 0) -> Markup:
         data = json.loads(block[head:end])
     except ValueError:
         return Markup(block)
-    data["search"] = f"{worker}?words={words}" if words else worker
+    query = "&".join(f"{key}={value}" for key, value in (("words", words), ("v", version)) if value)
+    data["search"] = f"{worker}?{query}" if query else worker
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     # As Jinja's tojson writes it inside <script>: no "<", ">", "&" or "'" as such.
     for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
