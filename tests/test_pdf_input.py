@@ -283,3 +283,33 @@ def test_a_serial_build_cuts_the_other_pdfs_after_a_hostile_one(
     logs.take(r"a\.figures\.yml:\d+: DZ113 cannot crop figure 1 from '\.\./papers/bad\.pdf'", 1)
     assert len(list(site.site_dir.rglob("fig-1.*"))) == 1  # b's, not a's
     assert "/b/fig-1." in str(next(site.site_dir.rglob("fig-1.*"))).replace("\\", "/")
+
+
+@pytest.mark.parametrize("case", ["fanned", "nested"])
+def test_figures_preview_refuses_a_hostile_page_in_bounded_time(
+    case: str, make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    """``figures preview`` renders whole pages: each is parsed first in the guard's forked
+    child (the command runs no threads) and checked as the reader checks it."""
+    make = {"fanned": rawpdf.fanned_forms, "nested": rawpdf.nested_forms}[case]
+    reason = {
+        "fanned": "parsing it takes more than 2 s of CPU",
+        "nested": "forms nested 32 deep or more",
+    }[case]
+    spec = "source: ../papers/bad.pdf\nfigures:\n  - {id: 1, page: 1, box: [72, 300, 300, 400]}\n"
+    site = make_site(
+        {"index.md": "# Home\n", "a.md": "---\ntitle: A\n---\n", "a.figures.yml": spec}
+    )
+    (site.root / "papers").mkdir()
+    make(site.root / "papers" / "bad.pdf")
+    chdir(site.root)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = CliRunner().invoke(main, ["figures", "preview", "docs/a.md", "--out", "preview"])
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith(f"bad.pdf page 1: {reason}"), lines
+    assert "Traceback" not in result.output
+    assert child_cpu < SETTINGS.parse_seconds + 1.0
+    assert not (site.root / "preview").exists() or not list((site.root / "preview").iterdir())
