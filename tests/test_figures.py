@@ -258,6 +258,7 @@ def test_warm_build_does_no_image_work(
         raise AssertionError("image work in a warm build")
 
     monkeypatch.setattr(crops_module, "run_crops", forbidden)
+    monkeypatch.setattr(crops_module, "run_pdf_crops", forbidden)
     monkeypatch.setattr(sources_module, "inspect_source", forbidden)
     monkeypatch.setattr(Image.Image, "save", forbidden)
     site.build()
@@ -270,13 +271,14 @@ def test_changed_box_recrops_only_that_figure(
     site = figure_site(make_site)
     site.build()
     made: list[int] = []
-    real = crops_module.run_crops
+    real = crops_module.run_pdf_crops
 
-    def counting(source: Path, crops: list[crops_module.Crop], *args: Any) -> Any:
-        made.extend(c.figure.id for c in crops)
-        return real(source, crops, *args)
+    def counting(sources: list[tuple[Path, list[crops_module.Crop]]], *args: Any) -> Any:
+        made.extend(c.figure.id for _source, crops in sources for c in crops)
+        return real(sources, *args)
 
-    monkeypatch.setattr(crops_module, "run_crops", counting)
+    # (a serial build cuts every PDF's crops in one bounded child: figures/pdf_crops.py)
+    monkeypatch.setattr(crops_module, "run_pdf_crops", counting)
     site.write("a.figures.yml", SPEC.replace("[100.5, 120, 300, 250]", "[100, 120, 300, 250]"))
     site.build()
     assert made == [2]

@@ -246,3 +246,70 @@ def test_the_crop_workers_cut_a_hostile_page_in_a_forked_child(
     assert len(found) == 2
     # two workers' start, and each crop's child stopped by its timer (or its memory)
     assert child_cpu < 2 * SETTINGS.render_seconds + 6.0
+
+
+def test_a_serial_build_cuts_the_other_pdfs_after_a_hostile_one(
+    make_site: Callable[..., Site], logs: Logs
+) -> None:
+    """One bounded child cuts every PDF of a serial build; when a page kills it, that page's
+    crops fail and a new child cuts the rest: the other paper's figure is in the site."""
+    from figure_sources import make_pdf
+
+    def article(title: str) -> str:
+        return (
+            f"---\ntitle: {title}\npaper: {{title: A, license: CC-BY-4.0}}\nfigures: 1\n---\n\n"
+            f"# {title}\n\n## 导言\n\n正文。\n\n/// figure | 1\n///\n"
+        )
+
+    def spec(pdf: str) -> str:
+        return (
+            f"source: ../papers/{pdf}\nfigures:\n  - {{id: 1, page: 1, box: [72, 100, 300, 200]}}\n"
+        )
+
+    site = make_site(
+        {
+            "index.md": "# Home\n",
+            "a.md": article("A"),
+            "a.figures.yml": spec("bad.pdf"),
+            "b.md": article("B"),
+            "b.figures.yml": spec("paper.pdf"),
+        },
+        plugins=[{"duizhao": {"figures": {"jobs": 1}}}],
+    )
+    (site.root / "papers").mkdir()
+    rawpdf.fanned_forms(site.root / "papers" / "bad.pdf")
+    make_pdf(site.root / "papers" / "paper.pdf")
+    site.build()
+    logs.take(r"a\.figures\.yml:\d+: DZ113 cannot crop figure 1 from '\.\./papers/bad\.pdf'", 1)
+    assert len(list(site.site_dir.rglob("fig-1.*"))) == 1  # b's, not a's
+    assert "/b/fig-1." in str(next(site.site_dir.rglob("fig-1.*"))).replace("\\", "/")
+
+
+@pytest.mark.parametrize("case", ["fanned", "nested"])
+def test_figures_preview_refuses_a_hostile_page_in_bounded_time(
+    case: str, make_site: Callable[..., Site], chdir: Callable[[Path], None]
+) -> None:
+    """``figures preview`` renders whole pages: each is parsed first in the guard's forked
+    child (the command runs no threads) and checked as the reader checks it."""
+    make = {"fanned": rawpdf.fanned_forms, "nested": rawpdf.nested_forms}[case]
+    reason = {
+        "fanned": "parsing it takes more than 2 s of CPU",
+        "nested": "forms nested 32 deep or more",
+    }[case]
+    spec = "source: ../papers/bad.pdf\nfigures:\n  - {id: 1, page: 1, box: [72, 300, 300, 400]}\n"
+    site = make_site(
+        {"index.md": "# Home\n", "a.md": "---\ntitle: A\n---\n", "a.figures.yml": spec}
+    )
+    (site.root / "papers").mkdir()
+    make(site.root / "papers" / "bad.pdf")
+    chdir(site.root)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = CliRunner().invoke(main, ["figures", "preview", "docs/a.md", "--out", "preview"])
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith(f"bad.pdf page 1: {reason}"), lines
+    assert "Traceback" not in result.output
+    assert child_cpu < SETTINGS.parse_seconds + 1.0
+    assert not (site.root / "preview").exists() or not list((site.root / "preview").iterdir())

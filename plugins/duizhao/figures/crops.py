@@ -163,16 +163,13 @@ def run_crops(
 ) -> list[CropResult]:
     """Cut ``crops`` (all from ``source``) into ``out_dir``; ``worker``: in a worker process
     of the pool (of no threads: a PDF's pages are rendered in a forked child there)."""
+    if crops and crops[0].kind == "pdf":
+        return run_pdf_crops([(source, crops)], encoder, out_dir, worker)
     results: list[CropResult] = []
     try:
         data = read_bytes(source, MAX_BINARY_BYTES)  # a regular file, bounded
     except (OSError, InputError) as exc:
-        reason = exc.message if isinstance(exc, InputError) else exc.strerror
-        return [CropResult(c.key, False, f"cannot read source: {reason}") for c in crops]
-    if crops and crops[0].kind == "pdf":
-        from .pdf_crops import render_pdf_crops  # in a child bounded in CPU time and memory
-
-        return render_pdf_crops(data, crops, encoder, out_dir, fork=worker)
+        return [CropResult(c.key, False, f"cannot read source: {_reason(exc)}") for c in crops]
     try:
         with open_image(data) as im:
             im.load()
@@ -184,6 +181,31 @@ def run_crops(
     except (OSError, SyntaxError, ValueError) as exc:
         return [CropResult(c.key, False, f"corrupt or truncated image ({exc})") for c in crops]
     return results
+
+
+def run_pdf_crops(
+    sources: Sequence[tuple[Path, Sequence[Crop]]],
+    encoder: Encoder,
+    out_dir: Path,
+    worker: bool = False,
+) -> list[CropResult]:
+    """Cut the crops of PDF ``sources`` (a path, the crops from it) into ``out_dir``, in a
+    child bounded in CPU time and memory (:mod:`.pdf_crops`: one for all of them)."""
+    from .pdf_crops import render_pdf_crops
+
+    results: list[CropResult] = []
+    readable: list[tuple[bytes, Sequence[Crop]]] = []
+    for source, crops in sources:
+        try:
+            readable.append((read_bytes(source, MAX_BINARY_BYTES), crops))  # bounded
+        except (OSError, InputError) as exc:
+            reason = f"cannot read source: {_reason(exc)}"
+            results.extend(CropResult(c.key, False, reason) for c in crops)
+    return results + render_pdf_crops(readable, encoder, out_dir, fork=worker)
+
+
+def _reason(exc: OSError | InputError) -> str:
+    return exc.message if isinstance(exc, InputError) else str(exc.strerror)
 
 
 @dataclass
@@ -248,8 +270,12 @@ def make_crops(crops: Iterable[Crop], cache: Cache, encoder: Encoder, jobs: int 
         by_source.setdefault(crop.figure.source.path, []).append(crop)
     workers = min(jobs or os.cpu_count() or 1, len(missing))
     if workers <= 1:
+        pdfs = [(source, group) for source, group in by_source.items() if group[0].kind == "pdf"]
         for source, group in by_source.items():
-            batch.results.extend(run_crops(source, group, encoder, cache.dir))
+            if group[0].kind != "pdf":
+                batch.results.extend(run_crops(source, group, encoder, cache.dir))
+        if pdfs:  # one bounded child for all the PDFs
+            batch.results.extend(run_pdf_crops(pdfs, encoder, cache.dir))
         return batch
     # Chunks of one source each (a worker opens the PDF once per chunk), small enough that
     # every core stays busy to the end.

@@ -28,7 +28,7 @@ import select
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -44,43 +44,52 @@ _START, _OK, _FAIL = "start", "ok", "fail"
 
 
 def render_pdf_crops(
-    data: bytes,
-    crops: Sequence[Crop],
+    sources: Sequence[tuple[bytes, Sequence[Crop]]],
     encoder: Encoder,
     out_dir: Path,
     fork: bool = False,
     settings: Settings = SETTINGS,
 ) -> list[CropResult]:
-    """Cut ``crops`` (all from the PDF ``data``) into ``out_dir`` in bounded children:
-    forked when ``fork`` (the caller is a worker process of no threads, where a fork costs a
-    millisecond), else started (a build's own process: 0.3 s to start the child)."""
+    """Cut the crops of ``sources`` (a PDF's bytes, the crops from it) into ``out_dir`` in
+    bounded children, one for all while none dies: forked when ``fork`` (the caller is a
+    worker process of no threads, where a fork costs a millisecond), else started (a build's
+    own process: 0.3 s to start the child). The results in the order of the crops."""
     from .crops import CropResult
 
+    crops = [(n, crop) for n, (_data, group) in enumerate(sources) for crop in group]
     results: dict[int, CropResult] = {}
     pending = list(range(len(crops)))
     while pending:
-        todo = [crops[k] for k in pending]
-        done, current, reason = _run_child(data, todo, encoder, out_dir, fork, settings)
+        jobs = [
+            (data, [crops[k][1] for k in pending if crops[k][0] == m])
+            for m, (data, _group) in enumerate(sources)
+        ]
+        done, current, reason = _run_child(jobs, encoder, out_dir, fork, settings)
         for k, result in done.items():
             results[pending[k]] = result
         if current is None:
             break  # the child cut them all
-        bad = crops[pending[current]].figure.page
+        source, page = crops[pending[current]][0], crops[pending[current]][1].figure.page
         for k in pending:
-            if k not in results and crops[k].figure.page == bad:
-                results[k] = CropResult(crops[k].key, False, f"page {bad}: {reason}", CODE)
+            if k not in results and crops[k][0] == source and crops[k][1].figure.page == page:
+                results[k] = CropResult(crops[k][1].key, False, f"page {page}: {reason}", CODE)
         pending = [k for k in pending if k not in results]
     return [results[k] for k in range(len(crops))]
 
 
 def _run_child(
-    data: bytes, crops: Sequence[Crop], encoder: Encoder, out_dir: Path, fork: bool, s: Settings
+    jobs: Sequence[tuple[bytes, Sequence[Crop]]],
+    encoder: Encoder,
+    out_dir: Path,
+    fork: bool,
+    s: Settings,
 ) -> tuple[dict[int, CropResult], int | None, str]:
-    """One child over ``crops``: what it reported (by index), and the crop it died on with
-    why (None, "" when it finished)."""
+    """One child over the crops of ``jobs``: what it reported (by index in the jobs' crops
+    in order), and the crop it died on with why (None, "" when it finished)."""
     from .crops import CropResult
 
-    child = _Child(data, crops, encoder, out_dir, s, fork and hasattr(os, "fork"))
+    crops = [crop for _data, group in jobs for crop in group]
+    child = _Child(jobs, encoder, out_dir, s, fork and hasattr(os, "fork"))
     done: dict[int, CropResult] = {}
     current: int | None = None
     buffer = b""
@@ -113,8 +122,7 @@ class _Child:
 
     def __init__(
         self,
-        data: bytes,
-        crops: Sequence[Crop],
+        jobs: Sequence[tuple[bytes, Sequence[Crop]]],
         encoder: Encoder,
         out_dir: Path,
         s: Settings,
@@ -123,7 +131,6 @@ class _Child:
         self.s = s
         self.timed_out = False
         self.process: subprocess.Popen[bytes] | None = None
-        jobs = (data, list(crops), encoder, out_dir, s)
         if fork:
             read_fd, write_fd = os.pipe()
             self.pid = os.fork()
@@ -131,7 +138,8 @@ class _Child:
                 os.close(read_fd)
                 code = 0
                 try:
-                    _serve(*jobs, os.fdopen(write_fd, "w", encoding="utf-8"))
+                    out = os.fdopen(write_fd, "w", encoding="utf-8")
+                    _serve(jobs, encoder, out_dir, s, out)
                 except BaseException:  # (the parent hears of it as a crop not reported)
                     code = 1
                 os._exit(code)
@@ -151,7 +159,7 @@ class _Child:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.pid, self.fd = self.process.pid, self.process.stdout.fileno()
         try:
-            self.process.stdin.write(pickle.dumps(jobs))
+            self.process.stdin.write(pickle.dumps((jobs, encoder, out_dir, s)))
             self.process.stdin.close()
         except OSError:
             pass  # it died already: its status says why
@@ -240,16 +248,19 @@ def page_problem(page: Any, s: Settings) -> str | None:
 
 def _child() -> None:
     """The started child: its jobs from stdin, its reports to stdout."""
-    data, crops, encoder, out_dir, s = pickle.loads(sys.stdin.buffer.read())
-    _serve(data, crops, encoder, out_dir, s, sys.stdout)
+    jobs, encoder, out_dir, s = pickle.loads(sys.stdin.buffer.read())
+    _serve(jobs, encoder, out_dir, s, out=sys.stdout)
 
 
 def _serve(
-    data: bytes, crops: Sequence[Crop], encoder: Encoder, out_dir: Path, s: Settings, out: IO[str]
+    jobs: Sequence[tuple[bytes, Sequence[Crop]]],
+    encoder: Encoder,
+    out_dir: Path,
+    s: Settings,
+    out: IO[str],
 ) -> None:
-    """Cut each crop under the limits, and report it on a line of ``out``."""
-    import pypdfium2 as pdfium
-
+    """Cut each crop of each job (a PDF's bytes, the crops from it) under the limits, and
+    report it on a line of ``out`` (numbered across the jobs)."""
     from ..pdf.guard import _limit_memory
 
     def say(line: str) -> None:
@@ -260,13 +271,31 @@ def _serve(
     if timer:
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
     _limit_memory(s.parse_memory)
+    k = 0
+    for data, crops in jobs:
+        k = _serve_one(data, crops, k, encoder, out_dir, s, say, timer)
+
+
+def _serve_one(
+    data: bytes,
+    crops: Sequence[Crop],
+    k: int,
+    encoder: Encoder,
+    out_dir: Path,
+    s: Settings,
+    say: Callable[[str], None],
+    timer: bool,
+) -> int:
+    """:func:`_serve` of one PDF, its crops numbered from ``k``; the next number."""
+    import pypdfium2 as pdfium
+
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        for k in range(len(crops)):
-            say(f"{_FAIL} {k} DZ110 corrupt or truncated PDF ({exc})")
-        return
-    for k, crop in enumerate(crops):
+        for j in range(len(crops)):
+            say(f"{_FAIL} {k + j} DZ110 corrupt or truncated PDF ({exc})")
+        return k + len(crops)
+    for crop in crops:
         say(f"{_START} {k}")
         if timer:
             signal.setitimer(signal.ITIMER_PROF, s.render_seconds)
@@ -276,7 +305,9 @@ def _serve(
             if timer:
                 signal.setitimer(signal.ITIMER_PROF, 0)
         say(f"{_FAIL} {k} {failed[0]} {failed[1]}" if failed[0] else f"{_OK} {k}")
+        k += 1
     pdf.close()
+    return k
 
 
 def _cut(pdf: Any, crop: Crop, encoder: Encoder, out_dir: Path, s: Settings) -> tuple[str, str]:

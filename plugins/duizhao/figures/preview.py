@@ -23,11 +23,10 @@ def preview(
 ) -> list[Path]:
     """Write a PNG per source page (or only ``page``) with every declared box drawn, labelled.
 
-    A page larger than a PDF page may be, or whose picture would be over Pillow's
-    decompression-bomb limit at ``dpi``, is not rendered: it is named in ``refused``.
+    A page larger than a PDF page may be, whose picture would be over Pillow's
+    decompression-bomb limit at ``dpi``, or over the reader's limits (objects, form depth,
+    parse time and memory: :func:`_pdf_page`), is not rendered: it is named in ``refused``.
     """
-    import pypdfium2 as pdfium
-
     by_page: dict[tuple[Path, int], list[FigureSpec]] = {}
     for figure in spec.figures:
         by_page.setdefault((figure.source.path, figure.page or 1), []).append(figure)
@@ -48,31 +47,9 @@ def preview(
             (refused if refused is not None else []).append(f"{source.name}: {exc}")
             continue
         if data.startswith(PDF_MAGIC):
-            pdf = pdfium.PdfDocument(data)
-            try:
-                if not 1 <= number <= len(pdf):
-                    continue
-                pdf_page = pdf[number - 1]
-                try:
-                    width, height = pdf_page.get_size()
-                    pixels = math.ceil(width * dpi / 72) * math.ceil(height * dpi / 72)
-                    limit = Image.MAX_IMAGE_PIXELS or math.inf
-                    if not (0 < width <= MAX_PAGE_POINTS and 0 < height <= MAX_PAGE_POINTS) or (
-                        pixels > limit
-                    ):
-                        if refused is not None:
-                            refused.append(
-                                f"{source.name} page {number}: {width:g} × {height:g} points "
-                                f"at {dpi} dpi is too large to draw (pages up to "
-                                f"{MAX_PAGE_POINTS:g} pt, pictures up to {limit:g} pixels); "
-                                "not rendered"
-                            )
-                        continue
-                    image = pdf_page.render(scale=dpi / 72).to_pil().convert("RGB")
-                finally:
-                    pdf_page.close()
-            finally:
-                pdf.close()
+            image = _pdf_page(data, source, number, dpi, refused)
+            if image is None:
+                continue
             scale = dpi / 72
         elif number == 1:  # an image is a source of one page
             with open_image(data) as im:
@@ -96,3 +73,52 @@ def preview(
         write_published(target, buffer.getvalue())
         written.append(target)
     return written
+
+
+def _pdf_page(
+    data: bytes, source: Path, number: int, dpi: int, refused: list[str] | None
+) -> Image.Image | None:
+    """Page ``number`` of the PDF ``data`` rendered at ``dpi``, or None (named in ``refused``
+    when it is refused): larger than a PDF page may be, a picture over Pillow's limit, or a
+    page the reader refuses, PDFium's parse of it first bounded in a forked child
+    (:class:`~duizhao.pdf.guard.PageGuard`; the command runs no threads)."""
+    import pypdfium2 as pdfium
+
+    from ..pdf.guard import PageGuard
+    from ..pdf.settings import SETTINGS
+    from .pdf_crops import page_problem
+
+    notes = refused if refused is not None else []
+    pdf = pdfium.PdfDocument(data)
+    try:
+        if not 1 <= number <= len(pdf):
+            return None
+        with PageGuard(pdf, SETTINGS, pages=range(number - 1, number)) as guard:
+            reason = guard.check(number - 1)
+        if reason is not None:
+            notes.append(f"{source.name} page {number}: {reason}; not rendered")
+            return None
+        pdf_page = pdf[number - 1]
+        try:
+            width, height = pdf_page.get_size()
+            pixels = math.ceil(width * dpi / 72) * math.ceil(height * dpi / 72)
+            limit = Image.MAX_IMAGE_PIXELS or math.inf
+            if not (0 < width <= MAX_PAGE_POINTS and 0 < height <= MAX_PAGE_POINTS) or (
+                pixels > limit
+            ):
+                notes.append(
+                    f"{source.name} page {number}: {width:g} × {height:g} points at {dpi} dpi "
+                    f"is too large to draw (pages up to {MAX_PAGE_POINTS:g} pt, pictures up to "
+                    f"{limit:g} pixels); not rendered"
+                )
+                return None
+            problem = page_problem(pdf_page, SETTINGS)
+            if problem is not None:
+                notes.append(f"{source.name} page {number}: {problem}")
+                return None
+            image: Image.Image = pdf_page.render(scale=dpi / 72).to_pil().convert("RGB")
+            return image
+        finally:
+            pdf_page.close()
+    finally:
+        pdf.close()

@@ -51,7 +51,13 @@ class PageGuard:
     page's count of top-level objects as the child found it. Close it (or use it as a context
     manager) to end the child."""
 
-    def __init__(self, pdf: Any, settings: Settings, read_page: ReadPage | None = None) -> None:
+    def __init__(
+        self,
+        pdf: Any,
+        settings: Settings,
+        read_page: ReadPage | None = None,
+        pages: range | None = None,
+    ) -> None:
         self.settings = settings
         self.pid = 0
         self.fd = -1
@@ -64,14 +70,14 @@ class PageGuard:
         self.status: int | None = None
         if not hasattr(os, "fork") or settings.parse_seconds <= 0:
             return
-        count = len(pdf)
+        indices = pages if pages is not None else range(len(pdf))  # those checked, in turn
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read_fd)
-            _child(pdf, count, write_fd, settings, read_page)
+            _child(pdf, indices, write_fd, settings, read_page)
         os.close(write_fd)
         self.pid, self.fd = pid, read_fd
 
@@ -161,7 +167,9 @@ class PageGuard:
         _, self.status = os.waitpid(self.pid, 0)
 
 
-def _child(pdf: Any, count: int, out: int, settings: Settings, read_page: ReadPage | None) -> None:
+def _child(
+    pdf: Any, indices: range, out: int, settings: Settings, read_page: ReadPage | None
+) -> None:
     """Load each page under the limits, report it, and exit (never returns)."""
     code = 0
     try:
@@ -171,7 +179,7 @@ def _child(pdf: Any, count: int, out: int, settings: Settings, read_page: ReadPa
 
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
         _limit_memory(settings.parse_memory)
-        for index in range(count):
+        for index in indices:
             started = time.process_time()
             signal.setitimer(signal.ITIMER_PROF, settings.parse_seconds)
             try:
