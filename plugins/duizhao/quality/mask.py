@@ -414,19 +414,79 @@ def numbers(prose: str) -> list[str]:
     return out
 
 
+#: A unit of data, rate or work outside the fixed list (lower case): a prefix, a base and a
+#: per-second part — Mbit/s, Gbit, Gbps, MiB/s, kbit/sec.
+_UNIT_GRAMMAR_RE = re.compile(
+    r"(?:[kmgtpe]i?|µ|μ|u|n)?(?:b|bits?|bytes?|flops?|hz|ops|pkts?|packets?)(?:/s|/sec|ps)?"
+)
+_BIT_RE = re.compile(r"bits?|bytes?")
+
+
+def unit_name(unit: str) -> str:
+    """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b: Mbps, Mbit/s
+    and Mb/s are one, a translation may write any)."""
+    unit = unit.lower()
+    unit = _UNIT_SAME.get(unit, unit)
+    if not _UNIT_GRAMMAR_RE.fullmatch(unit):
+        return unit
+    if unit.endswith("/sec"):
+        unit = unit[: -len("ec")]
+    elif unit.endswith("ps") and not unit.endswith("ops"):
+        unit = unit[: -len("ps")] + "/s"
+    return _BIT_RE.sub("b", unit, count=1)
+
+
+def is_unit_of_grammar(unit: str) -> bool:
+    """A data, rate or work unit that :data:`_UNIT_GRAMMAR_RE` reads (as :func:`unit_name`)."""
+    return _UNIT_GRAMMAR_RE.fullmatch(unit) is not None
+
+
 def units(prose: str) -> dict[str, set[str]]:
-    """Each number's units (lower case: kB and KB are one), where a unit follows it."""
+    """Each number's units (as :func:`unit_name`: kB and KB are one), where a unit follows."""
     out: dict[str, set[str]] = {}
     for m in _number_matches(prose):
         if m.group(4):
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
-            unit = m.group(4).lower()
-            out.setdefault(value, set()).add(_UNIT_SAME.get(unit, unit))
+            out.setdefault(value, set()).add(unit_name(m.group(4)))
     return out
 
 
 def en_word_numbers(prose: str) -> set[str]:
     return {_canon(_EN_WORDS[m.group(1).lower()]) for m in _EN_WORD_RE.finditer(prose)}
+
+
+#: The number words a translation writes as a numeral (一 .. 十二 or digits), never reworded
+#: away as "twice" (两倍, 再次), "double" (翻倍) or "hundreds" (数百) may be.
+_EN_SMALL = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+             "twelve")  # fmt: skip
+_EN_SMALL_RE = re.compile(r"\b(" + "|".join(_EN_SMALL) + r")\b", re.I)
+#: Chinese words for two without a numeral: 双 (dual), 俩.
+_ZH_TWO = ("双", "俩")
+
+
+def en_small_numbers(prose: str) -> dict[str, str]:
+    """The small number words of ``prose`` (two .. twelve), canonical value → the word."""
+    return {_canon(_EN_WORDS[m.group(1).lower()]): m.group(1) for m in _EN_SMALL_RE.finditer(prose)}
+
+
+def has_small_number(prose: str) -> bool:
+    return _EN_SMALL_RE.search(prose) is not None
+
+
+def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
+    """What a translation may write a small number word as: its Chinese numerals (each digit
+    alone too), English number words left in it, 双 / 俩 for two, and its digit numbers
+    outside link texts without a Latin unit (1.1B and 3T are names) that are not digits of
+    the original (``digits_of_original``: those stand for themselves)."""
+    out = zh_word_numbers(prose) | en_word_numbers(prose)
+    if any(w in prose for w in _ZH_TWO):
+        out.add(_canon(2))
+    for m in _number_matches(strip_link_texts(prose)):
+        unit = m.group(4)
+        if unit is None or unit == "倍":
+            value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+            out.add(_canon(value * _ZH_SCALE[m.group(3)] if m.group(3) else value))
+    return out - (digits_of_original - zh_word_numbers(prose))
 
 
 def zh_word_numbers(prose: str) -> set[str]:
