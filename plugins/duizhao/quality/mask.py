@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -422,6 +423,7 @@ _UNIT_GRAMMAR_RE = re.compile(
 _BIT_RE = re.compile(r"bits?|bytes?")
 
 
+@lru_cache(maxsize=1024)
 def unit_name(unit: str) -> str:
     """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b: Mbps, Mbit/s
     and Mb/s are one, a translation may write any)."""
@@ -459,18 +461,32 @@ def en_word_numbers(prose: str) -> set[str]:
 #: away as "twice" (两倍, 再次), "double" (翻倍) or "hundreds" (数百) may be.
 _EN_SMALL = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
              "twelve")  # fmt: skip
-_EN_SMALL_RE = re.compile(r"\b(" + "|".join(_EN_SMALL) + r")\b", re.I)
+#: (Matched in the lower-cased text, first letters first and no boundary test before them,
+#: which :func:`_small_words` makes: a case-insensitive alternation of the eleven words, tried
+#: at every position, cost 25 µs a block, a third of the number check.)
+_EN_SMALL_RE = re.compile(
+    r"(t(?:wo|hree|en|welve)|f(?:our|ive)|s(?:ix|even)|e(?:ight|leven)|nine)\b"
+)
+assert {w for w in _EN_SMALL if _EN_SMALL_RE.fullmatch(w)} == set(_EN_SMALL)
 #: Chinese words for two without a numeral: 双 (dual), 俩.
 _ZH_TWO = ("双", "俩")
 
 
 def en_small_numbers(prose: str) -> dict[str, str]:
     """The small number words of ``prose`` (two .. twelve), canonical value → the word."""
-    return {_canon(_EN_WORDS[m.group(1).lower()]): m.group(1) for m in _EN_SMALL_RE.finditer(prose)}
+    return {_canon(_EN_WORDS[word]): word for word in _small_words(prose.lower())}
 
 
 def has_small_number(prose: str) -> bool:
-    return _EN_SMALL_RE.search(prose) is not None
+    return next(_small_words(prose.lower()), None) is not None
+
+
+def _small_words(low: str) -> Iterator[str]:
+    """The small number words of lower-cased ``low`` that start a word ("often" holds none)."""
+    for m in _EN_SMALL_RE.finditer(low):
+        start = m.start()
+        if not start or not (low[start - 1].isalnum() or low[start - 1] == "_"):
+            yield m.group(1)
 
 
 def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
