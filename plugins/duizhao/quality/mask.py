@@ -420,13 +420,15 @@ def numbers(prose: str) -> list[str]:
 _UNIT_GRAMMAR_RE = re.compile(
     r"(?:[kmgtpe]i?|µ|μ|u|n)?(?:b|bits?|bytes?|flops?|hz|ops|pkts?|packets?)(?:/s|/sec|ps)?"
 )
-_BIT_RE = re.compile(r"bits?|bytes?")
+_BASE_RE = re.compile(r"bits?|bytes?|packets?|pkts?|flop\b")
+#: A base as compared: bit and byte as b (MB and Mbit are not told apart), packet as pkt.
+_BASE_NAME = {"bit": "b", "bits": "b", "byte": "b", "bytes": "b", "flop": "flops"}
 
 
 @lru_cache(maxsize=1024)
 def unit_name(unit: str) -> str:
-    """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b: Mbps, Mbit/s
-    and Mb/s are one, a translation may write any)."""
+    """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b, packet as pkt:
+    Mbps, Mbit/s and Mb/s are one, a translation may write any)."""
     unit = unit.lower()
     unit = _UNIT_SAME.get(unit, unit)
     if not _UNIT_GRAMMAR_RE.fullmatch(unit):
@@ -435,7 +437,7 @@ def unit_name(unit: str) -> str:
         unit = unit[: -len("ec")]
     elif unit.endswith("ps") and not unit.endswith("ops"):
         unit = unit[: -len("ps")] + "/s"
-    return _BIT_RE.sub("b", unit, count=1)
+    return _BASE_RE.sub(lambda mt: _BASE_NAME.get(mt.group(), "pkt"), unit, count=1)
 
 
 def is_unit_of_grammar(unit: str) -> bool:
