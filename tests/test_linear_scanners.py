@@ -301,3 +301,19 @@ def test_inline_math_is_linear(scanned: Scanned) -> None:
     for fragment in ["\\(", "\\(a", "\\(\\\\", "$a", "$a\\$", "\\\\\\", "$ a $", "\\(\\)"]:
         for scanner, _pattern in ARITHMATEX:
             assert_linear(scanned, lambda s, m=scanner: list(m.spans(s, 0, len(s))), fragment)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast paths of the article model: the same answers as the definition
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(texts(" >a\t\u3000", max_size=6) | st.just(article.TODO_MARKER), max_size=6))
+def test_is_todo_as_defined(lines: list[str]) -> None:
+    """``Paragraph.is_todo`` reads the first translation line only when it holds no marker:
+    the same as the definition (the translation without its markers is blank)."""
+    body = "\n".join(line.replace("\n", "") for line in lines)
+    parsed = article.parse(f"/// paragraph | P001\n{body}\n///\n")
+    for p in parsed.paragraphs:
+        text = article.without_todo(p.translation)
+        assert p.is_todo == (not text or text.isspace())

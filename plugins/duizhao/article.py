@@ -241,6 +241,11 @@ class Paragraph:
     @property
     def is_todo(self) -> bool:
         """The translation is still to be written (empty or only the import marker)."""
+        if self.translation_line is None:
+            return True
+        first = self.block.body[self.translation_line - self.block.body_start]
+        if TODO_MARKER not in first:  # a written line (not blank) that stays: not to do
+            return False  # (the check asks of every paragraph; no text joined)
         text = without_todo(self.translation)
         return not text or text.isspace()
 

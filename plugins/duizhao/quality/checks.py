@@ -176,23 +176,44 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
     on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
-    if on == tn:
-        return _check_units(op, tp)
-    missing = on - tn - m.zh_word_numbers(tp)
-    extra = tn - on - m.en_word_numbers(op)
-    if missing:
-        return f"number {sorted(missing)[0]} of the original is missing or changed"
-    if extra:
-        return f"number {sorted(extra)[0]} is not in the original"
-    return _check_units(op, tp)
+    if on != tn:
+        missing = on - tn - m.zh_word_numbers(tp)
+        extra = tn - on - m.en_word_numbers(op)
+        if missing:
+            return f"number {sorted(missing)[0]} of the original is missing or changed"
+        if extra:
+            return f"number {sorted(extra)[0]} is not in the original"
+    return _check_units(op, tp) or _check_number_words(op, tp)
+
+
+def _is_latin_unit(unit: str) -> bool:
+    return unit in _LATIN_UNITS or m.is_unit_of_grammar(unit)
 
 
 def _check_units(op: str, tp: str) -> str | None:
     ou, tu = m.units(op), m.units(tp)
     for value, unit_set in ou.items():
         there = tu.get(value)
-        if there and unit_set & _LATIN_UNITS and there & _LATIN_UNITS and not unit_set & there:
+        if (
+            there
+            and not unit_set & there
+            and any(map(_is_latin_unit, unit_set))
+            and any(map(_is_latin_unit, there))
+        ):
             return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+    return None
+
+
+def _check_number_words(op: str, tp: str) -> str | None:
+    """A small number word of the original (three) that the translation writes as no
+    numeral, digit or word of that value (三, 3)."""
+    words = m.en_small_numbers(op)
+    if not words:
+        return None
+    have = m.zh_number_values(tp, set(m.numbers(op)))
+    for value, word in sorted(words.items()):
+        if value not in have:
+            return f"number {word!r} ({value}) of the original is missing or changed"
     return None
 
 
@@ -275,7 +296,7 @@ def check_block(original: str, translation: str) -> Iterator[Finding]:
     if (msg := check_citations(o, t)) is not None:
         yield "DZ404", msg
     has_digit = _DIGIT_RE.search(o.prose) or _DIGIT_RE.search(t.prose)
-    if has_digit and (msg := check_numbers(o, t)):
+    if (has_digit or m.has_small_number(o.prose)) and (msg := check_numbers(o, t)):
         yield "DZ405", msg
     if has_digit and (msg := check_references(o, t)):
         yield "DZ406", msg
