@@ -33,7 +33,9 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from heapq import nlargest
+from itertools import groupby, pairwise
+from operator import itemgetter
 from typing import Literal, TypeVar
 
 from rapidfuzz.distance import Indel
@@ -612,15 +614,20 @@ def _moved_rewritten(
     rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
     best_old: dict[int, tuple[int, float, int]] = {}
     best_new: dict[int, tuple[int, float, int]] = {}
-    likely: dict[int, list[tuple[float, int]]] = {}  # per old, its new ones by words kept
-    for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t):
-        a, b = olds.words[i], news.words[j]
-        likely.setdefault(i, []).append((_common(a, b) / min(len(a), len(b)), j))
-    for i, j in (
-        (i, j)
-        for i, found in likely.items()
-        for _kept, j in sorted(found, reverse=True)[: t.moved_candidates]
-    ):
+
+    def likely() -> Iterable[tuple[int, int]]:
+        """Per old paragraph, the new ones that keep most of its words (the pairs come
+        grouped by old paragraph)."""
+        pairs = _sharing_rare_words(olds, news, rest_old, rest_new, t)
+        for i, group in groupby(pairs, key=itemgetter(0)):
+            a = olds.words[i]
+            kept = (
+                (_common(a, news.words[j]) / min(len(a), len(news.words[j])), j) for _, j in group
+            )
+            for _kept, j in nlargest(t.moved_candidates, kept):
+                yield i, j
+
+    for i, j in likely():
         held = _near_core(olds, news, i, j, t)
         if not held:
             continue
