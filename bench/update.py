@@ -4,6 +4,7 @@
     python -m bench.update --pairs dev     # only the pairs the thresholds were tuned on
     python -m bench.update --show NAME     # both versions' units side by side, to hand-check
     python -m bench.update --freeze NAME   # import old/new originals into frozen unit files
+    python -m bench.update --fuzz 0:3000   # the deterministic long fuzz (--fuzz-more: relocate)
 
 The real pairs live in ``tests/data/update/<name>/``: the two originals as published
 (``old.md``/``new.md`` or ``old.pdf``/``new.pdf``), the units the importer made of each when
@@ -305,6 +306,35 @@ def _versions(paragraphs: int) -> tuple[list[str], list[str]]:
     return old, new
 
 
+def fuzz(start: int, count: int, more: bool = False) -> tuple[int, int, int]:
+    """The long fuzz, deterministic: for each seed ``s`` from ``start``, an article of
+    ``random.Random(s)`` (1–40 paragraphs, 0–15 seeded edits of ``EDITS``, with ``MORE_EDITS``
+    too when ``more``) aligned with its new version. Returns the carries, the wrong ones (to a
+    paragraph the edits do not relate, each printed) and the unchanged paragraphs missed."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from duizhao.importer.align import align
+    from update_edits import EDITS, MORE_EDITS, edited_version, synthetic_paragraphs
+
+    kinds = EDITS + MORE_EDITS if more else EDITS
+    carries = wrong = missed = 0
+    for seed in range(start, start + count):
+        rng = random.Random(seed)
+        n, edits = rng.randint(1, 40), rng.randint(0, 15)
+        old = synthetic_paragraphs(rng, n)
+        new, truth = edited_version(rng, old, edits, kinds)
+        related = truth.related()
+        found: dict[int, int] = {}
+        for m in align(old, new).matches:
+            for i in m.old if m.new else ():
+                carries += 1
+                found[i] = m.new[0]
+                if not any((i, j) in related for j in m.new):
+                    wrong += 1
+                    print(f"seed {seed}: wrong carry {m} ({'; '.join(truth.log)})")
+        missed += sum(found.get(i) != j for i, j in truth.untouched().items())
+    return carries, wrong, missed
+
+
 def _measure(run: object, repeat: int) -> tuple[float, float, float]:
     """Median wall and CPU seconds of ``run()``, and the peak of its Python allocations."""
     assert callable(run)
@@ -408,7 +438,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--freeze", metavar="NAME")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument(
+        "--fuzz",
+        metavar="START:COUNT",
+        help="the deterministic long fuzz over COUNT seeds from START (e.g. 0:3000), then exit",
+    )
+    parser.add_argument("--fuzz-more", action="store_true", help="--fuzz with MORE_EDITS too")
     args = parser.parse_args(argv)
+    if args.fuzz:
+        start, _, count = args.fuzz.partition(":")
+        carries, wrong, missed = fuzz(int(start), int(count or 1), args.fuzz_more)
+        print(f"{carries} carries, {wrong} wrong, {missed} unchanged paragraphs missed")
+        return 1 if wrong or missed else 0
     data = (
         HELDOUT4
         if args.heldout4

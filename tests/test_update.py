@@ -309,6 +309,24 @@ def test_accept_clears_the_earlier_original(
     assert code == 0 and "not stale" in out
 
 
+def test_diff_of_a_new_or_unaccepted_paragraph_says_why_there_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``status --diff`` said "its translation was accepted for this original" of a new block
+    (to translate) and of a translation never accepted."""
+    root = _site(tmp_path)
+    _accept(root, monkeypatch)
+    run(["update", "docs/a.md", "--from", "new.md", "--write"], root, monkeypatch)
+    code, out, _err = run(["status", "--diff", "docs/a.md#P003"], root, monkeypatch)
+    assert code == 0
+    assert out == "docs/a.md#P003: not translated yet (a block to translate); nothing to compare\n"
+    text = (root / "docs/a.md").read_text(encoding="utf-8")
+    (root / "docs/a.md").write_text(text.replace("<!-- duizhao:todo -->", "新译文。", 1), "utf-8")
+    code, out, _err = run(["status", "--diff", "docs/a.md#P003"], root, monkeypatch)
+    assert code == 0 and "P003: its translation was never accepted" in out
+    assert "accepted for this original" not in out
+
+
 def test_old_ids_no_paragraph_uses_become_aliases(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -56,7 +56,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.865)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.885)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from conftest import Logs, Site
 from duizhao.cli import main
+from test_search_pagefind import fragments
 
 ARTICLE = """\
 ---
@@ -62,10 +63,12 @@ def _cli(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     return result.stderr
 
 
-def _updated(make_site: Callable[..., Site], monkeypatch: pytest.MonkeyPatch) -> Site:
+def _updated(
+    make_site: Callable[..., Site], monkeypatch: pytest.MonkeyPatch, duizhao: object = "duizhao"
+) -> Site:
     site = make_site(
         {"a.md": ARTICLE, "links.md": LINKS, "index.md": "# 首页\n"},
-        plugins=["search", "duizhao"],
+        plugins=["search", duizhao],
     )
     (site.root / "new.md").write_text(NEW, encoding="utf-8")
     _cli(site.root, monkeypatch, "status", "--accept", "docs/a.md")
@@ -87,6 +90,23 @@ def test_removed_blocks_never_reach_the_site(
         data = path.read_bytes()
         assert b"REMOVEDSECRET" not in data, path  # not in a page, a comment or the index
     assert "REMOVEDSECRET" not in (site.site_dir / "search/search_index.json").read_text("utf-8")
+
+
+def test_pagefinds_index_holds_neither_removed_blocks_nor_the_old_original(
+    make_site: Callable[..., Site], monkeypatch: pytest.MonkeyPatch, logs: Logs
+) -> None:
+    """The other search back end (``search: pagefind``): its fragments are compressed, so the
+    byte search above cannot see into them; read, they hold the page's new original and its
+    translations, not the removed block nor the comparison's old original."""
+    site = _updated(make_site, monkeypatch, {"duizhao": {"search": "pagefind"}})
+    site.build()
+    logs.take(r"DZ008 link \[第二段\]\(a\.md#P002\)")
+    texts = [json.dumps(f, ensure_ascii=False) for f in fragments(site.site_dir)]
+    article = [t for t in texts if "月饼" in t]
+    assert article and any("latency-related objectives under overload" in t for t in article)
+    for text in texts:
+        assert "REMOVEDSECRET" not in text
+        assert "旧版原文" not in text and "latency objectives" not in text
 
 
 def test_a_removed_file_without_its_page_is_the_sites_own(

@@ -79,6 +79,10 @@ _SYLLABLES = [
     "mo",
 ]
 EDITS = ("typo", "number", "sentence", "move", "split", "merge", "delete", "new", "expand")
+#: Edits not in :data:`EDITS` (whose random stream the long fuzz's seeds are compared on):
+#: "relocate", a paragraph moved across unchanged ones and reworded (Mooncake FAST '25's trace
+#: section, moved to the appendix and rewritten).
+MORE_EDITS = ("relocate",)
 
 
 def _vocabulary(rng: random.Random, size: int = 2500) -> list[str]:
@@ -155,6 +159,17 @@ def _sentences(text: str) -> list[str]:
     return [p if p.endswith(".") else p + "." for p in parts if p]
 
 
+def _typo(rng: random.Random, text: str) -> str:
+    """``text`` with one letter of one long word left out."""
+    words = text.split(" ")
+    long = [n for n, w in enumerate(words) if len(w) > 3]
+    if long:
+        w = rng.choice(long)
+        c = rng.randrange(1, len(words[w]) - 1)
+        words[w] = words[w][:c] + words[w][c + 1 :]
+    return " ".join(words)
+
+
 def reworded(rng: random.Random, writer: Writer, text: str, keep: float = 0.6) -> str:
     """``text`` with each sentence kept (share ``keep``) or replaced by a new one, and one new
     sentence put in: a paragraph reworded, not rewritten from scratch."""
@@ -228,6 +243,16 @@ def edited_version(
             paragraphs[k + 1 : k + 1] = block
             sources[k + 1 : k + 1] = [frozenset()] * len(block)
             pristine[k : k + 1] = [False] * (len(block) + 1)
+        elif kind == "relocate" and len(paragraphs) > 3:
+            # moved at least two paragraphs away and reworded: its sentences kept or replaced
+            # (a typo in one kept), one added
+            to = rng.choice([m for m in range(len(paragraphs)) if abs(m - k) > 2] or [k])
+            text = _typo(rng, reworded(rng, writer, text))
+            for table in (paragraphs, sources, pristine):
+                table.insert(to, table.pop(k))  # type: ignore[attr-defined]
+            paragraphs[to], pristine[to] = text, False
+            log.append(f"{kind} at {k} to {to}")
+            continue
         else:
             continue
         log.append(f"{kind} at {k}")

@@ -835,9 +835,7 @@ def _diff(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
             where = f"{display_path(path)}#{p.id}"
             if not stale:
                 if pid:
-                    click.echo(
-                        f"{where}: not stale (its translation was accepted for this original)"
-                    )
+                    click.echo(f"{where}: {_not_stale(p.is_todo, accepted is None)}")
                 continue
             earlier = lock.previous_original(key, p.id)
             shown += 1
@@ -852,6 +850,18 @@ def _diff(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
             click.echo("")
         if not pid and not shown:
             click.echo(f"{display_path(path)}: no stale paragraph")
+
+
+def _not_stale(todo: bool, never_accepted: bool) -> str:
+    """Why ``status --diff`` has no diff for one paragraph."""
+    if todo:
+        return "not translated yet (a block to translate); nothing to compare"
+    if never_accepted:
+        return (
+            "its translation was never accepted, so no earlier original is known; accept it "
+            "with 'duizhao status --accept' once reviewed"
+        )
+    return "not stale (its translation was accepted for this original)"
 
 
 def _accept(targets: tuple[str, ...], docs_dir: Path, lock_path: Path) -> None:
