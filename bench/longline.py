@@ -155,8 +155,9 @@ def least_times(
     shared machine slows every size alike instead of one; the garbage collector is off during
     each run and collects the run's garbage after it. (With it off across the repeats of one
     size, as before issue 19's fourth pass, each run left its cyclic garbage, markdown-it's
-    tree nodes, in the heap, and the next ran on fresh, cold memory: 10 of the 144 kinds of
-    the long import family read ×2.5-2.9 per doubling, a different set each run.)"""
+    tree nodes, in the heap, and the next ran on new memory: 10 of the 144 kinds of the long
+    import family read ×2.5-3.2 per doubling on a loaded machine, a different set each run;
+    bench/README.md#the-import-under-the-cap-issue-19-fourth-pass.)"""
     best = dict(times or {})
     gc.collect()
     gc.disable()

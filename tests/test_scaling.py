@@ -43,10 +43,10 @@ RATIO_PER_DOUBLING = 2.5
 REPEAT = 3
 #: A ratio over the bound is timed again, both its sizes, REPEAT rounds more, up to this many
 #: times, and fails only if it stays over: super-linear work is over it at every timing, a
-#: busy spell of a shared machine at one. (Without it, on a machine shared with seven other
-#: test runs, 1-10 of the 144 kinds of the long import family read ×2.5-3.4 somewhere, a
-#: different set each run, while each of those kinds does the same number of instructions per
-#: KB at every size; bench/README.md#the-import-under-the-cap.)
+#: busy spell of a shared machine at one. (Timed once, on a machine shared with seven other
+#: test runs, 7-10 of the 144 kinds of the long import family read ×2.5-3.4 somewhere, a
+#: different set each run, while the kinds counted do the same number of instructions per KB
+#: at every size: bench/README.md#the-import-under-the-cap-issue-19-fourth-pass.)
 CONFIRM = 3
 #: Below this many seconds a ratio is noise (and the work is clearly not quadratic).
 FLOOR = 0.02
