@@ -28,14 +28,20 @@ which other processes on a loaded machine do not inflate. ``--enforce`` exits 1 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
+import math
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import TypeVar
+
+#: What :func:`least_times` times a run for: a size in KB, or a size and a site.
+Key = TypeVar("Key", bound=Hashable)
 
 #: Fragments that each defeated a regex of the scanner before issue 12 (see article.py).
 FRAGMENTS: dict[str, str] = {
@@ -139,6 +145,31 @@ def article(line: str) -> str:
 #: CPU time of this process: the work measured is in process, and a loaded machine's other
 #: processes do not count (wall time made the scaling tests flaky under load).
 clock = time.process_time
+
+
+def least_times(
+    run: Callable[[Key], float], keys: list[Key], rounds: int, times: dict[Key, float] | None = None
+) -> dict[Key, float]:
+    """The least of ``rounds`` timings of ``run(key)`` for each key (a size, or a size and a
+    site), merged with ``times``. The runs go in rounds over the keys, so a busy spell of a
+    shared machine slows every size alike instead of one; the garbage collector is off during
+    each run and collects the run's garbage after it. (With it off across the repeats of one
+    size, as before issue 19's fourth pass, each run left its cyclic garbage, markdown-it's
+    tree nodes, in the heap, and the next ran on new memory: 10 of the 144 kinds of the long
+    import family read ×2.5-3.2 per doubling on a loaded machine, a different set each run;
+    bench/README.md#the-import-under-the-cap-issue-19-fourth-pass.)"""
+    best = dict(times or {})
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for key in keys:
+                spent = run(key)
+                gc.collect(0)  # (the run's own objects: all of them are young while it is off)
+                best[key] = min(best.get(key, math.inf), spent)
+    finally:
+        gc.enable()
+    return best
 
 
 def time_check(text: str, root: Path) -> float:

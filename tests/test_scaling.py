@@ -3,15 +3,15 @@ and the build of it is no worse than twice the same page's on plain Material.
 
 For each character class of the syntax, and their pairwise alternations, a line of N KB is
 put into a paragraph block, a heading, a quote, a table cell and front matter (check) and read
-as an original (import). The time is the minimum of repeated runs (robust to a loaded
-machine); the ratio between sizes must stay within 2.5 per doubling. The suite runs 10 and
+as an original (import). The time is the least CPU time of repeated runs, taken in rounds
+over the sizes (robust to a loaded machine); the ratio between sizes must stay within 2.5 per
+doubling, and a ratio over it is timed again before it fails (CONFIRM). The suite runs 10 and
 40 KB; ``DUIZHAO_FUZZ=long`` (``make fuzz``) runs 10 to 160 KB per doubling and also bounds
 160 KB to a second.
 """
 
 from __future__ import annotations
 
-import gc
 import itertools
 import json
 import logging
@@ -25,6 +25,7 @@ from bench.longline import (
     CLASSES,
     class_line,
     class_page,
+    least_times,
     time_build,
     time_check,
     time_import,
@@ -38,7 +39,15 @@ from conftest import Logs
 LONG = os.environ.get("DUIZHAO_FUZZ") == "long"
 SIZES = [10, 20, 40, 80, 160] if LONG else [10, 40]
 RATIO_PER_DOUBLING = 2.5
+#: Timings of each size (the least is kept), in rounds over the sizes (bench.longline.least_times).
 REPEAT = 3
+#: A ratio over the bound is timed again, both its sizes, REPEAT rounds more, up to this many
+#: times, and fails only if it stays over: super-linear work is over it at every timing, a
+#: busy spell of a shared machine at one. (Timed once, on a machine shared with seven other
+#: test runs, 7-10 of the 144 kinds of the long import family read ×2.5-3.4 somewhere, a
+#: different set each run, while the kinds counted do the same number of instructions per KB
+#: at every size: bench/README.md#the-import-under-the-cap-issue-19-fourth-pass.)
+CONFIRM = 3
 #: Below this many seconds a ratio is noise (and the work is clearly not quadratic).
 FLOOR = 0.02
 
@@ -87,17 +96,9 @@ def article(body: str, front: str = "") -> str:
     )
 
 
-def fastest(run: Callable[[], float]) -> float:
-    """The least CPU time of REPEAT runs, with the garbage collector out of the measurement."""
-    gc.collect()
-    gc.disable()
-    try:
-        return min(run() for _ in range(REPEAT))
-    finally:
-        gc.enable()
-
-
-def assert_linear(times: dict[int, float], what: str, second: bool = True) -> None:
+def over_bound(times: dict[int, float]) -> list[tuple[int, int, str]]:
+    """The pairs of consecutive sizes whose ratio is over the bound, and a message for each."""
+    over = []
     sizes = sorted(times)
     for small, big in itertools.pairwise(sizes):
         if times[big] < FLOOR:
@@ -107,7 +108,23 @@ def assert_linear(times: dict[int, float], what: str, second: bool = True) -> No
         # a small time is measured against half the floor: a few milliseconds are noise on a
         # busy machine (×6.4 for a linear 4 ms → 28 ms), while quadratic work still shows
         ratio = times[big] / max(times[small], FLOOR / 2)
-        assert ratio <= bound, f"{what}: {small}→{big} KB took ×{ratio:.1f} (bound ×{bound:.1f})"
+        if ratio > bound:
+            over.append((small, big, f"{small}→{big} KB took ×{ratio:.1f} (bound ×{bound:.1f})"))
+    return over
+
+
+def assert_linear(run: Callable[[int], float], what: str, second: bool = True) -> None:
+    """``run(kb)`` (CPU seconds of the work on a line of ``kb`` KB) grows at most
+    RATIO_PER_DOUBLING per doubling, each ratio over it timed again (CONFIRM)."""
+    times = least_times(run, SIZES, REPEAT)
+    for _ in range(CONFIRM):
+        over = over_bound(times)
+        if not over:
+            break
+        for small, big, _message in over:
+            times = least_times(run, [small, big], REPEAT, times)
+    over = over_bound(times)
+    assert not over, f"{what}: " + "; ".join(message for *_sizes, message in over)
     if LONG and 160 in times and second:
         assert times[160] < 1.0, f"{what}: 160 KB took {times[160]:.2f} s"
 
@@ -139,16 +156,17 @@ def test_check_is_linear(project: Path, kind: str, context: str) -> None:
             return article("x\n", f"summary: {json.dumps(line(kind, kb))}\n")
         return article(CONTEXTS[context](line(kind, kb)))
 
-    times = {kb: fastest(lambda kb=kb: time_check(text(kb), project)) for kb in SIZES}
-    assert_linear(times, f"check {kind} in {context}")
+    texts = {kb: text(kb) for kb in SIZES}
+    assert_linear(lambda kb: time_check(texts[kb], project), f"check {kind} in {context}")
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_import_is_linear(kind: str) -> None:
     if kind in SLOW_IMPORT:
         pytest.xfail("known super-linear (SLOW_IMPORT): not run")
-    times = {kb: fastest(lambda kb=kb: time_import(line(kind, kb))) for kb in SIZES}
-    assert_linear(times, f"import {kind}", second=kind not in OVER_A_SECOND_IMPORT)
+    lines = {kb: line(kind, kb) for kb in SIZES}
+    second = kind not in OVER_A_SECOND_IMPORT
+    assert_linear(lambda kb: time_import(lines[kb]), f"import {kind}", second=second)
 
 
 def test_heading_with_a_long_run_of_spaces_and_tabs(project: Path) -> None:
@@ -188,12 +206,23 @@ def test_build_is_no_worse_than_plain_material(
 ) -> None:
     if kind in SLOW_BUILD:
         pytest.xfail("known super-linear (SLOW_BUILD): not run, it takes minutes")
-    ours: dict[int, float] = {}
-    plain: dict[int, float] = {}
+    pages = {kb: class_page(class_line(KINDS[kind], kb)) for kb in SIZES}
+
+    def run(key: tuple[int, str]) -> float:
+        return time_build(pages[key[0]], sites[key[1]])
+
+    # each size with duizhao and on plain Material in the same round: a busy spell slows both
+    times = least_times(run, [(kb, site) for kb in SIZES for site in sites], REPEAT)
+    for _ in range(CONFIRM):
+        worse = [
+            kb for kb in SIZES if times[kb, "duizhao"] > BUILD_RATIO_TO_PLAIN * times[kb, "plain"]
+        ]
+        if not worse:
+            break
+        times = least_times(run, [(kb, site) for kb in worse for site in sites], REPEAT, times)
+    ours = {kb: times[kb, "duizhao"] for kb in SIZES}
+    plain = {kb: times[kb, "plain"] for kb in SIZES}
     for kb in SIZES:
-        text = class_page(class_line(KINDS[kind], kb))
-        ours[kb] = fastest(lambda text=text: time_build(text, sites["duizhao"]))
-        plain[kb] = fastest(lambda text=text: time_build(text, sites["plain"]))
         ratio = ours[kb] / plain[kb]
         assert ratio <= BUILD_RATIO_TO_PLAIN, (
             f"build of {kind} at {kb} KB: {ours[kb]:.2f} s, ×{ratio:.2f} plain Material's "
