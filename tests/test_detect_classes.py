@@ -501,3 +501,43 @@ def test_a_table_over_a_paragraph_in_a_copy_numbered_every_fifth_line(tmp_path: 
     pdf = tmp_path / "numbered.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Table 4": (table, "Architecture parameters of the run.")})
+
+
+def _legend(c: Canvas, top: float, label: str, title: str, rows: int, size: float = 9.0) -> float:
+    """A legend of a journal that supplies its figures apart (BMC, Oxford Bioinformatics):
+    the caption, then its own text in rows of its size, ragged on the right, set apart (no
+    running text, no caption's continuation); returns its bottom."""
+    _box, y = caption_lines(c, LEFT, top, label, title)
+    c.color((0, 0, 0))
+    baseline = y + 6 + size
+    for r in range(rows):
+        words = " ".join(WORDS[(r * 7) % len(WORDS) :][: 5 + (r * 3) % 6])
+        c.text(LEFT[0], baseline, words, size)
+        baseline += size * 1.25
+    return baseline - size
+
+
+def test_legends_without_their_figures_are_reported_not_boxed(tmp_path: Path) -> None:
+    """Figure legends with no figure in the file: a legend's own text, ragged paragraphs of
+    body size and a tiny mark (a 45 x 13 pt logo) above a legend are no body; each float is
+    reported, none invented."""
+    c = Canvas()
+    heads(c, 1)
+    c.color((0, 0, 0))
+    per_line = int((RIGHT[1] - RIGHT[0]) / (CHAR * BODY))
+    baseline = 72 + BODY
+    for r in range(20):  # ragged body-size text in the right column, no justified paragraph
+        words = " ".join(WORDS[(r * 5) % len(WORDS) :][: 4 + (r * 5) % 9])[:per_line]
+        c.text(RIGHT[0], baseline, words, BODY)
+        baseline += LEAD
+    caption_lines(c, RIGHT, baseline + 4, "Figure 4:", "A legend under ragged text.")
+    y = _legend(c, 72, "Figure 1:", "Overview of the pipeline and its stages.", 5)
+    y = _legend(c, y + 14, "Figure 2:", "Results on the three data sets.", 6)
+    c.rect(LEFT[0], y + 14, LEFT[0] + 45, y + 27)  # a small mark, no figure
+    _legend(c, y + 34, "Figure 3:", "A legend under a small mark.", 4)
+    pdf = tmp_path / "legends.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_cached(pdf, None)
+    assert [(f.label, f.box) for f in found.figures] == []
+    assert sorted(u.label for u in found.unboxed) == [f"Figure {n}" for n in (1, 2, 3, 4)]
+

@@ -274,6 +274,11 @@ class Settings:
     first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
+    #: a figure's body is at least this (pt) both ways, and draws graphics or text that is
+    #: no prose (code, or type of neither the body's nor the caption's size): a legend's own
+    #: text, ragged running text or a few tiny marks (a 45 x 13 pt logo) over a legend whose
+    #: figure the journal supplies apart is no body, and the caption is reported instead
+    figure_ink_min: float = 16.0
     #: running text overlapping what was taken by more than this (pt) is beside the float
     beside_overlap: float = -0.5
 
