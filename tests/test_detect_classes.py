@@ -541,3 +541,34 @@ def test_legends_without_their_figures_are_reported_not_boxed(tmp_path: Path) ->
     assert [(f.label, f.box) for f in found.figures] == []
     assert sorted(u.label for u in found.unboxed) == [f"Figure {n}" for n in (1, 2, 3, 4)]
 
+
+def test_a_paragraph_opening_with_the_label_is_no_caption(tmp_path: Path) -> None:
+    """ACL sets its captions at the body size, justified like running text, under the
+    figure; a paragraph in the other column that opens (indented) with "Figure 1." under a
+    table is running text, not Figure 1's caption: the paper's captions say "Figure 1:"."""
+    c = Canvas()
+    heads(c, 1)
+    chart = bar_chart(c, RIGHT[0] + 30, 72, RIGHT[1] - 30, 214)  # white space under it
+    per_line = int((RIGHT[1] - RIGHT[0]) / (CHAR * BODY))
+    text = "Figure 1: " + " ".join(WORDS[3:40])
+    c.color((0, 0, 0))
+    lines = [text[k : k + per_line] for k in range(0, len(text), per_line)][:3]
+    boxes = [c.text(RIGHT[0], 246 + BODY + k * LEAD, ln, BODY) for k, ln in enumerate(lines)]
+    body(c, RIGHT, boxes[-1][3] + 14, 720, 2)
+    y = body(c, LEFT, 72, 200, 5)
+    _cap, y = caption_lines(c, LEFT, y + 12, "Table 1:", "The data sets.")
+    table = ruled_table(c, LEFT[0] + 20, y + 6, 4, 3, 8)
+    y = table[3] + 14 - LEAD
+    c.color((0.1, 0.1, 0.1))
+    indent = LEFT[0] + 3 * CHAR * BODY
+    opening = "Figure 1. shows the two stages of the"
+    c.text(indent, y + LEAD, opening[: int((LEFT[1] - indent) / (CHAR * BODY))], BODY)
+    body(c, LEFT, y + 2 * LEAD - BODY, 720, 7)
+    pdf = tmp_path / "acl.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [(f.label, f.caption_box[0] < RIGHT[0]) for f in found] == [
+        ("Table 1", True),
+        ("Figure 1", False),
+    ]
+    assert iou(found[1].box, chart) >= 0.9, (found[1].box, chart)

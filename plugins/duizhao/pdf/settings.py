@@ -208,6 +208,9 @@ class Settings:
     delim_score: float = 1.0
     apart_score: float = 1.0
     near_score: float = 3.0
+    #: a paragraph's first line is indented by this (em, from its column's left edge) over
+    #: running text set flush under it: it opens a paragraph, no caption does
+    paragraph_indent: tuple[float, float] = (0.5, 4.0)
     near_lines: float = 2.0
     #: a float's usual side (figures above their captions) wins its vote unless the other
     #: side's region starts more than this many leadings nearer
