@@ -572,3 +572,43 @@ def test_a_paragraph_opening_with_the_label_is_no_caption(tmp_path: Path) -> Non
         ("Figure 1", False),
     ]
     assert iou(found[1].box, chart) >= 0.9, (found[1].box, chart)
+
+
+def test_a_table_captioned_right_under_its_bottom_rule_keeps_its_header(tmp_path: Path) -> None:
+    """BMC and AAAI set a table's caption about 2 pt under its bottom rule, its cells at the
+    body size; the header row above the first rule, one line across the column from its left
+    edge, is the table's, not running text."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    top = y + 16
+    c.color((0, 0, 0))
+    per_line = int((LEFT[1] - LEFT[0]) / (CHAR * BODY))
+    parts = [c.rule(LEFT[0], LEFT[1], top)]
+    parts.append(
+        c.text(
+            LEFT[0],
+            top + 4 + BODY,
+            "Method set one set two and set three"[:per_line].ljust(per_line - 1, "x"),
+            BODY,
+        )
+    )
+    baseline = top + 4 + BODY + 3
+    parts.append(c.rule(LEFT[0], LEFT[1], baseline))
+    baseline += 3 + BODY
+    xs = (LEFT[0], LEFT[0] + 80, LEFT[0] + 150, LEFT[0] + 200)
+    for r in range(5):
+        parts += [
+            c.text(x, baseline, f"m{r}" if k == 0 else f"{r}{k}.5", BODY) for k, x in enumerate(xs)
+        ]
+        baseline += LEAD
+    parts.append(c.rule(LEFT[0], LEFT[1], baseline - BODY + 3))
+    table = union(parts)
+    _cap, y = caption_lines(
+        c, LEFT, table[3] + 2, "Table 1:", "Accuracy of the methods on the sets."
+    )
+    body(c, LEFT, y + 14, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "below.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 1": (table, "Accuracy of the methods on the sets.")})

@@ -65,6 +65,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
                 and col[0] - s.body_start_slack <= f.x0 <= col[0] + s.body_indent * layout.body
                 and f.x1 <= col[1] + s.body_start_slack
                 and not _inside_graphic(f, page.graphics, s)
+                and not _between_rules(f, page.graphics, layout)
             ):
                 page.body.add(id(f))
         _narrowed_text(page, layout)
@@ -118,6 +119,23 @@ def _narrowed_text(page: DetectPage, layout: Layout) -> None:
 def body_sized(layout: Layout, f: Line) -> bool:
     """Body size, and not code (a listing set as a figure is body-sized but monospaced)."""
     return layout.body_sized(f) and not layout.mono(f)
+
+
+def _between_rules(f: Line, graphics: Sequence[Box], layout: Layout) -> bool:
+    """A line set between two rules right over and under it, each across most of its width,
+    is a table's row (a header row filling its column above the first rule), no running
+    text."""
+    s = layout.settings
+    reach = s.ruled_row_reach * layout.leading
+    over = under = False
+    for g in graphics:
+        if g[3] - g[1] > s.float_rule_height:
+            continue
+        if min(g[2], f.x1) - max(g[0], f.x0) < s.ruled_row_span * f.width:
+            continue
+        over |= 0 <= f.y0 - g[3] <= reach
+        under |= 0 <= g[1] - f.y1 <= reach
+    return over and under
 
 
 def _inside_graphic(f: Line, graphics: Sequence[Box], s: Settings) -> bool:

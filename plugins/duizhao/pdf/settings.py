@@ -277,6 +277,10 @@ class Settings:
     first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
+    #: a line with a rule within this many leadings over and under it, each across this
+    #: share of its width, is a table's row (a header filling its column), no running text
+    ruled_row_reach: float = 0.8
+    ruled_row_span: float = 0.9
     #: a figure's body is at least this (pt) both ways, and draws graphics or text that is
     #: no prose (code, or type of neither the body's nor the caption's size): a legend's own
     #: text, ragged running text or a few tiny marks (a 45 x 13 pt logo) over a legend whose
