@@ -612,3 +612,20 @@ def test_a_table_captioned_right_under_its_bottom_rule_keeps_its_header(tmp_path
     pdf = tmp_path / "below.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Table 1": (table, "Accuracy of the methods on the sets.")})
+
+
+def test_a_table_captioned_against_its_bottom_rule_keeps_the_rule(tmp_path: Path) -> None:
+    """A caption set so close under a table's bottom rule that its glyphs' loose boxes
+    (ascender height) reach over the rule: the rule is still the table's."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    table = ruled_table(c, LEFT[0] + 5, y + 16, 10, 4, 7)
+    _cap, y = caption_lines(c, LEFT, table[3] - 4, "Table 1:", "Below its table, set close.")
+    body(c, LEFT, y + 14, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "close.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [f.label for f in found] == ["Table 1"]
+    assert found[0].box[3] >= table[3], (found[0].box, table)

@@ -66,7 +66,7 @@ from .caption_steps import (
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 23
+DETECT_VERSION = 24
 
 __all__ = [
     "DETECT_VERSION",
@@ -322,6 +322,10 @@ def _draws(items: Sequence[_Item], caption: Caption, layout: Layout) -> bool:
     )
 
 
+def _rule(item: _Item, s: Settings) -> bool:
+    return item.graphic and item.box[3] - item.box[1] <= s.float_rule_height
+
+
 def growths(
     seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
 ) -> list[_Growth]:
@@ -338,13 +342,18 @@ def growths(
     for caption, up in seeds:
         cb = caption.box
         items = _items(caption, captions, layout)
+        # A rule the caption's glyphs (their loose boxes) reach over is on its side all the
+        # same: a caption set a couple of points under a table's bottom rule.
+        over = s.rule_overlap * caption.lines[0].size
         if up:
             near = sorted(
-                (i for i in items if i.box[3] <= cb[1] + s.start_slack), key=lambda i: -i.box[3]
+                (i for i in items if i.box[3] <= cb[1] + (over if _rule(i, s) else s.start_slack)),
+                key=lambda i: -i.box[3],
             )
         else:
             near = sorted(
-                (i for i in items if i.box[1] >= cb[3] - s.start_slack), key=lambda i: i.box[1]
+                (i for i in items if i.box[1] >= cb[3] - (over if _rule(i, s) else s.start_slack)),
+                key=lambda i: i.box[1],
             )
         grown.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
     owner: dict[tuple[int, int], _Growth] = {}

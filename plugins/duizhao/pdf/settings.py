@@ -277,6 +277,9 @@ class Settings:
     first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
+    #: … and a rule this far (em of the caption's size): glyph boxes (ascender high) of a
+    #: caption set 2 pt under a table's bottom rule reach over the rule
+    rule_overlap: float = 0.4
     #: a line with a rule within this many leadings over and under it, each across this
     #: share of its width, is a table's row (a header filling its column), no running text
     ruled_row_reach: float = 0.8
