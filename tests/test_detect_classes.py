@@ -501,3 +501,131 @@ def test_a_table_over_a_paragraph_in_a_copy_numbered_every_fifth_line(tmp_path: 
     pdf = tmp_path / "numbered.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Table 4": (table, "Architecture parameters of the run.")})
+
+
+def _legend(c: Canvas, top: float, label: str, title: str, rows: int, size: float = 9.0) -> float:
+    """A legend of a journal that supplies its figures apart (BMC, Oxford Bioinformatics):
+    the caption, then its own text in rows of its size, ragged on the right, set apart (no
+    running text, no caption's continuation); returns its bottom."""
+    _box, y = caption_lines(c, LEFT, top, label, title)
+    c.color((0, 0, 0))
+    baseline = y + 6 + size
+    for r in range(rows):
+        words = " ".join(WORDS[(r * 7) % len(WORDS) :][: 5 + (r * 3) % 6])
+        c.text(LEFT[0], baseline, words, size)
+        baseline += size * 1.25
+    return baseline - size
+
+
+def test_legends_without_their_figures_are_reported_not_boxed(tmp_path: Path) -> None:
+    """Figure legends with no figure in the file: a legend's own text, ragged paragraphs of
+    body size and a tiny mark (a 45 x 13 pt logo) above a legend are no body; each float is
+    reported, none invented."""
+    c = Canvas()
+    heads(c, 1)
+    c.color((0, 0, 0))
+    per_line = int((RIGHT[1] - RIGHT[0]) / (CHAR * BODY))
+    baseline = 72 + BODY
+    for r in range(20):  # ragged body-size text in the right column, no justified paragraph
+        words = " ".join(WORDS[(r * 5) % len(WORDS) :][: 4 + (r * 5) % 9])[:per_line]
+        c.text(RIGHT[0], baseline, words, BODY)
+        baseline += LEAD
+    caption_lines(c, RIGHT, baseline + 4, "Figure 4:", "A legend under ragged text.")
+    y = _legend(c, 72, "Figure 1:", "Overview of the pipeline and its stages.", 5)
+    y = _legend(c, y + 14, "Figure 2:", "Results on the three data sets.", 6)
+    c.rect(LEFT[0], y + 14, LEFT[0] + 45, y + 27)  # a small mark, no figure
+    _legend(c, y + 34, "Figure 3:", "A legend under a small mark.", 4)
+    pdf = tmp_path / "legends.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_cached(pdf, None)
+    assert [(f.label, f.box) for f in found.figures] == []
+    assert sorted(u.label for u in found.unboxed) == [f"Figure {n}" for n in (1, 2, 3, 4)]
+
+
+def test_a_paragraph_opening_with_the_label_is_no_caption(tmp_path: Path) -> None:
+    """ACL sets its captions at the body size, justified like running text, under the
+    figure; a paragraph in the other column that opens (indented) with "Figure 1." under a
+    table is running text, not Figure 1's caption: the paper's captions say "Figure 1:"."""
+    c = Canvas()
+    heads(c, 1)
+    chart = bar_chart(c, RIGHT[0] + 30, 72, RIGHT[1] - 30, 214)  # white space under it
+    per_line = int((RIGHT[1] - RIGHT[0]) / (CHAR * BODY))
+    text = "Figure 1: " + " ".join(WORDS[3:40])
+    c.color((0, 0, 0))
+    lines = [text[k : k + per_line] for k in range(0, len(text), per_line)][:3]
+    boxes = [c.text(RIGHT[0], 246 + BODY + k * LEAD, ln, BODY) for k, ln in enumerate(lines)]
+    body(c, RIGHT, boxes[-1][3] + 14, 720, 2)
+    y = body(c, LEFT, 72, 200, 5)
+    _cap, y = caption_lines(c, LEFT, y + 12, "Table 1:", "The data sets.")
+    table = ruled_table(c, LEFT[0] + 20, y + 6, 4, 3, 8)
+    y = table[3] + 14 - LEAD
+    c.color((0.1, 0.1, 0.1))
+    indent = LEFT[0] + 3 * CHAR * BODY
+    opening = "Figure 1. shows the two stages of the"
+    c.text(indent, y + LEAD, opening[: int((LEFT[1] - indent) / (CHAR * BODY))], BODY)
+    body(c, LEFT, y + 2 * LEAD - BODY, 720, 7)
+    pdf = tmp_path / "acl.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [(f.label, f.caption_box[0] < RIGHT[0]) for f in found] == [
+        ("Table 1", True),
+        ("Figure 1", False),
+    ]
+    assert iou(found[1].box, chart) >= 0.9, (found[1].box, chart)
+
+
+def test_a_table_captioned_right_under_its_bottom_rule_keeps_its_header(tmp_path: Path) -> None:
+    """BMC and AAAI set a table's caption about 2 pt under its bottom rule, its cells at the
+    body size; the header row above the first rule, one line across the column from its left
+    edge, is the table's, not running text."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    top = y + 16
+    c.color((0, 0, 0))
+    per_line = int((LEFT[1] - LEFT[0]) / (CHAR * BODY))
+    parts = [c.rule(LEFT[0], LEFT[1], top)]
+    parts.append(
+        c.text(
+            LEFT[0],
+            top + 4 + BODY,
+            "Method set one set two and set three"[:per_line].ljust(per_line - 1, "x"),
+            BODY,
+        )
+    )
+    baseline = top + 4 + BODY + 3
+    parts.append(c.rule(LEFT[0], LEFT[1], baseline))
+    baseline += 3 + BODY
+    xs = (LEFT[0], LEFT[0] + 80, LEFT[0] + 150, LEFT[0] + 200)
+    for r in range(5):
+        parts += [
+            c.text(x, baseline, f"m{r}" if k == 0 else f"{r}{k}.5", BODY) for k, x in enumerate(xs)
+        ]
+        baseline += LEAD
+    parts.append(c.rule(LEFT[0], LEFT[1], baseline - BODY + 3))
+    table = union(parts)
+    _cap, y = caption_lines(
+        c, LEFT, table[3] + 2, "Table 1:", "Accuracy of the methods on the sets."
+    )
+    body(c, LEFT, y + 14, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "below.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 1": (table, "Accuracy of the methods on the sets.")})
+
+
+def test_a_table_captioned_against_its_bottom_rule_keeps_the_rule(tmp_path: Path) -> None:
+    """A caption set so close under a table's bottom rule that its glyphs' loose boxes
+    (ascender height) reach over the rule: the rule is still the table's."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    table = ruled_table(c, LEFT[0] + 5, y + 16, 10, 4, 7)
+    _cap, y = caption_lines(c, LEFT, table[3] - 4, "Table 1:", "Below its table, set close.")
+    body(c, LEFT, y + 14, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "close.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [f.label for f in found] == ["Table 1"]
+    assert found[0].box[3] >= table[3], (found[0].box, table)

@@ -113,6 +113,8 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
             continue
         if id(f) in page.body and _in_paragraph(page, f, layout):
             continue  # "… shown in / Fig. 7. The two stages …": a reference at a line's start
+        if _opens_paragraph(page, f, layout):
+            continue  # "    Figure 1. shows …" over running text: a paragraph's first line
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
         score = (s.bold_label_score if bold else 0.0) + (
             s.delim_score if label.delim in (":", ".", "|") else 0.0
@@ -130,6 +132,27 @@ def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:
     lo, hi = (p * layout.leading for p in s.paragraph_pitch)
     return any(
         id(g) in page.body and lo <= f.y0 - g.y0 <= hi and overlap_len(g.x0, g.x1, f.x0, f.x1) > 0
+        for g in page.layout.fragments
+    )
+
+
+def _opens_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """``f`` is a paragraph's first line: indented (``paragraph_indent`` em) from its
+    column's left edge, over a line of running text set flush with that edge right under it
+    (``paragraph_pitch`` leadings, top to top)."""
+    s = layout.settings
+    col = page.layout.column_of(f.x0, f.x1, s.column_share)
+    if col is None:
+        return False
+    lo_em, hi_em = s.paragraph_indent
+    if not lo_em * f.size <= f.x0 - col[0] <= hi_em * f.size:
+        return False
+    lo, hi = (p * layout.leading for p in s.paragraph_pitch)
+    return any(
+        id(g) in page.body
+        and lo <= g.y0 - f.y0 <= hi
+        and abs(g.x0 - col[0]) <= s.body_start_slack
+        and g.x1 > f.x0
         for g in page.layout.fragments
     )
 

@@ -63,10 +63,10 @@ from .caption_steps import (
     others_openers,
     widen,
 )
-from .running import DetectPage, running_text
+from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 22
+DETECT_VERSION = 24
 
 __all__ = [
     "DETECT_VERSION",
@@ -291,8 +291,39 @@ def _box_of(g: _Growth, layout: Layout) -> Box | None:
     if not g.taken:
         return None
     pl = g.caption.page.layout
-    box = union(i.box for i in trim(g, layout))
+    kept = trim(g, layout)
+    if g.caption.kind == "figure" and not _draws(kept, g.caption, layout):
+        return None  # prose alone or tiny marks: no body (the caption is reported)
+    box = union(i.box for i in kept)
     return (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+
+
+def _draws(items: Sequence[_Item], caption: Caption, layout: Layout) -> bool:
+    """``items`` are a figure's body: at least ``figure_ink_min`` both ways, and graphics
+    as large, or text that is no prose (code, or type of neither the body's size nor the
+    caption's)."""
+    s = layout.settings
+
+    def large(boxes: Sequence[Box]) -> bool:
+        x0, y0, x1, y1 = union(boxes)
+        return min(x1 - x0, y1 - y0) >= s.figure_ink_min
+
+    if not large([i.box for i in items]):
+        return False
+    graphics = [i.box for i in items if i.graphic]
+    if graphics and large(graphics):
+        return True  # a few tiny marks are no drawing
+    size = caption.lines[-1].size
+    keys = {i.key for i in items}
+    return any(
+        layout.mono(f) or not (body_sized(layout, f) or abs(f.size - size) <= s.caption_size)
+        for f in caption.page.layout.fragments
+        if id(f) in keys
+    )
+
+
+def _rule(item: _Item, s: Settings) -> bool:
+    return item.graphic and item.box[3] - item.box[1] <= s.float_rule_height
 
 
 def growths(
@@ -311,13 +342,18 @@ def growths(
     for caption, up in seeds:
         cb = caption.box
         items = _items(caption, captions, layout)
+        # A rule the caption's glyphs (their loose boxes) reach over is on its side all the
+        # same: a caption set a couple of points under a table's bottom rule.
+        over = s.rule_overlap * caption.lines[0].size
         if up:
             near = sorted(
-                (i for i in items if i.box[3] <= cb[1] + s.start_slack), key=lambda i: -i.box[3]
+                (i for i in items if i.box[3] <= cb[1] + (over if _rule(i, s) else s.start_slack)),
+                key=lambda i: -i.box[3],
             )
         else:
             near = sorted(
-                (i for i in items if i.box[1] >= cb[3] - s.start_slack), key=lambda i: i.box[1]
+                (i for i in items if i.box[1] >= cb[3] - (over if _rule(i, s) else s.start_slack)),
+                key=lambda i: i.box[1],
             )
         grown.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
     owner: dict[tuple[int, int], _Growth] = {}

@@ -49,6 +49,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
         limit = s.background_share * pl.width * pl.height
         page.graphics = [g.box for g in pl.graphics if area(g.box) <= limit]
         rows = {id(p) for ln in pl.lines if len(ln.pieces) > 1 for p in ln.pieces}
+        rules = _row_rules(page.graphics, pl, s)
         for ln in pl.lines:
             if heading_like(ln, layout.body, s):
                 page.headings.update(id(p) for p in ln.pieces or [ln])
@@ -65,6 +66,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
                 and col[0] - s.body_start_slack <= f.x0 <= col[0] + s.body_indent * layout.body
                 and f.x1 <= col[1] + s.body_start_slack
                 and not _inside_graphic(f, page.graphics, s)
+                and not _between_rules(f, rules, layout)
             ):
                 page.body.add(id(f))
         _narrowed_text(page, layout)
@@ -118,6 +120,28 @@ def _narrowed_text(page: DetectPage, layout: Layout) -> None:
 def body_sized(layout: Layout, f: Line) -> bool:
     """Body size, and not code (a listing set as a figure is body-sized but monospaced)."""
     return layout.body_sized(f) and not layout.mono(f)
+
+
+def _row_rules(graphics: Sequence[Box], pl: PageLayout, s: Settings) -> list[Box]:
+    """The thin rules of a page long enough to rule a line of running text (a table's)."""
+    narrowest = min(c1 - c0 for c0, c1 in pl.columns)
+    least = s.ruled_row_span * s.body_width * narrowest
+    return [g for g in graphics if g[3] - g[1] <= s.float_rule_height and g[2] - g[0] >= least]
+
+
+def _between_rules(f: Line, graphics: Sequence[Box], layout: Layout) -> bool:
+    """A line set between two rules right over and under it, each across most of its width,
+    is a table's row (a header row filling its column above the first rule), no running
+    text."""
+    s = layout.settings
+    reach = s.ruled_row_reach * layout.leading
+    over = under = False
+    for g in graphics:
+        if min(g[2], f.x1) - max(g[0], f.x0) < s.ruled_row_span * f.width:
+            continue
+        over |= 0 <= f.y0 - g[3] <= reach
+        under |= 0 <= g[1] - f.y1 <= reach
+    return over and under
 
 
 def _inside_graphic(f: Line, graphics: Sequence[Box], s: Settings) -> bool:

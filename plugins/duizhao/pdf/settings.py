@@ -208,6 +208,9 @@ class Settings:
     delim_score: float = 1.0
     apart_score: float = 1.0
     near_score: float = 3.0
+    #: a paragraph's first line is indented by this (em, from its column's left edge) over
+    #: running text set flush under it: it opens a paragraph, no caption does
+    paragraph_indent: tuple[float, float] = (0.5, 4.0)
     near_lines: float = 2.0
     #: a float's usual side (figures above their captions) wins its vote unless the other
     #: side's region starts more than this many leadings nearer
@@ -274,6 +277,18 @@ class Settings:
     first_gap_lines: float = 4.0
     #: items may start this far (pt) inside the caption's edge
     start_slack: float = 1.5
+    #: … and a rule this far (em of the caption's size): glyph boxes (ascender high) of a
+    #: caption set 2 pt under a table's bottom rule reach over the rule
+    rule_overlap: float = 0.4
+    #: a line with a rule within this many leadings over and under it, each across this
+    #: share of its width, is a table's row (a header filling its column), no running text
+    ruled_row_reach: float = 0.8
+    ruled_row_span: float = 0.9
+    #: a figure's body is at least this (pt) both ways, and draws graphics or text that is
+    #: no prose (code, or type of neither the body's nor the caption's size): a legend's own
+    #: text, ragged running text or a few tiny marks (a 45 x 13 pt logo) over a legend whose
+    #: figure the journal supplies apart is no body, and the caption is reported instead
+    figure_ink_min: float = 16.0
     #: running text overlapping what was taken by more than this (pt) is beside the float
     beside_overlap: float = -0.5
 
