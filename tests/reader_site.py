@@ -89,7 +89,7 @@ ARTICLE_B = (
 /// paragraph | P001
 > See the first article, paragraph twelve.
 
-见第一篇文章的 [](a.md#P012)。
+见第一篇文章的第十二段 [](a.md#P012)。
 ///
 
 /// paragraph | P002
