@@ -95,14 +95,27 @@ def open_search(page: Page) -> None:
     expect(page.locator(".md-search-result__meta")).to_have_text("键入以开始搜索")
 
 
+#: How long the result list must stay unchanged to be the worker's last answer.
+STEADY_MS = 400
+#: True once the result list has not changed for ``ms`` (polled by Playwright).
+STEADY = """ms => {
+  const html = document.querySelector(".md-search-result__list").innerHTML, now = performance.now()
+  if (window.__dzList !== html) { window.__dzList = html; window.__dzSince = now }
+  return now - window.__dzSince >= ms
+}"""
+
+
 def results(page: Page, query: str) -> list[str]:
     """Type ``query``; the result links (path and anchor) once the worker's last answer (its
     first results, then the rest) is in the list."""
+    page.evaluate("window.__dzList = null")
     box = page.locator(".md-search__input")
     box.fill(query)
     box.press("End")
     expect(page.locator(".md-search-result__meta")).not_to_have_text("键入以开始搜索")
-    page.wait_for_timeout(400)  # the rest follows the first results after 100 ms
+    # The rest follows the first results after 100 ms (later on a loaded machine): the list is
+    # taken once it has not changed for STEADY_MS.
+    page.wait_for_function(STEADY, arg=STEADY_MS, timeout=10_000)
     hrefs = page.eval_on_selector_all(".md-search-result__link", "els => els.map(e => e.href)")
     return [_local(page.url, href) for href in hrefs]
 
