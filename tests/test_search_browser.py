@@ -63,12 +63,11 @@ def packed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         )
         base, built = _build(tmp_path_factory.mktemp("packed"), "pagefind")
     folder = built / "search" / "pagefind"
+    siblings = [folder.glob(f"*.pf_meta{packing.SUFFIX}"), folder.glob(f"index/*{packing.SUFFIX}")]
     repacked = [
         p
-        for p in [*folder.glob("*.pf_meta"), *folder.glob("index/*.pf_index")]
-        if gzip.decompress(p.with_name(p.name + packing.SUFFIX).read_bytes()).startswith(
-            packing.MAGIC
-        )
+        for p in [*siblings[0], *siblings[1]]
+        if gzip.decompress(p.read_bytes()).startswith(packing.MAGIC)
     ]
     assert len(repacked) >= 2, repacked
     with serve(built, int(base.split(":")[2].rstrip("/"))) as url:

@@ -159,11 +159,13 @@ def test_a_written_index_is_repacked_and_unpacks_to_pagefinds_files(
         assert (packed / name).read_bytes() == (plain / name).read_bytes(), name
         sibling = packed / f"{name}{packing.SUFFIX}"
         if sibling.is_file():
-            repacked += 1
             data = gzip.decompress(sibling.read_bytes())
-            assert data.startswith(packing.MAGIC), name
-            assert packing.unpack(data) == gzip.decompress((plain / name).read_bytes()), name
-    assert repacked == stats.packed == len(list(packed.rglob(f"*{packing.SUFFIX}")))
+            if data.startswith(packing.MAGIC):
+                repacked += 1
+                data = packing.unpack(data)
+            assert data == gzip.decompress((plain / name).read_bytes()), name
+    assert repacked == stats.packed
+    assert all(p.with_name(p.name + packing.SUFFIX).is_file() for p in packed.glob("*.pf_meta"))
     assert any(n.parts[0] == "index" for n in names if (packed / f"{n}{packing.SUFFIX}").is_file())
     assert not (plain / packing.LIST).exists()
 
@@ -285,15 +287,15 @@ def test_with_decompression_the_worker_unpacks_the_repacked_files(
     names = _pagefind_files(folder)
     listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
     assert listed["metas"] and len(listed["packed"]) >= 2
-    assert sorted(listed["packed"]) == sorted(
+    assert set(listed["packed"]) | set(listed["metas"]) == {
         p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)]
         for p in folder.rglob(f"*{packing.SUFFIX}")
-    )
+    }
     got, asked = _node_worker(folder.parent.parent, names, decompression=True)
     for name in names:
         assert got[name] == gzip.decompress((folder / name).read_bytes()), name
     prefix = "search/pagefind/"
-    for name in listed["packed"]:
+    for name in {*listed["packed"], *listed["metas"]}:
         assert prefix + name + packing.SUFFIX in asked, name
         assert prefix + name not in asked, name
     assert prefix + packing.LIST in asked
@@ -309,21 +311,24 @@ def test_a_rebuild_with_fewer_chunks_serves_no_stale_repacked_file(
     of the earlier build (a rebuild under ``mkdocs serve`` between its two requests), asks for
     no repacked file and gets the new build's own files."""
     old = _site(tmp_path, "site", "abcdefghij", monkeypatch)
-    before = sorted(p.name for p in old.rglob(f"*{packing.SUFFIX}"))
+    before = {p.relative_to(old) for p in old.rglob(f"*{packing.SUFFIX}")}
+    chunks = len(list((old / "index").glob("*.pf_index")))
     old_list = tmp_path / "old-list.json"
     shutil.copy(old / packing.LIST, old_list)
     folder = _site(tmp_path, "site", "ab", monkeypatch)
     assert folder == old
     siblings = sorted(folder.rglob(f"*{packing.SUFFIX}"))
-    assert len(siblings) < len(before)
+    assert len(list((folder / "index").glob("*.pf_index"))) < chunks
+    assert before - {p.relative_to(folder) for p in siblings}  # the earlier build's are gone
     listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
-    assert sorted(listed["packed"]) == sorted(
+    assert set(listed["packed"]) | set(listed["metas"]) == {
         p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)] for p in siblings
-    )
+    }
     for sibling in siblings:
         original = sibling.with_name(sibling.name[: -len(packing.SUFFIX)])
-        unpacked = packing.unpack(gzip.decompress(sibling.read_bytes()))
-        assert unpacked == gzip.decompress(original.read_bytes()), sibling
+        data = gzip.decompress(sibling.read_bytes())
+        data = packing.unpack(data) if data.startswith(packing.MAGIC) else data
+        assert data == gzip.decompress(original.read_bytes()), sibling
     names = _pagefind_files(folder)
     got, asked = _node_worker(folder.parent.parent, names, decompression=True)
     for name in names:
@@ -332,22 +337,29 @@ def test_a_rebuild_with_fewer_chunks_serves_no_stale_repacked_file(
     got, asked = _node_worker(folder.parent.parent, names, decompression=True, moved=moved)
     for name in names:
         assert got[name] == gzip.decompress((folder / name).read_bytes()), name
-    assert not [a for a in asked if a.endswith(packing.SUFFIX)]
+    # The metadata's own NAME.dz (every metadata file has one), no chunk's.
+    assert [a for a in asked if a.endswith(packing.SUFFIX)] == [
+        f"search/pagefind/{meta}{packing.SUFFIX}" for meta in listed["metas"]
+    ]
 
 
 @needs_node_and_pagefind
 def test_a_repacked_file_that_will_not_unpack_is_fetched_as_pagefinds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A listed repacked file that is missing or cut: the worker fetches the original."""
+    """A listed repacked file that is missing or cut: the worker fetches the original. A
+    metadata file's copy is taken as it is."""
     folder = _site(tmp_path, "site", "abcdef", monkeypatch)
     listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
     first, second = listed["packed"][:2]
     (folder / f"{first}{packing.SUFFIX}").unlink()
     cut = folder / f"{second}{packing.SUFFIX}"
     cut.write_bytes(gzip.compress(gzip.decompress(cut.read_bytes())[:-5]))
-    got, _asked = _node_worker(folder.parent.parent, [first, second], decompression=True)
-    for name in (first, second):
+    (meta,) = listed["metas"]  # a metadata file that repacking did not make smaller: a copy
+    shutil.copy(folder / meta, folder / f"{meta}{packing.SUFFIX}")
+    names = [first, second, meta]
+    got, _asked = _node_worker(folder.parent.parent, names, decompression=True)
+    for name in names:
         assert got[name] == gzip.decompress((folder / name).read_bytes()), name
 
 

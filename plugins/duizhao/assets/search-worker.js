@@ -69,9 +69,10 @@ function grabPlain(url) {
 /* The build writes the repacked form of the metadata and of the largest index chunks beside
    Pagefind's own files (NAME.dz, search/packing.py) and names them in LIST with the build's
    metadata files. Only a browser with DecompressionStream can read them (Safari 16.4, Firefox
-   113, Chrome 80 and later): it fetches the list with the entry and asks for NAME.dz where the
-   list gives NAME and names the entry's metadata (the two may come from two builds); any
-   other browser gets Pagefind's own files. A repacked file that does not arrive, inflate or
+   113, Chrome 80 and later): it fetches the list with the entry, the metadata's NAME.dz (every
+   metadata file has one) once the entry names it, and a chunk's NAME.dz where the list gives
+   NAME and names the entry's metadata (the two may come from two builds); any other browser
+   gets Pagefind's own files. A repacked file that does not arrive, inflate or
    unpack whole is fetched again as Pagefind's. */
 var LIST = "duizhao-packed.json", PACKED_SUFFIX = ".dz"
 var NONE = new Set()
@@ -96,7 +97,8 @@ function grabPacked(url) {
     return new Response(stream).arrayBuffer()
   }).then(function (body) {
     var out = unpack(body)
-    if (out === body) throw new Error("not repacked: " + url)
+    if (out === body && new TextDecoder().decode(new Uint8Array(body, 0, 12)) !== SIGNATURE)
+      throw new Error("neither repacked nor Pagefind's: " + url)
     return { status: 200, body: out }
   })
 }
@@ -191,7 +193,10 @@ function prefetch() {
   chosen.then(function (index) {
     var meta = BASE + "pagefind." + index.hash + ".pf_meta"
     var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
-    if (!early.has(meta)) early.set(meta, grab(meta))
+    // Every metadata file has its NAME.dz (a copy where repacking did not pay): not waiting
+    // for the list, which may arrive after the entry on a slow link.
+    if (!early.has(meta)) early.set(meta, typeof DecompressionStream === "undefined" ? grabPlain(meta)
+      : grabPacked(meta + PACKED_SUFFIX).catch(function () { return grabPlain(meta) }))
     if (!early.has(wasm)) early.set(wasm, grabPlain(wasm))
     early.get(wasm).then(function (g) { if (g.status !== 200) throw new Error("no wasm") })
       .catch(function () { if (ready && ready.resolve) ready.resolve() })
