@@ -63,9 +63,10 @@ def packed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         )
         base, built = _build(tmp_path_factory.mktemp("packed"), "pagefind")
     folder = built / "search" / "pagefind"
+    siblings = [folder.glob(f"*.pf_meta{packing.SUFFIX}"), folder.glob(f"index/*{packing.SUFFIX}")]
     repacked = [
         p
-        for p in [*folder.glob("*.pf_meta"), *folder.glob("index/*.pf_index")]
+        for p in [*siblings[0], *siblings[1]]
         if gzip.decompress(p.read_bytes()).startswith(packing.MAGIC)
     ]
     assert len(repacked) >= 2, repacked
@@ -93,14 +94,27 @@ def open_search(page: Page) -> None:
     expect(page.locator(".md-search-result__meta")).to_have_text("键入以开始搜索")
 
 
+#: How long the result list must stay unchanged to be the worker's last answer.
+STEADY_MS = 400
+#: True once the result list has not changed for ``ms`` (polled by Playwright).
+STEADY = """ms => {
+  const html = document.querySelector(".md-search-result__list").innerHTML, now = performance.now()
+  if (window.__dzList !== html) { window.__dzList = html; window.__dzSince = now }
+  return now - window.__dzSince >= ms
+}"""
+
+
 def results(page: Page, query: str) -> list[str]:
     """Type ``query``; the result links (path and anchor) once the worker's last answer (its
     first results, then the rest) is in the list."""
+    page.evaluate("window.__dzList = null")
     box = page.locator(".md-search__input")
     box.fill(query)
     box.press("End")
     expect(page.locator(".md-search-result__meta")).not_to_have_text("键入以开始搜索")
-    page.wait_for_timeout(400)  # the rest follows the first results after 100 ms
+    # The rest follows the first results after 100 ms (later on a loaded machine): the list is
+    # taken once it has not changed for STEADY_MS.
+    page.wait_for_function(STEADY, arg=STEADY_MS, timeout=10_000)
     hrefs = page.eval_on_selector_all(".md-search-result__link", "els => els.map(e => e.href)")
     return [_local(page.url, href) for href in hrefs]
 
@@ -211,13 +225,22 @@ def test_a_repacked_index_answers_as_pagefinds_own(
     """The worker unpacks what the build repacked: every query of the set has the same results,
     excerpts and all, as on the site whose index is as Pagefind wrote it."""
     queries = [query for query, _expected in QUERIES]
-    answers = []
+    answers, fetched = [], []
     for base in (site, packed_site):
         watch = Watch(base)
-        page = watch.attach(context()).new_page()
+        ctx = watch.attach(context())
+        requested: list[str] = []
+        ctx.on("request", lambda r, into=requested: into.append(urlsplit(r.url).path))
+        page = ctx.new_page()
         page.goto(base + "reader/a/")
         answers.append([(a["query"], a["hrefs"], a["html"]) for a in ask(page, queries, 3000)])
         watch.check()
+        fetched.append(requested)
+    # Chromium has DecompressionStream: the repacked metadata and chunks, never their originals.
+    repacked = [p for p in fetched[1] if p.endswith(".dz")]
+    assert any(p.endswith(".pf_meta.dz") for p in repacked), fetched[1]
+    assert any(p.endswith(".pf_index.dz") for p in repacked), fetched[1]
+    assert not {p[: -len(".dz")] for p in repacked} & set(fetched[1])
     for before, after in zip(*answers, strict=True):
         assert after == before
     assert sum(bool(hrefs) for _q, hrefs, _h in answers[0]) > len(queries) // 2

@@ -4,6 +4,7 @@ the search worker's own JavaScript (node) — into the very bytes Pagefind wrote
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 import struct
 import subprocess
@@ -147,18 +148,26 @@ def test_a_written_index_is_repacked_and_unpacks_to_pagefinds_files(
     write_index(documents, tmp_path / "plain", "und")
     packed, plain = (tmp_path / name / "search" / "pagefind" for name in ("packed", "plain"))
     names = sorted(p.relative_to(plain) for p in plain.rglob("*.pf_*") if p.is_file())
-    assert names == sorted(p.relative_to(packed) for p in packed.rglob("*.pf_*") if p.is_file())
+    kept = sorted(
+        p.relative_to(packed)
+        for p in packed.rglob("*.pf_*")
+        if p.is_file() and p.suffix != packing.SUFFIX
+    )
+    assert names == kept  # Pagefind's files where Pagefind wrote them
     repacked = 0
     for name in names:
-        original = gzip.decompress((plain / name).read_bytes())
-        data = gzip.decompress((packed / name).read_bytes())
-        if data.startswith(packing.MAGIC):
-            repacked += 1
-            data = packing.unpack(data)
-        assert data == original, name
+        assert (packed / name).read_bytes() == (plain / name).read_bytes(), name
+        sibling = packed / f"{name}{packing.SUFFIX}"
+        if sibling.is_file():
+            data = gzip.decompress(sibling.read_bytes())
+            if data.startswith(packing.MAGIC):
+                repacked += 1
+                data = packing.unpack(data)
+            assert data == gzip.decompress((plain / name).read_bytes()), name
     assert repacked == stats.packed
-    chunks = [n for n in names if n.parts[0] == "index"]
-    assert any(gzip.decompress((packed / n).read_bytes()).startswith(packing.MAGIC) for n in chunks)
+    assert all(p.with_name(p.name + packing.SUFFIX).is_file() for p in packed.glob("*.pf_meta"))
+    assert any(n.parts[0] == "index" for n in names if (packed / f"{n}{packing.SUFFIX}").is_file())
+    assert not (plain / packing.LIST).exists()
 
 
 def test_the_header_counts_every_stream() -> None:
@@ -167,3 +176,193 @@ def test_the_header_counts_every_stream() -> None:
     sizes = struct.unpack_from(">7I", packed, len(packing.MAGIC))
     streams = len(packed) - len(packing.MAGIC) - 28
     assert sum(sizes[1:]) <= streams
+
+
+#: Runs the whole worker in node on a site folder (argv: site, whether DecompressionStream is
+#: there, a JSON map of paths served from elsewhere, the paths to ask for): its wrapped fetch
+#: is asked for each path, as Pagefind asks; prints {"got": {path: base64}, "asked": [paths
+#: the worker fetched]}.
+NODE_WORKER = r"""
+const fs = require("fs"), path = require("path"), vm = require("vm")
+const [site, decompression, moved, names] = process.argv.slice(1)
+const elsewhere = JSON.parse(moved), HOST = "http://site.test/", fetched = []
+globalThis.self = globalThis
+self.location = { href: HOST + "assets/duizhao/search-worker.js?words=0" }
+self.addEventListener = function () {}
+self.postMessage = function () {}
+delete globalThis.BroadcastChannel
+if (decompression !== "1") delete globalThis.DecompressionStream
+self.fetch = async function (url) {
+  const rel = String(url).slice(HOST.length).replace(/[?#].*$/, "")
+  fetched.push(rel)
+  const file = elsewhere[rel] || path.join(site, rel)
+  if (!fs.existsSync(file)) return new Response("", { status: 404 })
+  return new Response(fs.readFileSync(file), { status: 200 })
+}
+vm.runInThisContext(fs.readFileSync(process.env.WORKER, "utf8"), { filename: "worker.js" })
+prefetch()
+;(async () => {
+  const got = {}
+  for (const name of JSON.parse(names)) {
+    const r = await self.fetch(BASE + name)
+    got[name] = Buffer.from(await r.arrayBuffer()).toString("base64")
+  }
+  process.stdout.write(JSON.stringify({ got, asked: fetched }))
+})()
+"""
+
+
+def _node_worker(
+    site: Path, names: list[str], *, decompression: bool, moved: dict[str, Path] | None = None
+) -> tuple[dict[str, bytes], list[str]]:
+    """What the worker's fetch gives Pagefind for each of ``names`` (under search/pagefind/) of
+    the site in ``site``, and the paths it fetched, in order."""
+    import base64
+    import os
+
+    served = json.dumps({rel: str(path) for rel, path in (moved or {}).items()})
+    flag = "1" if decompression else "0"
+    done = subprocess.run(
+        ["node", "-e", NODE_WORKER, str(site), flag, served, json.dumps(names)],
+        timeout=120,
+        capture_output=True,
+        env={**os.environ, "WORKER": str(WORKER)},
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    out = json.loads(done.stdout)
+    return {k: base64.b64decode(v) for k, v in out["got"].items()}, out["asked"]
+
+
+def _pagefind_files(folder: Path) -> list[str]:
+    """Pagefind's metadata, index chunks and fragments in ``folder``, relative to it."""
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.suffix in (".pf_meta", ".pf_index", ".pf_fragment")
+    )
+
+
+def _site(tmp_path: Path, name: str, pages: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A site of ``pages`` (one article each) whose metadata and every index chunk are
+    repacked (limit 0); its search/pagefind folder."""
+    content = "".join(_para(i) for i in range(1, 400))
+    documents = {
+        path: document
+        for page in pages
+        for path, document in page_documents(f"{page}/", page, content, "zh").items()
+    }
+    monkeypatch.setattr("duizhao.search.pagefind.pack_index", lambda f: packing.pack_index(f, 0))
+    write_index(documents, tmp_path / name, "und")
+    return tmp_path / name / "search" / "pagefind"
+
+
+needs_node_and_pagefind = pytest.mark.skipif(
+    shutil.which("node") is None or not available(), reason="needs node and pagefind[extended]"
+)
+
+
+@needs_node_and_pagefind
+def test_without_decompression_the_worker_gets_pagefinds_own_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser without DecompressionStream (Safari < 16.4, Firefox < 113) is given every
+    file as Pagefind wrote it, gzip and all (Pagefind inflates it), and never asks for the
+    list or a repacked file."""
+    folder = _site(tmp_path, "site", "abcdef", monkeypatch)
+    names = _pagefind_files(folder)
+    assert any((folder / f"{n}{packing.SUFFIX}").is_file() for n in names if "index/" in n)
+    got, asked = _node_worker(folder.parent.parent, names, decompression=False)
+    for name in names:
+        assert got[name] == (folder / name).read_bytes(), name
+    assert not [a for a in asked if a.endswith(packing.SUFFIX) or a.endswith(packing.LIST)]
+
+
+@needs_node_and_pagefind
+def test_with_decompression_the_worker_unpacks_the_repacked_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where DecompressionStream exists the worker fetches each listed file's repacked form,
+    never its original, and gives Pagefind the bytes Pagefind wrote, inflated."""
+    folder = _site(tmp_path, "site", "abcdef", monkeypatch)
+    names = _pagefind_files(folder)
+    listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
+    assert listed["metas"] and len(listed["packed"]) >= 2
+    assert set(listed["packed"]) | set(listed["metas"]) == {
+        p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)]
+        for p in folder.rglob(f"*{packing.SUFFIX}")
+    }
+    got, asked = _node_worker(folder.parent.parent, names, decompression=True)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name
+    prefix = "search/pagefind/"
+    for name in {*listed["packed"], *listed["metas"]}:
+        assert prefix + name + packing.SUFFIX in asked, name
+        assert prefix + name not in asked, name
+    assert prefix + packing.LIST in asked
+    assert not [a for a in asked if a.endswith(".pf_fragment.dz")]
+
+
+@needs_node_and_pagefind
+def test_a_rebuild_with_fewer_chunks_serves_no_stale_repacked_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built again into the same site with fewer pages (fewer chunks): every repacked file
+    there is listed and unpacks to its original of the new build; the worker, given the list
+    of the earlier build (a rebuild under ``mkdocs serve`` between its two requests), asks for
+    no repacked file and gets the new build's own files."""
+    old = _site(tmp_path, "site", "abcdefghij", monkeypatch)
+    before = {p.relative_to(old) for p in old.rglob(f"*{packing.SUFFIX}")}
+    chunks = len(list((old / "index").glob("*.pf_index")))
+    old_list = tmp_path / "old-list.json"
+    shutil.copy(old / packing.LIST, old_list)
+    folder = _site(tmp_path, "site", "ab", monkeypatch)
+    assert folder == old
+    siblings = sorted(folder.rglob(f"*{packing.SUFFIX}"))
+    assert len(list((folder / "index").glob("*.pf_index"))) < chunks
+    assert before - {p.relative_to(folder) for p in siblings}  # the earlier build's are gone
+    listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
+    assert set(listed["packed"]) | set(listed["metas"]) == {
+        p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)] for p in siblings
+    }
+    for sibling in siblings:
+        original = sibling.with_name(sibling.name[: -len(packing.SUFFIX)])
+        data = gzip.decompress(sibling.read_bytes())
+        data = packing.unpack(data) if data.startswith(packing.MAGIC) else data
+        assert data == gzip.decompress(original.read_bytes()), sibling
+    names = _pagefind_files(folder)
+    got, asked = _node_worker(folder.parent.parent, names, decompression=True)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name
+    moved = {f"search/pagefind/{packing.LIST}": old_list}
+    got, asked = _node_worker(folder.parent.parent, names, decompression=True, moved=moved)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name
+    # The metadata's own NAME.dz (every metadata file has one), no chunk's.
+    assert [a for a in asked if a.endswith(packing.SUFFIX)] == [
+        f"search/pagefind/{meta}{packing.SUFFIX}" for meta in listed["metas"]
+    ]
+
+
+@needs_node_and_pagefind
+def test_a_repacked_file_that_will_not_unpack_is_fetched_as_pagefinds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listed repacked file that is missing or cut: the worker fetches the original. A
+    metadata file's copy is taken as it is."""
+    folder = _site(tmp_path, "site", "abcdef", monkeypatch)
+    listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
+    first, second = listed["packed"][:2]
+    (folder / f"{first}{packing.SUFFIX}").unlink()
+    cut = folder / f"{second}{packing.SUFFIX}"
+    cut.write_bytes(gzip.compress(gzip.decompress(cut.read_bytes())[:-5]))
+    (meta,) = listed["metas"]  # a metadata file that repacking did not make smaller: a copy
+    shutil.copy(folder / meta, folder / f"{meta}{packing.SUFFIX}")
+    names = [first, second, meta]
+    got, _asked = _node_worker(folder.parent.parent, names, decompression=True)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name
+
+
+def test_the_worker_knows_the_names_packing_writes() -> None:
+    text = WORKER.read_text(encoding="utf-8")
+    assert f'var LIST = "{packing.LIST}", PACKED_SUFFIX = "{packing.SUFFIX}"' in text

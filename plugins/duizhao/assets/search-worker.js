@@ -56,12 +56,57 @@ function inflate(buffer) {
   return new Response(stream).arrayBuffer().catch(function () { return buffer })
 }
 
-function grab(url) {
+/* Pagefind's file at `url` as the browser gives it: {status, body}, inflated and unpacked
+   where the browser can (a file an older build repacked in place, still in the cache). */
+function grabPlain(url) {
   return nativeFetch(url).then(function (r) {
     return r.arrayBuffer().then(function (body) {
       return r.ok && PF_FILE.test(url) ? inflate(body).then(unpack) : body
     }).then(function (body) { return { status: r.status, body: body } })
   })
+}
+
+/* The build writes the repacked form of the metadata and of the largest index chunks beside
+   Pagefind's own files (NAME.dz, search/packing.py) and names them in LIST with the build's
+   metadata files. Only a browser with DecompressionStream can read them (Safari 16.4, Firefox
+   113, Chrome 80 and later): it fetches the list with the entry, the metadata's NAME.dz (every
+   metadata file has one) once the entry names it, and a chunk's NAME.dz where the list gives
+   NAME and names the entry's metadata (the two may come from two builds); any other browser
+   gets Pagefind's own files. A repacked file that does not arrive, inflate or
+   unpack whole is fetched again as Pagefind's. */
+var LIST = "duizhao-packed.json", PACKED_SUFFIX = ".dz"
+var NONE = new Set()
+var repacked = null    // Promise of the names (under BASE) repacked for the entry's index
+
+function grab(url) {
+  if (repacked === null || !PF_FILE.test(url)) return grabPlain(url)
+  return repacked.then(function (names) {
+    if (!names.has(url.slice(BASE.length))) return grabPlain(url)
+    return grabPacked(url + PACKED_SUFFIX).catch(function () { return grabPlain(url) })
+  })
+}
+
+function grabPacked(url) {
+  return nativeFetch(url).then(function (r) {
+    if (!r.ok) throw new Error("no " + url)
+    return r.arrayBuffer()
+  }).then(function (body) {
+    var bytes = new Uint8Array(body)
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return body  // the server inflated it
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))
+    return new Response(stream).arrayBuffer()
+  }).then(function (body) {
+    var out = unpack(body)
+    if (out === body && new TextDecoder().decode(new Uint8Array(body, 0, 12)) !== SIGNATURE)
+      throw new Error("neither repacked nor Pagefind's: " + url)
+    return { status: 200, body: out }
+  })
+}
+
+function repackedFor(index, list) {
+  var meta = "pagefind." + index.hash + ".pf_meta"
+  var ok = list && Array.isArray(list.metas) && Array.isArray(list.packed) && list.metas.indexOf(meta) >= 0
+  return ok ? new Set(list.packed) : NONE
 }
 
 /* The largest metadata and index chunks are repacked at build time (search/packing.py):
@@ -76,6 +121,7 @@ function unpack(buffer) {
   var view = new DataView(buffer), n = []
   for (var i = 0; i < 7; i++) n.push(view.getUint32(8 + 4 * i))
   var h = 36, heads = h + n[1], sm = h + n[1], lo = sm + n[2], hi = lo + n[3], ar = hi + n[4], sh = ar + n[5], st = sh + n[6]
+  var ends = [lo, hi, ar, sh, st, b.length]  // where each stream ends: a cut file fails
   var out = new Uint8Array(12 + n[0]), o = 12, last = 0  // where the last string is in out
   out.set(utf8.encode(SIGNATURE), 0)
   for (var at = h; at < heads; at++) {
@@ -105,7 +151,7 @@ function unpack(buffer) {
       last = o; o += len
     }
   }
-  if (o !== out.length) throw new Error("packed file")
+  if (o !== out.length || [sm, lo, hi, ar, sh, st].join() !== ends.join()) throw new Error("packed file")
   return out.buffer
 }
 
@@ -124,10 +170,14 @@ self.fetch = function (input, init) {
 }
 
 function prefetch() {
-  var entry = BASE + "pagefind-entry.json"
-  var got = grab(entry + "?ts=" + Date.now())
+  var entry = BASE + "pagefind-entry.json", stamp = "?ts=" + Date.now()
+  var got = grabPlain(entry + stamp)
   early.set(entry, got)
-  got.then(function (g) {
+  var list = typeof DecompressionStream === "undefined" ? Promise.resolve(null)
+    : grabPlain(BASE + LIST + stamp).then(function (g) {
+      return g.status === 200 ? JSON.parse(new TextDecoder().decode(g.body)) : null
+    }).catch(function () { return null })
+  var chosen = got.then(function (g) {
     var languages = g.status === 200 && JSON.parse(new TextDecoder().decode(g.body)).languages
     if (!languages) throw new Error("no index")
     // The index Pagefind picks in a worker (no page language): the largest.
@@ -135,10 +185,19 @@ function prefetch() {
       return b.page_count - a.page_count
     })[0]
     if (!index) throw new Error("no index")
+    return index
+  })
+  repacked = Promise.all([chosen, list]).then(function (both) {
+    return repackedFor(both[0], both[1])
+  }).catch(function () { return NONE })
+  chosen.then(function (index) {
     var meta = BASE + "pagefind." + index.hash + ".pf_meta"
     var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
-    if (!early.has(meta)) early.set(meta, grab(meta))
-    if (!early.has(wasm)) early.set(wasm, grab(wasm))
+    // Every metadata file has its NAME.dz (a copy where repacking did not pay): not waiting
+    // for the list, which may arrive after the entry on a slow link.
+    if (!early.has(meta)) early.set(meta, typeof DecompressionStream === "undefined" ? grabPlain(meta)
+      : grabPacked(meta + PACKED_SUFFIX).catch(function () { return grabPlain(meta) }))
+    if (!early.has(wasm)) early.set(wasm, grabPlain(wasm))
     early.get(wasm).then(function (g) { if (g.status !== 200) throw new Error("no wasm") })
       .catch(function () { if (ready && ready.resolve) ready.resolve() })
     chunkList = early.get(meta).then(function (g) { return g.status === 200 ? chunksOf(g.body) : [] })
