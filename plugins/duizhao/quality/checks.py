@@ -178,7 +178,7 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        extra = tn - on - m.en_word_numbers(op)
+        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
         if missing:
             return f"number {sorted(missing)[0]} of the original is missing or changed"
         if extra:

@@ -204,6 +204,21 @@ _AUTHOR_YEAR_RE = re.compile(
     r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
 )
 _DASHES = str.maketrans("–—，", "--,")
+#: Month names and their abbreviations: "August 2018" is a date, not an author-year citation;
+#: a translation writes it as its numeral and 月 (2018 年 8 月).
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("January", "Jan"), ("February", "Feb"), ("March", "Mar"), ("April", "Apr"),
+            ("May",), ("June", "Jun"), ("July", "Jul"), ("August", "Aug"),
+            ("September", "Sep", "Sept"), ("October", "Oct"), ("November", "Nov"),
+            ("December", "Dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
 
 
 def citations(prose: str) -> Counter[int]:
@@ -230,7 +245,11 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
     """(surname, year) of author-year citations."""
     if not _YEAR_RE.search(prose):
         return frozenset()
-    return frozenset((m.group(2), m.group(3)) for m in _AUTHOR_YEAR_RE.finditer(" " + prose))
+    return frozenset(
+        (m.group(2), m.group(3))
+        for m in _AUTHOR_YEAR_RE.finditer(" " + prose)
+        if m.group(2) not in MONTHS
+    )
 
 
 def strip_citations(prose: str) -> str:
@@ -238,7 +257,22 @@ def strip_citations(prose: str) -> str:
     prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
     if not _YEAR_RE.search(prose):
         return prose
-    return _AUTHOR_YEAR_RE.sub(lambda m: m.group(1) + MASK, " " + prose)[1:]
+    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + prose)[1:]
+
+
+def _strip_author_year(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(2) in MONTHS else m.group(1) + MASK
+
+
+def month_numbers(prose: str) -> set[str]:
+    """The numbers of the month names of ``prose`` before a year (August 2018: 8)."""
+    if not _YEAR_RE.search(prose):
+        return set()
+    return {
+        _canon(MONTHS[m.group(2)])
+        for m in _AUTHOR_YEAR_RE.finditer(" " + prose)
+        if m.group(2) in MONTHS
+    }
 
 
 # ---------------------------------------------------------------------------------------------
