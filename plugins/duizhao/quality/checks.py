@@ -154,7 +154,7 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(m.halfwidth_digits(t.prose), chinese=True)
+    trf = m.references(m.halfwidth_digits(t.prose), chinese=True, accept=orf)
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -171,7 +171,8 @@ def _ref(ref: tuple[str, str]) -> str:
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = m.strip_references(m.strip_citations(o.prose), chinese=False)
     tp = m.halfwidth_digits(t.prose)
-    tp = m.strip_references(m.strip_citations(tp), chinese=True)
+    orf = m.references(o.prose, chinese=False)
+    tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
     on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))

@@ -313,35 +313,73 @@ def _en_kind(word: str) -> str:
     return _REF_KIND_EN.get(w[:3], _REF_KIND_EN.get(w, w))
 
 
-def references(prose: str, *, chinese: bool) -> frozenset[tuple[str, str]]:
-    """(kind, number with sub-panel) of figure/table/section/equation references."""
-    out: set[tuple[str, str]] = set()
-    if not has_reference_word(prose, chinese=chinese):
-        return frozenset()
+#: A reference's list continued without its word (matched at the end of a reference): after
+#: a plural in English ("Figures 3 and 4"); in Chinese ("图 11(a) 和 11(b)", "第 3.1 节和 3.2
+#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count).
+_REF_MORE_RE = re.compile(
+    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)(?![\d.]\d)"
+    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
+)
+#: A section written with its number and 节 or 章 only (5.3 节, no 第).
+#: (Every number matches, the word optional: a failed match from each digit of a long run
+#: would be quadratic.)
+_REF_ZH_BARE_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)(\s{0,3}(?:节|章))?")
+
+
+_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
+#: (kind, number with sub-panel, start, end, tentative)
+_Span = tuple[str, str, int, int, bool]
+
+
+def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
+    """Each reference, its list continued (:data:`_REF_MORE_RE`)."""
     if chinese:
         for m in _REF_ZH_RE.finditer(prose):
             word = m.group(1)
             if word == "第":
                 if m.group(4) is None:
-                    continue
+                    continue  # 第 54 版 is a number, not a section
                 kind = "section"
             else:
                 kind = _REF_KIND_ZH[word]
-            out.add((kind, m.group(2) + _panel(m.group(3))))
+            yield kind, m.group(2) + _panel(m.group(3)), m.start(), m.end(), False
+            yield from _continued(prose, kind, m.end(), tentative=True)
+        if "节" in prose or "章" in prose:
+            for m in _REF_ZH_BARE_RE.finditer(prose):
+                if m.group(2):
+                    yield "section", m.group(1), m.start(), m.end(), False
     else:
         for m in _REF_EN_RE.finditer(prose):
-            out.add((_en_kind(m.group(1)), m.group(2) + _panel(m.group(3))))
-    return frozenset(out)
+            kind = _en_kind(m.group(1))
+            yield kind, m.group(2) + _panel(m.group(3)), m.start(), m.end(), False
+            if m.group(1).lower() in _REF_EN_PLURALS:
+                yield from _continued(prose, kind, m.end(), tentative=False)
+
+
+def _continued(prose: str, kind: str, pos: int, *, tentative: bool) -> Iterator[_Span]:
+    while (more := _REF_MORE_RE.match(prose, pos)) is not None:
+        yield kind, more.group(1) + _panel(more.group(2)), more.start(1), more.end(), tentative
+        pos = more.end()
+
+
+Ref = tuple[str, str]
+
+
+@lru_cache(maxsize=16)
+def references(
+    prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()
+) -> frozenset[Ref]:
+    """(kind, number with sub-panel) of figure/table/section/equation references; a tentative
+    one (a Chinese list continued) only where it is in ``accept`` (the original's)."""
+    if not has_reference_word(prose, chinese=chinese):
+        return frozenset()
+    return frozenset(
+        r[:2] for r in _reference_spans(prose, chinese=chinese) if not r[4] or r[:2] in accept
+    )
 
 
 def _panel(text: str | None) -> str:
     return "" if not text else "(" + text.strip(" ()") + ")"
-
-
-def _strip_ref(mt: re.Match[str]) -> str:
-    if mt.group(1) == "第" and mt.group(4) is None:
-        return mt.group(0)  # 第 54 版 is a number, not a section
-    return MASK
 
 
 # What every reference holds: a word of the patterns above (lower case), or one of the Chinese
@@ -350,7 +388,7 @@ _REF_EN_TRIGGERS = (
     "fig", "table", "tab.", "section", "sec.", "§", "equation", "eq.", "eqs.", "appendix",
     "algorithm",
 )  # fmt: skip
-_REF_ZH_TRIGGER_RE = re.compile(r"[图表式程录法第]\s*\(?[\dA-Z]")
+_REF_ZH_TRIGGER_RE = re.compile(r"[图表式程录法第]\s*\(?[\dA-Z]|\d\s*[节章]")
 
 
 def has_reference_word(prose: str, *, chinese: bool) -> bool:
@@ -361,10 +399,21 @@ def has_reference_word(prose: str, *, chinese: bool) -> bool:
     return any(w in lower for w in _REF_EN_TRIGGERS)
 
 
-def strip_references(prose: str, *, chinese: bool) -> str:
+def strip_references(prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()) -> str:
+    """``prose`` with its references (tentative ones in ``accept``) as :data:`MASK`: their
+    numbers are not figures."""
     if not has_reference_word(prose, chinese=chinese):
         return prose
-    return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
+    out: list[str] = []
+    done = 0
+    for kind, num, start, end, tentative in sorted(
+        _reference_spans(prose, chinese=chinese), key=lambda r: r[2]
+    ):
+        if start >= done and (not tentative or (kind, num) in accept):
+            out += [prose[done:start], MASK]
+            done = end
+    out.append(prose[done:])
+    return "".join(out)
 
 
 _LINK_TEXT_RE = re.compile(r"\[[^\[\]\n]*\]" + MASK)
