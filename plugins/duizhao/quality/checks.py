@@ -169,7 +169,7 @@ def _ref(ref: tuple[str, str]) -> str:
 
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
-    op = m.strip_references(m.strip_citations(o.prose), chinese=False)
+    op = m.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
     tp = m.halfwidth_digits(t.prose)
     orf = m.references(o.prose, chinese=False)
     tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
@@ -180,11 +180,33 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
         extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
+        if missing or extra:
+            missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
             return f"number {sorted(missing)[0]} of the original is missing or changed"
         if extra:
             return f"number {sorted(extra)[0]} is not in the original"
     return _check_units(op, tp) or _check_number_words(op, tp)
+
+
+def _equivalents(
+    op: str, tp: str, on: set[str], missing: set[str], extra: set[str]
+) -> tuple[set[str], set[str]]:
+    """``missing`` and ``extra`` without what a correct translation may write otherwise:
+    a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
+    a factor as a reciprocal (40–100×: 1/100–1/40)."""
+    scaled = m.magnitudes(op)
+    if scaled:
+        missing = {v for v in missing if scaled.get(v) not in extra}
+        extra = extra - set(scaled.values())
+    if missing and ("半" in tp or "分之" in tp):
+        percents = {v for v, u in m.units(op).items() if "%" in u}
+        missing -= percents & m.zh_fraction_percents(tp)
+    if "1" in extra and (denominators := m.reciprocal_denominators(tp)) is not None:
+        factors = {v for v, u in m.units(op).items() if "×" in u} | (on & denominators)
+        if denominators <= on and denominators & factors:
+            extra = extra - {"1"}
+    return missing, extra
 
 
 def _is_latin_unit(unit: str) -> bool:

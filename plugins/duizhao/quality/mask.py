@@ -600,3 +600,67 @@ def zh_word_numbers(prose: str) -> set[str]:
             if ch in _ZH_DIGITS:
                 out.add(_canon(_ZH_DIGITS[ch]))
     return out
+
+
+# What a correct translation may write a number as, besides its digits (DZ405's equivalents)
+
+#: x between two numbers is a multiplication sign (1920x1080 → 1920×1080): both numbers count.
+_TIMES_RE = re.compile(r"(?<=\d)[xX](?=\d)")
+
+
+def times_signs(prose: str) -> str:
+    """``prose`` with an x between digits as ×."""
+    return _TIMES_RE.sub("×", prose) if ("x" in prose or "X" in prose) else prose
+
+
+#: Magnitude suffixes written on the number (50k, 1.2M, 3B), which a translation may write
+#: with 万 / 亿 (5 万, 120 万, 30 亿).
+_MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+
+
+def magnitudes(prose: str) -> dict[str, str]:
+    """Each number with an attached magnitude suffix: canonical value → value times it."""
+    out: dict[str, str] = {}
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit in _MAGNITUDE and m.start(4) == (m.end(2) if m.group(2) else m.end(1)):
+            value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+            out[_canon(value)] = _canon(value * _MAGNITUDE[unit])
+    return out
+
+
+#: Fractions a translation may write a percentage as (50% → 一半, 25% → 四分之一); only
+#: exact ones (33% is not 三分之一).
+_ZH_FRACTION_RE = re.compile(
+    r"([一二两三四五六七八九十]{1,3})分之([一二两三四五六七八九十]{1,3})|一半|半数"
+)
+_EXACT_DIGITS = 6
+
+
+def zh_fraction_percents(prose: str) -> set[str]:
+    """The percentages the Chinese fractions of ``prose`` are exactly (一半: 50)."""
+    out: set[str] = set()
+    if "半" not in prose and "分之" not in prose:
+        return out
+    for m in _ZH_FRACTION_RE.finditer(prose):
+        if m.group(1) is None:
+            out.add(_canon(50))
+            continue
+        den, num = _zh_value(m.group(1)), _zh_value(m.group(2))
+        if den and num is not None:
+            value = num * 100 / den
+            if round(value, 2) == round(value, _EXACT_DIGITS):
+                out.add(_canon(value))
+    return out
+
+
+#: A reciprocal (1/100–1/40 for a 40–100× reduction): its 1 is no number of the original.
+_RECIPROCAL_RE = re.compile(r"(?<![\d.])1/(\d+)")
+
+
+def reciprocal_denominators(prose: str) -> set[str] | None:
+    """The denominators of the reciprocals 1/N of ``prose``; None when it has none."""
+    if "1/" not in prose:
+        return None
+    found = {_canon(float(m.group(1))) for m in _RECIPROCAL_RE.finditer(prose)}
+    return found or None
