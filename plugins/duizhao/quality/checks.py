@@ -33,6 +33,9 @@ TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
 
+#: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
+_FACTOR_UNITS = frozenset(("×", "%"))
+
 _IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore(\s[^>]{0,500}?)-->")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
@@ -224,6 +227,32 @@ def _check_units(op: str, tp: str) -> str | None:
             and any(map(_is_latin_unit, there))
         ):
             return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+    return _check_bound_units(ou, tu) or _check_time_units(op, tp)
+
+
+def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:
+    """A number with a unit matches with its unit: 30 ms written 3 ms is a change even where
+    the paragraph has a 3 elsewhere (the numbers alone then agree)."""
+    for value, unit_set in ou.items():
+        for unit in unit_set:
+            if unit in tu.get(value, ()) or not _is_latin_unit(unit) or unit in _FACTOR_UNITS:
+                continue
+            new = [v for v, us in tu.items() if unit in us and unit not in ou.get(v, ())]
+            if new:
+                return f"number {value} {unit} of the original is written {sorted(new)[0]} {unit}"
+    return None
+
+
+def _check_time_units(op: str, tp: str) -> str | None:
+    """A time unit changed between English and Chinese (3 minutes written 3 秒钟)."""
+    ot = m.time_units(op)
+    if not ot:
+        return None
+    tt = m.time_units(tp)
+    for value, names in ot.items():
+        there = tt.get(value)
+        if there and not names & there:
+            return f"unit of {value} changed: {sorted(names)[0]} → {sorted(there)[0]}"
     return None
 
 

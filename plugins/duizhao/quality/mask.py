@@ -664,3 +664,40 @@ def reciprocal_denominators(prose: str) -> set[str] | None:
         return None
     found = {_canon(float(m.group(1))) for m in _RECIPROCAL_RE.finditer(prose)}
     return found or None
+
+
+# Time units: English (ms, minutes) and Chinese (毫秒, 分钟) compared as one
+
+#: A time unit as compared, from its English forms (lower case) and its Chinese words.
+_TIME_UNIT = {
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds", "纳秒"), "ns"),
+    **dict.fromkeys(("us", "µs", "μs", "microsecond", "microseconds", "微秒"), "µs"),
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds", "毫秒"), "ms"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds", "秒", "秒钟"), "s"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes", "分钟"), "min"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours", "小时", "个小时"), "h"),
+    **dict.fromkeys(("day", "days", "天"), "day"),
+    **dict.fromkeys(("week", "weeks", "周", "个星期", "星期"), "week"),
+}
+#: A number and the Chinese time word after it (every number matches, the word optional: a
+#: failed match from each digit of a long run would be quadratic).
+_ZH_TIME_RE = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)(\s{0,3}(?:纳秒|微秒|毫秒|秒钟|秒|分钟|个?小时|天|周|个?星期))?"
+)
+_ZH_TIME_CHARS = ("秒", "分钟", "小时", "天", "周", "星期")
+
+
+def time_units(prose: str) -> dict[str, set[str]]:
+    """Each number's time units (as compared: 3 minutes, 3 min and 3 分钟 are one)."""
+    out: dict[str, set[str]] = {}
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit and (name := _TIME_UNIT.get(unit.lower())) is not None:
+            value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
+            out.setdefault(value, set()).add(name)
+    if any(w in prose for w in _ZH_TIME_CHARS):
+        for m in _ZH_TIME_RE.finditer(prose):
+            if m.group(2):
+                value = _canon(float(m.group(1)))
+                out.setdefault(value, set()).add(_TIME_UNIT[m.group(2).strip()])
+    return out
