@@ -177,6 +177,11 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
     tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
+    ov, tv = m.versions(op), m.versions(tp)
+    if ov or tv:
+        if missing_version := sorted(ov - tv):
+            return f"version {missing_version[0]} of the original is missing or changed"
+        op, tp = m.strip_versions(op), m.strip_versions(tp)
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
     on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))

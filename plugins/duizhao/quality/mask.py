@@ -434,12 +434,18 @@ _NUM_RE = re.compile(
 )
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
 _UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
-FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-_FULLWIDTH_DIGIT_RE = re.compile("[０-９]")
+#: Full-width digits and Latin letters as ASCII (Ｌ３ is L3: DZ424's, not a number of its own).
+FULLWIDTH_DIGITS = str.maketrans(
+    {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)}
+    | {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)}
+    | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+)
+_FULLWIDTH_DIGIT_RE = re.compile("[０-９Ａ-Ｚａ-ｚ]")
 
 
 def halfwidth_digits(text: str) -> str:
-    """``text`` with full-width digits as ASCII ones (a translation may write ３)."""
+    """``text`` with full-width digits and Latin letters as ASCII ones (a translation may
+    write ３; DZ424 reports it)."""
     return text.translate(FULLWIDTH_DIGITS) if _FULLWIDTH_DIGIT_RE.search(text) else text
 
 
@@ -701,3 +707,34 @@ def time_units(prose: str) -> dict[str, set[str]]:
                 value = _canon(float(m.group(1)))
                 out.setdefault(value, set()).add(_TIME_UNIT[m.group(2).strip()])
     return out
+
+
+# Versions: v0.8.3, 3.10.2 (the number pattern reads neither: a digit after a letter or a dot)
+
+#: A version: v and a number, or three or more dotted parts (every number matches, the v and
+#: the parts optional: a failed match from each digit of a long run would be quadratic).
+_VERSION_RE = re.compile(r"(?<![\w.])(v?)(\d+(?:\.\d+)*)")
+_VERSION_HINT_RE = re.compile(r"\d\.\d+\.\d|v\d")
+_VERSION_MIN_DOTS = 2
+
+
+def versions(prose: str) -> Counter[str]:
+    """The versions of ``prose`` (without their v: a translation may write 0.8.3 版)."""
+    out: Counter[str] = Counter()
+    if _VERSION_HINT_RE.search(prose) is None:
+        return out
+    for m in _VERSION_RE.finditer(prose):
+        if m.group(1) or m.group(2).count(".") >= _VERSION_MIN_DOTS:
+            out[m.group(2)] += 1
+    return out
+
+
+def strip_versions(prose: str) -> str:
+    """``prose`` with its versions as :data:`MASK` (their parts are no numbers)."""
+    return _VERSION_RE.sub(_strip_version, prose)
+
+
+def _strip_version(m: re.Match[str]) -> str:
+    if m.group(1) or m.group(2).count(".") >= _VERSION_MIN_DOTS:
+        return MASK
+    return m.group(0)
