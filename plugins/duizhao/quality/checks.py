@@ -46,6 +46,10 @@ _SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
 # through a long word that no run follows: issue 19).
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
+#: A mixed-case acronym defined in parentheses after its expansion: quality of experience
+#: (QoE), mixture of experts (MoE); it must have this many capitals.
+_DEFINED_ACRONYM_RE = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,11})\)")
+DEFINED_ACRONYM_MIN_CAPITALS = 2
 _DIGIT_RE = re.compile(r"\d")
 #: Units compared when a number carries one on both sides (lower case).
 _LATIN_UNITS = frozenset(
@@ -316,6 +320,16 @@ def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
         word = mt.group(1)
         if word not in t.prose and word not in TRANSLATED_ACRONYMS:
             return f"acronym {word} of the original is missing from the translation"
+    if "(" in o.prose:
+        for mt in _DEFINED_ACRONYM_RE.finditer(o.prose):
+            word = mt.group(1).removesuffix("s")  # LLMs: the plural of LLM
+            capitals = sum(ch.isupper() for ch in word)
+            if (
+                capitals >= DEFINED_ACRONYM_MIN_CAPITALS
+                and capitals < len(word)  # all capitals: read above
+                and word not in t.prose
+            ):
+                return f"acronym {word} of the original is missing from the translation"
     return None
 
 
