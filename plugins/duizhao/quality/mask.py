@@ -320,10 +320,24 @@ _REF_MORE_RE = re.compile(
     r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)(?![\d.]\d)"
     r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
 )
-#: A section written with its number and 节 or 章 only (5.3 节, no 第).
-#: (Every number matches, the word optional: a failed match from each digit of a long run
-#: would be quadratic.)
-_REF_ZH_BARE_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)(\s{0,3}(?:节|章))?")
+#: A section written with its number and 节 or 章 only (5.3 节, no 第): read after the numbers
+#: of :data:`_NUM_RE` (a pattern of its own, from every digit, cost 10-25 µs a block).
+_ZH_SECTION_WORDS = ("节", "章")
+#: How far after a number its Chinese word may start (spaces).
+_WORD_AFTER_MAX = 3
+
+
+def _words_after_numbers(prose: str, words: tuple[str, ...]) -> Iterator[tuple[re.Match[str], str]]:
+    """Each number of ``prose`` without a unit that one of ``words`` follows, and the word."""
+    for m in _number_matches(prose):
+        if m.group(3) or m.group(4):
+            continue
+        after = prose[m.end() : m.end() + _WORD_AFTER_MAX + 3]
+        tail = after.lstrip(" ")
+        for word in words:
+            if tail.startswith(word) and len(after) - len(tail) <= _WORD_AFTER_MAX:
+                yield m, word
+                break
 
 
 _REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
@@ -345,9 +359,9 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
             yield kind, m.group(2) + _panel(m.group(3)), m.start(), m.end(), False
             yield from _continued(prose, kind, m.end(), tentative=True)
         if "节" in prose or "章" in prose:
-            for m in _REF_ZH_BARE_RE.finditer(prose):
-                if m.group(2):
-                    yield "section", m.group(1), m.start(), m.end(), False
+            for m, word in _words_after_numbers(prose, _ZH_SECTION_WORDS):
+                end = prose.index(word, m.end()) + len(word)
+                yield "section", prose[m.start() : m.end()], m.start(), end, False
     else:
         for m in _REF_EN_RE.finditer(prose):
             kind = _en_kind(m.group(1))
@@ -685,10 +699,9 @@ _TIME_UNIT = {
     **dict.fromkeys(("day", "days", "天"), "day"),
     **dict.fromkeys(("week", "weeks", "周", "个星期", "星期"), "week"),
 }
-#: A number and the Chinese time word after it (every number matches, the word optional: a
-#: failed match from each digit of a long run would be quadratic).
-_ZH_TIME_RE = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?)(\s{0,3}(?:纳秒|微秒|毫秒|秒钟|秒|分钟|个?小时|天|周|个?星期))?"
+#: The Chinese time words (longest first: 秒钟 before 秒).
+_ZH_TIME_WORDS = tuple(
+    sorted((w for w in _TIME_UNIT if not w.isascii() and w != "µs" and w != "μs"), key=len)[::-1]
 )
 _ZH_TIME_CHARS = ("秒", "分钟", "小时", "天", "周", "星期")
 
@@ -702,19 +715,19 @@ def time_units(prose: str) -> dict[str, set[str]]:
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
             out.setdefault(value, set()).add(name)
     if any(w in prose for w in _ZH_TIME_CHARS):
-        for m in _ZH_TIME_RE.finditer(prose):
-            if m.group(2):
-                value = _canon(float(m.group(1)))
-                out.setdefault(value, set()).add(_TIME_UNIT[m.group(2).strip()])
+        for m, word in _words_after_numbers(prose, _ZH_TIME_WORDS):
+            value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
+            out.setdefault(value, set()).add(_TIME_UNIT[word])
     return out
 
 
 # Versions: v0.8.3, 3.10.2 (the number pattern reads neither: a digit after a letter or a dot)
 
-#: A version: v and a number, or three or more dotted parts (every number matches, the v and
+#: A version: three or more dotted parts, a v before them or not (every number matches, the v and
 #: the parts optional: a failed match from each digit of a long run would be quadratic).
 _VERSION_RE = re.compile(r"(?<![\w.])(v?)(\d+(?:\.\d+)*)")
-_VERSION_HINT_RE = re.compile(r"\d\.\d+\.\d|v\d")
+#: (A dot first: the search skips to dots; "v\d" or a digit first cost 5-10 µs a block.)
+_VERSION_HINT_RE = re.compile(r"\.\d+\.\d")
 _VERSION_MIN_DOTS = 2
 
 
