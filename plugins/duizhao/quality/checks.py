@@ -236,7 +236,9 @@ def _check_units(op: str, tp: str) -> str | None:
             and any(map(_is_latin_unit, there))
         ):
             return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
-    return _check_bound_units(ou, tu) or _check_time_units(op, tp)
+    if any(u in m.TIME_UNIT for us in ou.values() for u in us):
+        return _check_bound_units(ou, tu) or _check_time_units(op, tp)
+    return _check_bound_units(ou, tu)
 
 
 def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:

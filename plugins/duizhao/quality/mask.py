@@ -387,6 +387,17 @@ def references(
     one (a Chinese list continued) only where it is in ``accept`` (the original's)."""
     if not has_reference_word(prose, chinese=chinese):
         return frozenset()
+    if not _has_list_or_bare(prose, chinese=chinese):  # the common case, without spans
+        if not chinese:
+            return frozenset(
+                (_en_kind(m.group(1)), m.group(2) + _panel(m.group(3)))
+                for m in _REF_EN_RE.finditer(prose)
+            )
+        return frozenset(
+            (_REF_KIND_ZH.get(m.group(1), "section"), m.group(2) + _panel(m.group(3)))
+            for m in _REF_ZH_RE.finditer(prose)
+            if m.group(1) != "第" or m.group(4) is not None
+        )
     return frozenset(
         r[:2] for r in _reference_spans(prose, chinese=chinese) if not r[4] or r[:2] in accept
     )
@@ -413,11 +424,31 @@ def has_reference_word(prose: str, *, chinese: bool) -> bool:
     return any(w in lower for w in _REF_EN_TRIGGERS)
 
 
+def _strip_ref(mt: re.Match[str]) -> str:
+    if mt.group(1) == "第" and mt.group(4) is None:
+        return mt.group(0)  # 第 54 版 is a number, not a section
+    return MASK
+
+
+def _has_list_or_bare(prose: str, *, chinese: bool) -> bool:
+    """Could ``prose`` hold a reference list continued or a bare section (5.3 节)?"""
+    if chinese:
+        return (
+            "节" in prose
+            or "章" in prose
+            or any(_REF_MORE_RE.match(prose, mt.end()) for mt in _REF_ZH_RE.finditer(prose))
+        )
+    low = prose.lower()
+    return any(w in low for w in _REF_EN_PLURALS)
+
+
 def strip_references(prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()) -> str:
     """``prose`` with its references (tentative ones in ``accept``) as :data:`MASK`: their
     numbers are not figures."""
     if not has_reference_word(prose, chinese=chinese):
         return prose
+    if not _has_list_or_bare(prose, chinese=chinese):  # the common case, in one pass
+        return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
     out: list[str] = []
     done = 0
     for kind, num, start, end, tentative in sorted(
@@ -625,7 +656,8 @@ def zh_word_numbers(prose: str) -> set[str]:
 # What a correct translation may write a number as, besides its digits (DZ405's equivalents)
 
 #: x between two numbers is a multiplication sign (1920x1080 → 1920×1080): both numbers count.
-_TIMES_RE = re.compile(r"(?<=\d)[xX](?=\d)")
+#: (The x first, the digit before it looked behind after: the search skips to x's.)
+_TIMES_RE = re.compile(r"[xX](?<=\d[xX])(?=\d)")
 
 
 def times_signs(prose: str) -> str:
@@ -689,7 +721,7 @@ def reciprocal_denominators(prose: str) -> set[str] | None:
 # Time units: English (ms, minutes) and Chinese (毫秒, 分钟) compared as one
 
 #: A time unit as compared, from its English forms (lower case) and its Chinese words.
-_TIME_UNIT = {
+TIME_UNIT = {
     **dict.fromkeys(("ns", "nanosecond", "nanoseconds", "纳秒"), "ns"),
     **dict.fromkeys(("us", "µs", "μs", "microsecond", "microseconds", "微秒"), "µs"),
     **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds", "毫秒"), "ms"),
@@ -701,7 +733,7 @@ _TIME_UNIT = {
 }
 #: The Chinese time words (longest first: 秒钟 before 秒).
 _ZH_TIME_WORDS = tuple(
-    sorted((w for w in _TIME_UNIT if not w.isascii() and w != "µs" and w != "μs"), key=len)[::-1]
+    sorted((w for w in TIME_UNIT if not w.isascii() and w != "µs" and w != "μs"), key=len)[::-1]
 )
 _ZH_TIME_CHARS = ("秒", "分钟", "小时", "天", "周", "星期")
 
@@ -711,13 +743,13 @@ def time_units(prose: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for m in _number_matches(prose):
         unit = m.group(4)
-        if unit and (name := _TIME_UNIT.get(unit.lower())) is not None:
+        if unit and (name := TIME_UNIT.get(unit.lower())) is not None:
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
             out.setdefault(value, set()).add(name)
     if any(w in prose for w in _ZH_TIME_CHARS):
         for m, word in _words_after_numbers(prose, _ZH_TIME_WORDS):
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
-            out.setdefault(value, set()).add(_TIME_UNIT[word])
+            out.setdefault(value, set()).add(TIME_UNIT[word])
     return out
 
 
