@@ -33,6 +33,9 @@ TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
 
+#: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
+_FACTOR_UNITS = frozenset(("×", "%"))
+
 _IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore(\s[^>]{0,500}?)-->")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
@@ -43,6 +46,10 @@ _SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
 # through a long word that no run follows: issue 19).
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
+#: A mixed-case acronym defined in parentheses after its expansion: quality of experience
+#: (QoE), mixture of experts (MoE); it must have this many capitals.
+_DEFINED_ACRONYM_RE = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,11})\)")
+DEFINED_ACRONYM_MIN_CAPITALS = 2
 _DIGIT_RE = re.compile(r"\d")
 #: Units compared when a number carries one on both sides (lower case).
 _LATIN_UNITS = frozenset(
@@ -154,7 +161,7 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(m.halfwidth_digits(t.prose), chinese=True)
+    trf = m.references(m.halfwidth_digits(t.prose), chinese=True, accept=orf)
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -169,21 +176,49 @@ def _ref(ref: tuple[str, str]) -> str:
 
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
-    op = m.strip_references(m.strip_citations(o.prose), chinese=False)
+    op = m.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
     tp = m.halfwidth_digits(t.prose)
-    tp = m.strip_references(m.strip_citations(tp), chinese=True)
+    orf = m.references(o.prose, chinese=False)
+    tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
+    ov, tv = m.versions(op), m.versions(tp)
+    if ov or tv:
+        if missing_version := sorted(ov - tv):
+            return f"version {missing_version[0]} of the original is missing or changed"
+        op, tp = m.strip_versions(op), m.strip_versions(tp)
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
     on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        extra = tn - on - m.en_word_numbers(op)
+        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
+        if missing or extra:
+            missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
             return f"number {sorted(missing)[0]} of the original is missing or changed"
         if extra:
             return f"number {sorted(extra)[0]} is not in the original"
     return _check_units(op, tp) or _check_number_words(op, tp)
+
+
+def _equivalents(
+    op: str, tp: str, on: set[str], missing: set[str], extra: set[str]
+) -> tuple[set[str], set[str]]:
+    """``missing`` and ``extra`` without what a correct translation may write otherwise:
+    a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
+    a factor as a reciprocal (40–100×: 1/100–1/40)."""
+    scaled = m.magnitudes(op)
+    if scaled:
+        missing = {v for v in missing if scaled.get(v) not in extra}
+        extra = extra - set(scaled.values())
+    if missing and ("半" in tp or "分之" in tp):
+        percents = {v for v, u in m.units(op).items() if "%" in u}
+        missing -= percents & m.zh_fraction_percents(tp)
+    if "1" in extra and (denominators := m.reciprocal_denominators(tp)) is not None:
+        factors = {v for v, u in m.units(op).items() if "×" in u} | (on & denominators)
+        if denominators <= on and denominators & factors:
+            extra = extra - {"1"}
+    return missing, extra
 
 
 def _is_latin_unit(unit: str) -> bool:
@@ -201,6 +236,34 @@ def _check_units(op: str, tp: str) -> str | None:
             and any(map(_is_latin_unit, there))
         ):
             return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+    if any(u in m.TIME_UNIT for us in ou.values() for u in us):
+        return _check_bound_units(ou, tu) or _check_time_units(op, tp)
+    return _check_bound_units(ou, tu)
+
+
+def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:
+    """A number with a unit matches with its unit: 30 ms written 3 ms is a change even where
+    the paragraph has a 3 elsewhere (the numbers alone then agree)."""
+    for value, unit_set in ou.items():
+        for unit in unit_set:
+            if unit in tu.get(value, ()) or not _is_latin_unit(unit) or unit in _FACTOR_UNITS:
+                continue
+            new = [v for v, us in tu.items() if unit in us and unit not in ou.get(v, ())]
+            if new:
+                return f"number {value} {unit} of the original is written {sorted(new)[0]} {unit}"
+    return None
+
+
+def _check_time_units(op: str, tp: str) -> str | None:
+    """A time unit changed between English and Chinese (3 minutes written 3 秒钟)."""
+    ot = m.time_units(op)
+    if not ot:
+        return None
+    tt = m.time_units(tp)
+    for value, names in ot.items():
+        there = tt.get(value)
+        if there and not names & there:
+            return f"unit of {value} changed: {sorted(names)[0]} → {sorted(there)[0]}"
     return None
 
 
@@ -259,6 +322,16 @@ def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
         word = mt.group(1)
         if word not in t.prose and word not in TRANSLATED_ACRONYMS:
             return f"acronym {word} of the original is missing from the translation"
+    if "(" in o.prose:
+        for mt in _DEFINED_ACRONYM_RE.finditer(o.prose):
+            word = mt.group(1).removesuffix("s")  # LLMs: the plural of LLM
+            capitals = sum(ch.isupper() for ch in word)
+            if (
+                capitals >= DEFINED_ACRONYM_MIN_CAPITALS
+                and capitals < len(word)  # all capitals: read above
+                and word not in t.prose
+            ):
+                return f"acronym {word} of the original is missing from the translation"
     return None
 
 

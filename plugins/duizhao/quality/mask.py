@@ -204,6 +204,21 @@ _AUTHOR_YEAR_RE = re.compile(
     r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
 )
 _DASHES = str.maketrans("–—，", "--,")
+#: Month names and their abbreviations: "August 2018" is a date, not an author-year citation;
+#: a translation writes it as its numeral and 月 (2018 年 8 月).
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("January", "Jan"), ("February", "Feb"), ("March", "Mar"), ("April", "Apr"),
+            ("May",), ("June", "Jun"), ("July", "Jul"), ("August", "Aug"),
+            ("September", "Sep", "Sept"), ("October", "Oct"), ("November", "Nov"),
+            ("December", "Dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
 
 
 def citations(prose: str) -> Counter[int]:
@@ -230,7 +245,11 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
     """(surname, year) of author-year citations."""
     if not _YEAR_RE.search(prose):
         return frozenset()
-    return frozenset((m.group(2), m.group(3)) for m in _AUTHOR_YEAR_RE.finditer(" " + prose))
+    return frozenset(
+        (m.group(2), m.group(3))
+        for m in _AUTHOR_YEAR_RE.finditer(" " + prose)
+        if m.group(2) not in MONTHS
+    )
 
 
 def strip_citations(prose: str) -> str:
@@ -238,7 +257,22 @@ def strip_citations(prose: str) -> str:
     prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
     if not _YEAR_RE.search(prose):
         return prose
-    return _AUTHOR_YEAR_RE.sub(lambda m: m.group(1) + MASK, " " + prose)[1:]
+    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + prose)[1:]
+
+
+def _strip_author_year(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(2) in MONTHS else m.group(1) + MASK
+
+
+def month_numbers(prose: str) -> set[str]:
+    """The numbers of the month names of ``prose`` before a year (August 2018: 8)."""
+    if not _YEAR_RE.search(prose):
+        return set()
+    return {
+        _canon(MONTHS[m.group(2)])
+        for m in _AUTHOR_YEAR_RE.finditer(" " + prose)
+        if m.group(2) in MONTHS
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,35 +313,98 @@ def _en_kind(word: str) -> str:
     return _REF_KIND_EN.get(w[:3], _REF_KIND_EN.get(w, w))
 
 
-def references(prose: str, *, chinese: bool) -> frozenset[tuple[str, str]]:
-    """(kind, number with sub-panel) of figure/table/section/equation references."""
-    out: set[tuple[str, str]] = set()
-    if not has_reference_word(prose, chinese=chinese):
-        return frozenset()
+#: A reference's list continued without its word (matched at the end of a reference): after
+#: a plural in English ("Figures 3 and 4"); in Chinese ("图 11(a) 和 11(b)", "第 3.1 节和 3.2
+#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count).
+_REF_MORE_RE = re.compile(
+    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)(?![\d.]\d)"
+    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
+)
+#: A section written with its number and 节 or 章 only (5.3 节, no 第): read after the numbers
+#: of :data:`_NUM_RE` (a pattern of its own, from every digit, cost 10-25 µs a block).
+_ZH_SECTION_WORDS = ("节", "章")
+#: How far after a number its Chinese word may start (spaces).
+_WORD_AFTER_MAX = 3
+
+
+def _words_after_numbers(prose: str, words: tuple[str, ...]) -> Iterator[tuple[re.Match[str], str]]:
+    """Each number of ``prose`` without a unit that one of ``words`` follows, and the word."""
+    for m in _number_matches(prose):
+        if m.group(3) or m.group(4):
+            continue
+        after = prose[m.end() : m.end() + _WORD_AFTER_MAX + 3]
+        tail = after.lstrip(" ")
+        for word in words:
+            if tail.startswith(word) and len(after) - len(tail) <= _WORD_AFTER_MAX:
+                yield m, word
+                break
+
+
+_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
+#: (kind, number with sub-panel, start, end, tentative)
+_Span = tuple[str, str, int, int, bool]
+
+
+def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
+    """Each reference, its list continued (:data:`_REF_MORE_RE`)."""
     if chinese:
         for m in _REF_ZH_RE.finditer(prose):
             word = m.group(1)
             if word == "第":
                 if m.group(4) is None:
-                    continue
+                    continue  # 第 54 版 is a number, not a section
                 kind = "section"
             else:
                 kind = _REF_KIND_ZH[word]
-            out.add((kind, m.group(2) + _panel(m.group(3))))
+            yield kind, m.group(2) + _panel(m.group(3)), m.start(), m.end(), False
+            yield from _continued(prose, kind, m.end(), tentative=True)
+        if "节" in prose or "章" in prose:
+            for m, word in _words_after_numbers(prose, _ZH_SECTION_WORDS):
+                end = prose.index(word, m.end()) + len(word)
+                yield "section", prose[m.start() : m.end()], m.start(), end, False
     else:
         for m in _REF_EN_RE.finditer(prose):
-            out.add((_en_kind(m.group(1)), m.group(2) + _panel(m.group(3))))
-    return frozenset(out)
+            kind = _en_kind(m.group(1))
+            yield kind, m.group(2) + _panel(m.group(3)), m.start(), m.end(), False
+            if m.group(1).lower() in _REF_EN_PLURALS:
+                yield from _continued(prose, kind, m.end(), tentative=False)
+
+
+def _continued(prose: str, kind: str, pos: int, *, tentative: bool) -> Iterator[_Span]:
+    while (more := _REF_MORE_RE.match(prose, pos)) is not None:
+        yield kind, more.group(1) + _panel(more.group(2)), more.start(1), more.end(), tentative
+        pos = more.end()
+
+
+Ref = tuple[str, str]
+
+
+@lru_cache(maxsize=16)
+def references(
+    prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()
+) -> frozenset[Ref]:
+    """(kind, number with sub-panel) of figure/table/section/equation references; a tentative
+    one (a Chinese list continued) only where it is in ``accept`` (the original's)."""
+    if not has_reference_word(prose, chinese=chinese):
+        return frozenset()
+    if not _has_list_or_bare(prose, chinese=chinese):  # the common case, without spans
+        if not chinese:
+            return frozenset(
+                (_en_kind(m.group(1)), m.group(2) + _panel(m.group(3)))
+                for m in _REF_EN_RE.finditer(prose)
+            )
+        return frozenset(
+            (_REF_KIND_ZH.get(m.group(1), "section"), m.group(2) + _panel(m.group(3)))
+            for m in _REF_ZH_RE.finditer(prose)
+            if m.group(1) != "第" or m.group(4) is not None
+        )
+    return frozenset(
+        r[:2] for r in _reference_spans(prose, chinese=chinese) if not r[4] or r[:2] in accept
+    )
 
 
 def _panel(text: str | None) -> str:
     return "" if not text else "(" + text.strip(" ()") + ")"
-
-
-def _strip_ref(mt: re.Match[str]) -> str:
-    if mt.group(1) == "第" and mt.group(4) is None:
-        return mt.group(0)  # 第 54 版 is a number, not a section
-    return MASK
 
 
 # What every reference holds: a word of the patterns above (lower case), or one of the Chinese
@@ -316,7 +413,7 @@ _REF_EN_TRIGGERS = (
     "fig", "table", "tab.", "section", "sec.", "§", "equation", "eq.", "eqs.", "appendix",
     "algorithm",
 )  # fmt: skip
-_REF_ZH_TRIGGER_RE = re.compile(r"[图表式程录法第]\s*\(?[\dA-Z]")
+_REF_ZH_TRIGGER_RE = re.compile(r"[图表式程录法第]\s*\(?[\dA-Z]|\d\s*[节章]")
 
 
 def has_reference_word(prose: str, *, chinese: bool) -> bool:
@@ -327,10 +424,41 @@ def has_reference_word(prose: str, *, chinese: bool) -> bool:
     return any(w in lower for w in _REF_EN_TRIGGERS)
 
 
-def strip_references(prose: str, *, chinese: bool) -> str:
+def _strip_ref(mt: re.Match[str]) -> str:
+    if mt.group(1) == "第" and mt.group(4) is None:
+        return mt.group(0)  # 第 54 版 is a number, not a section
+    return MASK
+
+
+def _has_list_or_bare(prose: str, *, chinese: bool) -> bool:
+    """Could ``prose`` hold a reference list continued or a bare section (5.3 节)?"""
+    if chinese:
+        return (
+            "节" in prose
+            or "章" in prose
+            or any(_REF_MORE_RE.match(prose, mt.end()) for mt in _REF_ZH_RE.finditer(prose))
+        )
+    low = prose.lower()
+    return any(w in low for w in _REF_EN_PLURALS)
+
+
+def strip_references(prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()) -> str:
+    """``prose`` with its references (tentative ones in ``accept``) as :data:`MASK`: their
+    numbers are not figures."""
     if not has_reference_word(prose, chinese=chinese):
         return prose
-    return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
+    if not _has_list_or_bare(prose, chinese=chinese):  # the common case, in one pass
+        return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
+    out: list[str] = []
+    done = 0
+    for kind, num, start, end, tentative in sorted(
+        _reference_spans(prose, chinese=chinese), key=lambda r: r[2]
+    ):
+        if start >= done and (not tentative or (kind, num) in accept):
+            out += [prose[done:start], MASK]
+            done = end
+    out.append(prose[done:])
+    return "".join(out)
 
 
 _LINK_TEXT_RE = re.compile(r"\[[^\[\]\n]*\]" + MASK)
@@ -351,12 +479,18 @@ _NUM_RE = re.compile(
 )
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
 _UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
-FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-_FULLWIDTH_DIGIT_RE = re.compile("[０-９]")
+#: Full-width digits and Latin letters as ASCII (Ｌ３ is L3: DZ424's, not a number of its own).
+FULLWIDTH_DIGITS = str.maketrans(
+    {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)}
+    | {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)}
+    | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+)
+_FULLWIDTH_DIGIT_RE = re.compile("[０-９Ａ-Ｚａ-ｚ]")
 
 
 def halfwidth_digits(text: str) -> str:
-    """``text`` with full-width digits as ASCII ones (a translation may write ３)."""
+    """``text`` with full-width digits and Latin letters as ASCII ones (a translation may
+    write ３; DZ424 reports it)."""
     return text.translate(FULLWIDTH_DIGITS) if _FULLWIDTH_DIGIT_RE.search(text) else text
 
 
@@ -517,3 +651,135 @@ def zh_word_numbers(prose: str) -> set[str]:
             if ch in _ZH_DIGITS:
                 out.add(_canon(_ZH_DIGITS[ch]))
     return out
+
+
+# What a correct translation may write a number as, besides its digits (DZ405's equivalents)
+
+#: x between two numbers is a multiplication sign (1920x1080 → 1920×1080): both numbers count.
+#: (The x first, the digit before it looked behind after: the search skips to x's.)
+_TIMES_RE = re.compile(r"[xX](?<=\d[xX])(?=\d)")
+
+
+def times_signs(prose: str) -> str:
+    """``prose`` with an x between digits as ×."""
+    return _TIMES_RE.sub("×", prose) if ("x" in prose or "X" in prose) else prose
+
+
+#: Magnitude suffixes written on the number (50k, 1.2M, 3B), which a translation may write
+#: with 万 / 亿 (5 万, 120 万, 30 亿).
+_MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+
+
+def magnitudes(prose: str) -> dict[str, str]:
+    """Each number with an attached magnitude suffix: canonical value → value times it."""
+    out: dict[str, str] = {}
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit in _MAGNITUDE and m.start(4) == (m.end(2) if m.group(2) else m.end(1)):
+            value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+            out[_canon(value)] = _canon(value * _MAGNITUDE[unit])
+    return out
+
+
+#: Fractions a translation may write a percentage as (50% → 一半, 25% → 四分之一); only
+#: exact ones (33% is not 三分之一).
+_ZH_FRACTION_RE = re.compile(
+    r"([一二两三四五六七八九十]{1,3})分之([一二两三四五六七八九十]{1,3})|一半|半数"
+)
+_EXACT_DIGITS = 6
+
+
+def zh_fraction_percents(prose: str) -> set[str]:
+    """The percentages the Chinese fractions of ``prose`` are exactly (一半: 50)."""
+    out: set[str] = set()
+    if "半" not in prose and "分之" not in prose:
+        return out
+    for m in _ZH_FRACTION_RE.finditer(prose):
+        if m.group(1) is None:
+            out.add(_canon(50))
+            continue
+        den, num = _zh_value(m.group(1)), _zh_value(m.group(2))
+        if den and num is not None:
+            value = num * 100 / den
+            if round(value, 2) == round(value, _EXACT_DIGITS):
+                out.add(_canon(value))
+    return out
+
+
+#: A reciprocal (1/100–1/40 for a 40–100× reduction): its 1 is no number of the original.
+_RECIPROCAL_RE = re.compile(r"(?<![\d.])1/(\d+)")
+
+
+def reciprocal_denominators(prose: str) -> set[str] | None:
+    """The denominators of the reciprocals 1/N of ``prose``; None when it has none."""
+    if "1/" not in prose:
+        return None
+    found = {_canon(float(m.group(1))) for m in _RECIPROCAL_RE.finditer(prose)}
+    return found or None
+
+
+# Time units: English (ms, minutes) and Chinese (毫秒, 分钟) compared as one
+
+#: A time unit as compared, from its English forms (lower case) and its Chinese words.
+TIME_UNIT = {
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds", "纳秒"), "ns"),
+    **dict.fromkeys(("us", "µs", "μs", "microsecond", "microseconds", "微秒"), "µs"),
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds", "毫秒"), "ms"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds", "秒", "秒钟"), "s"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes", "分钟"), "min"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours", "小时", "个小时"), "h"),
+    **dict.fromkeys(("day", "days", "天"), "day"),
+    **dict.fromkeys(("week", "weeks", "周", "个星期", "星期"), "week"),
+}
+#: The Chinese time words (longest first: 秒钟 before 秒).
+_ZH_TIME_WORDS = tuple(
+    sorted((w for w in TIME_UNIT if not w.isascii() and w != "µs" and w != "μs"), key=len)[::-1]
+)
+_ZH_TIME_CHARS = ("秒", "分钟", "小时", "天", "周", "星期")
+
+
+def time_units(prose: str) -> dict[str, set[str]]:
+    """Each number's time units (as compared: 3 minutes, 3 min and 3 分钟 are one)."""
+    out: dict[str, set[str]] = {}
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit and (name := TIME_UNIT.get(unit.lower())) is not None:
+            value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
+            out.setdefault(value, set()).add(name)
+    if any(w in prose for w in _ZH_TIME_CHARS):
+        for m, word in _words_after_numbers(prose, _ZH_TIME_WORDS):
+            value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
+            out.setdefault(value, set()).add(TIME_UNIT[word])
+    return out
+
+
+# Versions: v0.8.3, 3.10.2 (the number pattern reads neither: a digit after a letter or a dot)
+
+#: A version: three or more dotted parts, a v before them or not (every number matches, the v and
+#: the parts optional: a failed match from each digit of a long run would be quadratic).
+_VERSION_RE = re.compile(r"(?<![\w.])(v?)(\d+(?:\.\d+)*)")
+#: (A dot first: the search skips to dots; "v\d" or a digit first cost 5-10 µs a block.)
+_VERSION_HINT_RE = re.compile(r"\.\d+\.\d")
+_VERSION_MIN_DOTS = 2
+
+
+def versions(prose: str) -> Counter[str]:
+    """The versions of ``prose`` (without their v: a translation may write 0.8.3 版)."""
+    out: Counter[str] = Counter()
+    if _VERSION_HINT_RE.search(prose) is None:
+        return out
+    for m in _VERSION_RE.finditer(prose):
+        if m.group(1) or m.group(2).count(".") >= _VERSION_MIN_DOTS:
+            out[m.group(2)] += 1
+    return out
+
+
+def strip_versions(prose: str) -> str:
+    """``prose`` with its versions as :data:`MASK` (their parts are no numbers)."""
+    return _VERSION_RE.sub(_strip_version, prose)
+
+
+def _strip_version(m: re.Match[str]) -> str:
+    if m.group(1) or m.group(2).count(".") >= _VERSION_MIN_DOTS:
+        return MASK
+    return m.group(0)
