@@ -177,7 +177,7 @@ def _ref(ref: tuple[str, str]) -> str:
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = m.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
-    tp = m.halfwidth_digits(t.prose)
+    tp = m.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
     orf = m.references(o.prose, chinese=False)
     tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
