@@ -284,6 +284,21 @@ class Report:
             default=1.0,
         )
 
+    def below(
+        self, *, recall: float, precision: float, captions: float, template: float
+    ) -> list[str]:
+        """The floors this report falls below, in words (none: it holds them all): the overall
+        recall, precision and caption accuracy, and the worst template's lowest of the three."""
+        measured = {
+            "recall": (self.overall.recall, recall),
+            "precision": (self.overall.precision, precision),
+            "captions": (self.overall.caption_accuracy, captions),
+            "worst template": (self.worst_style(), template),
+        }
+        return [
+            f"{name} {got:.3f} < {floor}" for name, (got, floor) in measured.items() if got < floor
+        ]
+
 
 def score(papers: Iterable[Paper], detector: Detector) -> Report:
     per_paper: dict[str, Score] = {}
