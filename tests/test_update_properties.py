@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from duizhao.article import parse
 from duizhao.importer.align import (
     THRESHOLDS,
+    Alignment,
     Thresholds,
     _kept_in_place,
     _near_core,
@@ -36,7 +37,7 @@ from duizhao.importer.read import read_original
 from duizhao.importer.update import plan_update
 from duizhao.lock import Lock
 from duizhao.source import write_atomically
-from update_edits import EDITS, MORE_EDITS, edited_version, synthetic_paragraphs
+from update_edits import EDITS, MORE_EDITS, Version, edited_version, synthetic_paragraphs
 
 SCALE = 20 if os.environ.get("DUIZHAO_FUZZ") == "long" else 1
 PROPS = settings(
@@ -49,6 +50,23 @@ ARTICLES = settings(
 seeds = st.integers(0, 2**32 - 1)
 
 
+def _carries_only_along_edits(alignment: Alignment, truth: Version) -> None:
+    """Every carry joins paragraphs the edits relate (each old one to one of its new ones)."""
+    related = truth.related()
+    for m in alignment.matches:
+        if m.old and m.new:
+            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+
+
+def _units(old: list[str], new: list[str]) -> tuple[_Units, _Units]:
+    """Both versions as the alignment reads them, over one vocabulary."""
+    vocabulary: dict[str, str] = {}
+    return (
+        _Units([normalise(t) for t in old], vocabulary),
+        _Units([normalise(t) for t in new], vocabulary),
+    )
+
+
 @PROPS
 @given(seed=seeds, n=st.integers(1, 40), edits=st.integers(0, 15))
 def test_alignment_carries_only_along_edits(seed: int, n: int, edits: int) -> None:
@@ -59,11 +77,7 @@ def test_alignment_carries_only_along_edits(seed: int, n: int, edits: int) -> No
     olds = sorted(i for m in alignment.matches for i in m.old)
     news = sorted(j for m in alignment.matches for j in m.new)
     assert olds == list(range(len(old))) and news == list(range(len(new)))
-    related = truth.related()
-    for m in alignment.matches:
-        if m.old and m.new:
-            for i in m.old:
-                assert any((i, j) in related for j in m.new), (m, truth.log)
+    _carries_only_along_edits(alignment, truth)
     found = {i: j for m in alignment.matches if m.old and m.new for i in m.old for j in m.new[:1]}
     for i, j in truth.untouched().items():
         assert found.get(i) == j, (i, j, truth.log)
@@ -81,14 +95,9 @@ def test_a_paragraph_reworded_beside_a_new_section_is_carried(seed: int, n: int)
     old = synthetic_paragraphs(rng, n)
     new, truth = edited_version(rng, old, 1, kinds=("expand",))
     k = int(truth.log[0].split()[-1])
-    vocabulary: dict[str, str] = {}
-    olds = _Units([normalise(t) for t in old], vocabulary)
-    news = _Units([normalise(t) for t in new], vocabulary)
-    related = truth.related()
+    olds, news = _units(old, new)
     alignment = align(old, new)
-    for m in alignment.matches:
-        if m.old and m.new:
-            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+    _carries_only_along_edits(alignment, truth)
     if _kept_in_place(olds, news, k, k, THRESHOLDS):
         assert alignment.by_old()[k].new == (k,), truth.log
 
@@ -107,14 +116,9 @@ def test_a_paragraph_moved_and_reworded_is_carried(seed: int, n: int) -> None:
     new, truth = edited_version(rng, old, 1, kinds=("relocate",))
     _kind, _at, k, _to, to = truth.log[0].split()
     k, to = int(k), int(to)
-    vocabulary: dict[str, str] = {}
-    olds = _Units([normalise(t) for t in old], vocabulary)
-    news = _Units([normalise(t) for t in new], vocabulary)
-    related = truth.related()
+    olds, news = _units(old, new)
     alignment = align(old, new)
-    for m in alignment.matches:
-        if m.old and m.new:
-            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+    _carries_only_along_edits(alignment, truth)
     if _near_core(olds, news, k, to, THRESHOLDS):
         assert alignment.by_old()[k].new == (to,), truth.log
 
@@ -129,10 +133,7 @@ def test_moved_and_reworded_paragraphs_carry_only_along_edits(
     rng = random.Random(seed)
     old = synthetic_paragraphs(rng, n)
     new, truth = edited_version(rng, old, edits, EDITS + MORE_EDITS)
-    related = truth.related()
-    for m in align(old, new).matches:
-        if m.old and m.new:
-            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+    _carries_only_along_edits(align(old, new), truth)
 
 
 def test_the_old_bound_of_in_place_misses_the_class() -> None:
@@ -144,9 +145,7 @@ def test_the_old_bound_of_in_place_misses_the_class() -> None:
         old = synthetic_paragraphs(rng, 20)
         new, truth = edited_version(rng, old, 1, kinds=("expand",))
         k = int(truth.log[0].split()[-1])
-        vocabulary: dict[str, str] = {}
-        olds = _Units([normalise(t) for t in old], vocabulary)
-        news = _Units([normalise(t) for t in new], vocabulary)
+        olds, news = _units(old, new)
         if not _kept_in_place(olds, news, k, k, THRESHOLDS):
             continue
         narrow = align(old, new, Thresholds(positional_run=3)).by_old()[k]
@@ -163,10 +162,7 @@ def test_an_unrelated_neighbour_is_not_merged_in() -> None:
     rng = random.Random(14)
     old = synthetic_paragraphs(rng, 21)
     new, truth = edited_version(rng, old, 11)
-    related = truth.related()
-    for m in align(old, new).matches:
-        if m.old and m.new:
-            assert all(any((i, j) in related for j in m.new) for i in m.old), (m, truth.log)
+    _carries_only_along_edits(align(old, new), truth)
 
 
 def _article(old: list[str], translated: set[int]) -> str:
