@@ -1,0 +1,5 @@
+"""``python -m duizhao.cli``: the ``duizhao`` command."""
+
+from . import main
+
+main()
