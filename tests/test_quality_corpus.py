@@ -1,9 +1,9 @@
 """Scored corpus for the paragraph checks: precision and recall per kind on the tuned half.
 
 tests/data/quality/ (see its SOURCES.md): clean paragraphs, one seeded mistake per copy, and
-look-alike traps that are correct. The held-out halves (tests/data/quality-heldout/ and
-quality-heldout2/) are scored by ``python -m tests.test_quality_corpus heldout`` (``heldout2``)
-only, never while tuning.
+look-alike traps that are correct. The held-out halves (tests/data/quality-heldout/,
+quality-heldout2/ and quality-heldout3/) are scored by ``python -m tests.test_quality_corpus heldout``
+(``heldout2``, ``heldout3``) only, never while tuning.
 """
 
 from __future__ import annotations
@@ -44,7 +44,12 @@ WARNING_P, WARNING_R = 0.85, 0.80
 #: On the clean set: no error, at most one warning per this many paragraphs.
 CLEAN_PARAGRAPHS_PER_WARNING = 50
 #: Short names of the parts for the command line; a directory name under tests/data/ works too.
-PARTS = {"tuned": "quality", "heldout": "quality-heldout", "heldout2": "quality-heldout2"}
+PARTS = {
+    "tuned": "quality",
+    "heldout": "quality-heldout",
+    "heldout2": "quality-heldout2",
+    "heldout3": "quality-heldout3",
+}
 
 
 def _load(name: str, part: str) -> list[dict[str, str]]:
