@@ -24,6 +24,7 @@ from duizhao.article import parse
 from duizhao.cli import main
 from duizhao.htmlscan import hrefs
 from duizhao.siteurls import SiteUrls
+from test_cli import project
 
 A = """\
 ---
@@ -338,3 +339,28 @@ def test_the_parser_finds_html_links_outside_code_and_comments() -> None:
         (1, "#P001", True),
         (11, "x.md#P005", True),
     ]
+
+
+def test_a_link_to_a_removed_paragraph_names_what_its_id_becomes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P002 is removed and a new paragraph takes its number: the link left as written will
+    land on that new paragraph, and DZ305 says so (it said "nothing")."""
+    root = project(
+        tmp_path,
+        {
+            "docs/a.md": A.replace("/// paragraph | P???\n> Inserted.\n\n插入。\n///\n\n", ""),
+            "docs/o.md": '# O\n\n<a href="../a/#P002">二</a>\n',
+        },
+    )
+    (root / "new.md").write_text(
+        "One.\n\nA wholly different paragraph about the scheduler's queues.\n\nThree.\n",
+        encoding="utf-8",
+    )
+    err = _run(root, monkeypatch, "update", "docs/a.md", "--from", "new.md")
+    assert "3 → 3 paragraphs: 2 same, 1 new, 1 removed" in err
+    assert (
+        "docs/o.md:3: DZ305 link to P002, which the new version of docs/a.md no longer has (its "
+        "block goes to the removed file); it will point at another paragraph, P002: point it at "
+        "the paragraph that took its place"
+    ) in err

@@ -271,9 +271,11 @@ def plan_update(
     if figures is not None:
         _figures(plan, figures)
     removed_ids = {paragraphs[i].id for i in removed}
+    #: the IDs of the new version (a new paragraph's too: a link left as written lands there)
+    new_ids = {pid for row in plan.rows for pid in row.new}
     for path, line, pid in rplan.dangling:
         if pid in removed_ids:
-            now = "another paragraph, " + pid if pid in plan.mapping.values() else "nothing"
+            now = "another paragraph, " + pid if pid in new_ids else "nothing"
             plan.warnings.append(
                 Diagnostic(
                     path,
