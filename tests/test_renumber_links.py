@@ -308,6 +308,17 @@ def test_built_urls_land_where_a_browser_goes(page: str, href: str, lands: str |
     assert urls.lands_on(page, href) == lands
 
 
+def test_site_url_written_with_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mkdocs.yml's reader reads ``!ENV [SITE_URL, default]`` as a list (this project's own)."""
+    monkeypatch.delenv("SITE_URL", raising=False)
+    written = {"site_url": ["SITE_URL", "https://example.github.io/duizhao/"]}
+    assert SiteUrls.from_config(written).prefix == "/duizhao/"
+    assert SiteUrls.from_config({"site_url": "SITE_URL"}).prefix == "/"
+    monkeypatch.setenv("SITE_URL", "http://127.0.0.1:8000/preview/")
+    assert SiteUrls.from_config(written).prefix == "/preview/"
+    assert SiteUrls.from_config({"site_url": "SITE_URL"}).prefix == "/preview/"
+
+
 def test_file_urls_land_on_html_files() -> None:
     urls = SiteUrls.from_config({"use_directory_urls": False})
     assert (urls.prefix, urls.page_url("papers/a.md"), urls.page_url("papers/index.md")) == (

@@ -10,6 +10,7 @@ settings come from mkdocs.yml (:meth:`SiteUrls.from_config`), nothing is read he
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +23,18 @@ __all__ = ["SiteUrls"]
 _INDEX_STEMS = ("index", "README")
 #: the file a server sends for a folder's URL
 _INDEX_FILE = "index.html"
+
+
+def _env(value: object) -> object:
+    """A value written with MkDocs' ``!ENV`` tag, which mkdocs.yml's reader reads as its plain
+    scalar or sequence: ``!ENV [SITE_URL, "https://…/"]`` is the first variable set, else the
+    last item; ``!ENV SITE_URL`` the variable (a URL is never a bare name: it has a scheme)."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        names, default = (value[:-1], value[-1]) if len(value) > 1 else (value, None)
+        return next((os.environ[n] for n in names if n in os.environ), default)
+    if isinstance(value, str) and "://" not in value and value.isidentifier():
+        return os.environ.get(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -37,7 +50,7 @@ class SiteUrls:
     def from_config(cls, config: Mapping[str, Any]) -> SiteUrls:
         """The settings of mkdocs.yml's data (values that are not what MkDocs takes: default)."""
         directory = config.get("use_directory_urls", True)
-        site_url = config.get("site_url")
+        site_url = _env(config.get("site_url"))
         path = urlsplit(site_url).path if isinstance(site_url, str) else ""
         return cls(
             directory_urls=directory if isinstance(directory, bool) else True,
