@@ -143,12 +143,13 @@ class _Landing:
     page: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        self.docs_dir = self.docs_dir.resolve()
         src = self._src(self.target)
         self.page = None if src is None else self.urls.page_url(src)
 
     def _src(self, path: Path) -> str | None:
         """``path`` relative to the docs folder, as MkDocs names the file, or None outside."""
-        docs = self.docs_dir.resolve()
+        docs = self.docs_dir
         for candidate in (Path(os.path.abspath(path)), self.corpus.resolved(path)):
             if candidate.is_relative_to(docs):
                 return candidate.relative_to(docs).as_posix()
