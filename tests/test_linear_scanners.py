@@ -155,6 +155,21 @@ def test_markup_as_before(html: str) -> None:
     assert [tuple(t) for t in htmlscan.markup(html)] == old
 
 
+@EXAMPLES
+@given(html_like("href=#P1 "))
+def test_hrefs_are_values_of_start_tags(html: str) -> None:
+    """Each href found is the text of an ``href`` attribute's value inside a start tag that
+    :func:`htmlscan.markup` finds (so never in a comment), one per tag at most."""
+    tags = [t for t in htmlscan.markup(html) if t.name is not None and not t.closing]
+    seen = set()
+    for h in htmlscan.hrefs(html):
+        assert html[h.start : h.end] == h.value
+        (tag,) = [t for t in tags if t.start < h.start and h.end < t.end]
+        assert tag.start not in seen
+        seen.add(tag.start)
+        assert re.search(r"href\s*=\s*['\"]?$", html[tag.start : h.start], re.I)
+
+
 def classy() -> st.SearchStrategy[str]:
     pieces = ["<a", "<div ", ">", ' class="', '"', " ", "\t", "x", "dz-", "arithmatex"]
     pieces += ["mermaid", "<B", "=", "class"]
@@ -176,6 +191,14 @@ def test_html_scanners_are_linear(scanned: Scanned) -> None:
     for fragment in ['<a class="', '<a class="x ', ' class="dz', '<a class=" " x']:
         assert_linear(scanned, lambda s: htmlscan.has_class(s, "mermaid"), fragment)
         assert_linear(scanned, lambda s: htmlscan.has_class(s, "dz-", prefix=True), fragment)
+    for fragment in [
+        '<a href="#P1">',
+        "<a href='",
+        "<a href=x>P1",
+        '<a title="href=" href',
+        "<a href=#",
+    ]:
+        assert_linear(scanned, lambda s: list(htmlscan.hrefs(s)), fragment)
     # the old patterns on the same shapes were quadratic: a check that the shapes are hostile
     text = "<a" * 3000
     assert OLD_MARKUP_RE.search(text) is None

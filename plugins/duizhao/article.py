@@ -36,6 +36,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 import yaml
 
 from .diagnostics import Diagnostic
+from .htmlscan import hrefs
 from .links import inline_links
 from .nesting import MAX_BLOCK_DEPTH, MAX_MARKDOWN_DEPTH, html_too_deep, too_deep
 from .sanitize import MAX_HTML_DEPTH
@@ -81,6 +82,8 @@ _SYNTAX_STARTS = frozenset("`~</#[")
 #: What precedes " | " on the usual opening line of each of duizhao's blocks.
 _PLAIN_OPENERS = frozenset(f"/// {kind}" for kind in BLOCK_KINDS)
 _BACKTICKS_RE = re.compile(r"`+")
+#: what a line with an ``href`` of raw HTML holds (tested before the HTML is scanned)
+_HREF, _HREF_UPPER = "href", "HREF"
 # (inline links and images: duizhao.links, a linear scanner; issue 12 and 19)
 _REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
 _RANGE_RE = re.compile(r"^\s*(P[0-9]{3,9})\s*[-–—~]\s*(P[0-9]{3,9})\s*$")
@@ -142,6 +145,9 @@ class Link:
     url: str
     #: 0-based offset of ``url`` in its source line (for tools that rewrite links in place)
     column: int | None = field(default=None, compare=False)
+    #: an ``href`` of raw HTML (``<a href="#P042">``), which MkDocs leaves as written: renumber
+    #: follows it, the link check leaves it to the browser
+    html: bool = field(default=False, compare=False)
 
     @property
     def path(self) -> str:
@@ -553,6 +559,8 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
         if first == " " or first == "\t":
             first = line.lstrip(" \t")[:1]
         if first not in _SYNTAX_STARTS and not in_comment and "](" not in line:
+            if _HREF in line or _HREF_UPPER in line:
+                links.extend(_html_links(line, first_line + index))
             continue  # prose: no fence, comment, block, heading or link starts here
         # Fences come before HTML comments, as in Python-Markdown, whose fenced-code
         # preprocessors run before raw HTML is recognised: a fence inside a comment is a fence.
@@ -625,6 +633,8 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
         # scrubbed line needs "](" or a leading "[" and "]:" in the line itself.
         is_inline = "](" in line
         is_ref_def = first == "[" and "]:" in line
+        if _HREF in line or _HREF_UPPER in line:
+            links.extend(_html_links(line, first_line + index))
         if not (is_inline or is_ref_def):
             continue
         scrubbed = _strip_code_spans(line)
@@ -644,6 +654,14 @@ def scan(lines: list[str], first_line: int = 1) -> Scan:
         close(entry, None, len(lines))
     blocks.sort(key=lambda b: b.open_index)
     return Scan(tuple(blocks), tuple(links), tuple(headings), tuple(problems))
+
+
+def _html_links(line: str, number: int) -> list[Link]:
+    """The ``href`` links of raw HTML on ``line`` (an HTML block's or inline HTML in prose),
+    outside code spans and comments."""
+    return [
+        Link(number, h.text, h.value, h.start, html=True) for h in hrefs(_strip_code_spans(line))
+    ]
 
 
 def _unbracket(url: str, column: int) -> tuple[str, int]:

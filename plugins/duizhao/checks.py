@@ -392,7 +392,7 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
 
 def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagnostic]:
     for link in article.links:
-        if link.is_external:
+        if link.is_external or link.html:  # (raw HTML: MkDocs leaves it to the browser)
             continue
         fragment = link.fragment
         target_path = link.path

@@ -16,7 +16,18 @@ from typing import NamedTuple
 
 from . import linear
 
-__all__ = ["Markup", "Paragraph", "Tag", "has_class", "loads_math", "markup", "paragraphs", "tags"]
+__all__ = [
+    "Href",
+    "Markup",
+    "Paragraph",
+    "Tag",
+    "has_class",
+    "hrefs",
+    "loads_math",
+    "markup",
+    "paragraphs",
+    "tags",
+]
 
 _NAME_RUN_RE = re.compile(r"[a-zA-Z0-9-]*")
 _MARKUP_NAME_RUN_RE = re.compile(r"[\w:-]*")
@@ -27,6 +38,13 @@ _CLASS_TOKEN_RE = re.compile(r'<[a-z]|>|\sclass="')
 _PLAIN_TAG_RE = re.compile(
     r"<(/?)([A-Za-z][\w:-]*+)((?:[^'\"<>]++|\"[^\"<>]*+\"|'[^'<>]*+')*+)(>?)"
 )
+#: One attribute of a tag: its name and, after "=", its value quoted or bare (groups 2-4). Each
+#: match consumes what it matched and an optional part that fails gives nothing back: linear.
+_ATTRIBUTE_RE = re.compile(
+    r"""([^\s"'>/=]++)(?:\s*+=\s*+(?:"([^"]*+)"|'([^']*+)'|([^\s"'=<>`]++)))?+"""
+)
+#: what ends the text of a link on its line: the next tag
+_TEXT_STOP_RE = re.compile(r"<")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -223,3 +241,37 @@ def loads_math(html: str, renderers: re.Pattern[str]) -> bool:
                 return True
         pos = at + 1
     return False
+
+
+class Href(NamedTuple):
+    """An ``href`` attribute's value in a start tag: where it is, and, for an ``<a>`` whose
+    text runs to the next tag on the line, that text (else "")."""
+
+    start: int
+    end: int
+    value: str
+    text: str
+
+
+def hrefs(html: str) -> Iterator[Href]:
+    """The ``href`` values of the start tags of ``html`` (one line of a Markdown source, say),
+    left to right: comments and what lies inside their ``<!--…-->`` have none, and neither do
+    quoted values that merely hold ``href=``. The value's span is that of its text, without
+    the quotes (character references such as ``&amp;`` are left as written)."""
+    for tag in markup(html):
+        if tag.name is None or tag.closing:
+            continue
+        offset = tag.start + 1 + len(tag.name)
+        for m in _ATTRIBUTE_RE.finditer(tag.attrs):
+            if m.group(1).lower() != "href":
+                continue
+            group = next((g for g in (2, 3, 4) if m.group(g) is not None), None)
+            if group is None:
+                break  # "href" without a value
+            text = ""
+            if tag.name.lower() == "a":
+                stop = linear.find(html, _TEXT_STOP_RE, tag.end)
+                if stop >= 0 and html[stop : stop + 4].lower() == "</a>":
+                    text = html[tag.end : stop]
+            yield Href(offset + m.start(group), offset + m.end(group), m.group(group), text)
+            break  # the first of two hrefs is the one browsers follow

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
 from .lock import LOCK_NAME
 from .quality.run import OptionsError, QualityOptions
+from .siteurls import SiteUrls
 from .yamlsafe import InputError, load_yaml_file
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -38,6 +39,9 @@ class Project:
     quality: QualityOptions = field(default_factory=QualityOptions)
     #: ``cache_dir``: what the build and the check keep between runs
     cache_dir: Path | None = None
+    #: how pages are published (``use_directory_urls``, ``site_url``'s path): where links to
+    #: the built site land
+    urls: SiteUrls = field(default_factory=SiteUrls)
 
     @classmethod
     def from_options(cls, root: Path, docs_dir: str | Path, options: Mapping[str, Any]) -> Project:
@@ -66,9 +70,10 @@ class Project:
     @classmethod
     def from_mkdocs_yml(cls, path: Path) -> Project:
         config = read_mkdocs_yml(path)
-        return cls.from_options(
+        project = cls.from_options(
             path.parent, config.get("docs_dir") or "docs", plugin_options(config)
         )
+        return replace(project, urls=SiteUrls.from_config(config))
 
 
 def find_config(start: Path | None = None) -> Path | None:

@@ -3,7 +3,8 @@
 :func:`plan` reads the whole docs tree and returns the new bytes of every file that changes: the
 article's block openers, its ``paragraphs:`` range, links to its paragraphs (``#P042`` in the
 article itself, ``article.md#P042`` from anywhere, resolved like ``duizhao check`` resolves
-them) and its entries in ``duizhao.lock``. Nothing is written here; the CLI shows a diff or
+them, and links to its page as built, ``../article/#P042``, in Markdown or in raw HTML's
+``href``) and its entries in ``duizhao.lock``. Nothing is written here; the CLI shows a diff or
 hands the plan to :func:`duizhao.source.write_atomically`. When a reference cannot be mapped
 unambiguously, or a file cannot be read, the plan carries diagnostics and no changes.
 
@@ -23,6 +24,7 @@ from pathlib import Path
 from .article import (
     PARAGRAPH_ID_RE,
     Article,
+    Link,
     ParagraphRange,
     decode,
     parse,
@@ -32,6 +34,7 @@ from .article import (
 from .checks import Corpus, refused_input
 from .diagnostics import Diagnostic, display_path
 from .lock import Lock, digest
+from .siteurls import SiteUrls
 from .source import SourceFile
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
@@ -111,10 +114,57 @@ def load_doc(path: Path, root: Path, refusals: list[Diagnostic]) -> Doc | None:
     return Doc(path, data, source, parse(source.text, path))
 
 
-def _text_end(line: str, url_column: int) -> int | None:
-    """Where the text of the inline link whose URL starts at ``url_column`` ends (``]``)."""
-    head = line[:url_column].rstrip("<").rstrip()
-    return len(head) - 2 if head.endswith("](") else None
+def _text_span(link: Link, line: str, url_end: int) -> tuple[int, int] | None:
+    """Where the text of ``link`` (whose URL ends at ``url_end``) is on its ``line``, when it
+    is its fragment: ``[P042](#P042)``, ``<a href="#P042">P042</a>``."""
+    assert link.column is not None and link.fragment is not None
+    size = len(link.fragment)
+    if link.html:
+        at = line.find(f">{link.fragment}<", url_end)
+        return None if at < 0 else (at + 1, at + 1 + size)
+    head = line[: link.column].rstrip("<").rstrip()
+    if not head.endswith("]("):
+        return None
+    end = len(head) - 2
+    return (end - size, end) if line[end - size : end] == link.fragment else None
+
+
+@dataclass
+class _Landing:
+    """Which links land on the article being renumbered: a link to its source (``x.md``,
+    resolved as ``duizhao check`` resolves it), or to its page as built (``../x/``,
+    ``/site/papers/x/``, ``x.html``: :class:`duizhao.siteurls.SiteUrls`)."""
+
+    corpus: Corpus
+    target: Path
+    docs_dir: Path
+    urls: SiteUrls
+    #: the article's page URL (None: it is not in the docs folder, so it has none)
+    page: str | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.docs_dir = self.docs_dir.resolve()
+        src = self._src(self.target)
+        self.page = None if src is None else self.urls.page_url(src)
+
+    def _src(self, path: Path) -> str | None:
+        """``path`` relative to the docs folder, as MkDocs names the file, or None outside."""
+        docs = self.docs_dir
+        for candidate in (Path(os.path.abspath(path)), self.corpus.resolved(path)):
+            if candidate.is_relative_to(docs):
+                return candidate.relative_to(docs).as_posix()
+        return None
+
+    def on_target(self, link: Link, doc: Doc, key: Path) -> bool:
+        if not link.path:
+            return key == self.target
+        resolved = self.corpus.resolve_link(doc.article, link.path)
+        if resolved is not None and self.corpus.resolved(resolved) == self.target:
+            return True
+        if self.page is None or link.path.endswith(".md"):
+            return False
+        src = self._src(doc.path)
+        return src is not None and self.urls.lands_on(src, link.path) == self.page
 
 
 def _new_range(article: Article, count: int, start: int, width: int) -> ParagraphRange | None:
@@ -141,6 +191,7 @@ def plan(
     *,
     edited: bytes | None = None,
     absorbed: Mapping[str, str] | None = None,
+    urls: SiteUrls | None = None,
 ) -> Plan:
     """Plan the renumbering of ``article_path``; ``files`` are every Markdown file that may link
     to it (normally the whole docs tree). ``lock`` entries under ``lock_key`` follow the IDs.
@@ -150,7 +201,8 @@ def plan(
     article as the update leaves it, renumbered instead of the file (whose bytes stay the old
     side of the change), and ``absorbed`` maps IDs that no block of ``edited`` carries any more
     (paragraphs merged into another) to the ID of the block that took them in: links to them
-    follow that block.
+    follow that block. ``urls`` says how the site's pages are published (default: MkDocs'
+    defaults), for links written to the built site (``../x/#P042``, raw HTML's ``href``).
     """
     result = Plan()
     target = article_path.resolve()
@@ -211,15 +263,12 @@ def plan(
     # References to the article's paragraphs, in every file.
     corpus = Corpus(docs_dir)
     edits: dict[Path, dict[int, list[tuple[int, int, str]]]] = {}
+    lands = _Landing(corpus, target, docs_dir, urls or SiteUrls())
     for key, doc in docs.items():
         for link in doc.article.links:
             if link.is_external or link.fragment is None or link.column is None:
                 continue
-            if link.path:
-                resolved = corpus.resolve_link(doc.article, link.path)
-                if resolved is None or corpus.resolved(resolved) != target:
-                    continue
-            elif key != target:
+            if not lands.on_target(link, doc, key):
                 continue
             fragment = link.fragment
             if not PARAGRAPH_ID_RE.fullmatch(fragment):
@@ -250,11 +299,9 @@ def plan(
             spans = edits.setdefault(key, {}).setdefault(link.line, [])
             spans.append((begin, begin + len(fragment), followed[fragment]))
             if link.text == fragment:  # [P042](#P042) keeps reading as its target
-                text_end = _text_end(line_text, link.column)
-                if text_end is not None and line_text[text_end - len(fragment) : text_end] == (
-                    fragment
-                ):
-                    spans.append((text_end - len(fragment), text_end, followed[fragment]))
+                label = _text_span(link, line_text, begin + len(fragment))
+                if label is not None:
+                    spans.append((*label, followed[fragment]))
             result.references += 1
     if result.refusals:
         result.refusals.sort(key=lambda d: (str(d.path), d.line))

@@ -320,6 +320,7 @@ def _update(
         root=project_root(article),
         version=version,
         figures=figures,
+        urls=_project(article).urls,
     )
     if plan.refusals:
         _fail(plan.refusals, f"cannot update {article}")

@@ -47,6 +47,7 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
         lock_path,
         key,
         root=project_root(article),
+        urls=_project(article).urls,
     )
     if plan.refusals:
         _fail(plan.refusals, f"cannot renumber {article}")

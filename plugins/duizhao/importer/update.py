@@ -26,6 +26,7 @@ from ..diagnostics import Diagnostic, display_path
 from ..lock import Lock, digest
 from ..renumber import load_doc, unified_diff
 from ..renumber import plan as renumber_plan
+from ..siteurls import SiteUrls
 from ..source import SourceFile, lines_with_ends
 from ..yamlsafe import MAX_TEXT_BYTES, InputError, load_yaml, read_bytes
 from .align import FATES, THRESHOLDS, Alignment, Thresholds, align
@@ -169,6 +170,7 @@ def plan_update(
     version: str | None = None,
     figures: FigureUpdate | None = None,
     thresholds: Thresholds = THRESHOLDS,
+    urls: SiteUrls | None = None,
 ) -> UpdatePlan:
     """Plan bringing ``article_path`` to the new version ``original`` (see the module
     docstring). ``lock`` is changed in place (the caller writes the plan's bytes, not it)."""
@@ -246,6 +248,7 @@ def plan_update(
         root=root,
         edited=composed,
         absorbed=absorbed,
+        urls=urls,
     )
     if rplan.refusals:
         plan.refusals.extend(rplan.refusals)
@@ -268,9 +271,11 @@ def plan_update(
     if figures is not None:
         _figures(plan, figures)
     removed_ids = {paragraphs[i].id for i in removed}
+    #: the IDs of the new version (a new paragraph's too: a link left as written lands there)
+    new_ids = {pid for row in plan.rows for pid in row.new}
     for path, line, pid in rplan.dangling:
         if pid in removed_ids:
-            now = "another paragraph, " + pid if pid in plan.mapping.values() else "nothing"
+            now = "another paragraph, " + pid if pid in new_ids else "nothing"
             plan.warnings.append(
                 Diagnostic(
                     path,
