@@ -13,8 +13,9 @@ prints the functions where the time goes (cumulative and own time), by package.
     python -m bench.overhead --search pagefind --shares 3 [--workdir DIR]
 
 ``--shares N`` builds the duizhao corpus N times in this process and prints what the indexing
-takes of each build: the documents' CPU time, ``write_index``'s wall time, its own CPU time and
-Pagefind's process's (the children's CPU time), as shares of the build's wall and CPU time.
+takes of each build: the documents' CPU time, Pagefind's process's (the children's CPU time),
+and the indexing's step after the pages are written (``on_post_build``, which the build waits
+for: its wall time and its CPU time here), as shares of the build's wall and CPU time.
 """
 
 from __future__ import annotations

@@ -526,3 +526,13 @@ def test_a_stopped_service_fails_what_it_has_not_answered() -> None:
     service.close()
     with pytest.raises(ServiceError, match="Pagefind's service"):
         service.request({"type": "NewIndex", "config": {}}).result(5)
+
+
+def test_a_failed_build_ends_the_service_and_leaves_nothing(tmp_path: Path) -> None:
+    indexing = pagefind.Indexing(tmp_path, "en")
+    indexing.add("a/index.html", _page("alpha"))
+    indexing.write({"a/index.html": _page("alpha")})
+    assert indexing.staging is not None and indexing.staging.is_dir()
+    indexing.close()
+    assert indexing.service._process.poll() is not None
+    assert not list((tmp_path / "search").iterdir())

@@ -522,7 +522,11 @@ class Indexing:
         self.target = site_dir / OUTPUT
         self.lang, self.extra = lang, tuple(extra)
         self.service = Service(_executable())
-        self.index = _new_index(self.service, lang, self.extra)
+        try:
+            self.index = _new_index(self.service, lang, self.extra)
+        except BaseException:
+            self.service.close()
+            raise
         self.sent: dict[str, str] = {}
         self.added: list[Future[dict[str, Any]]] = []
         self.stale = False  # a document sent is not the site's
