@@ -707,3 +707,41 @@ def test_framed_legends_without_their_figures_are_reported_not_boxed(tmp_path: P
     box = found.figures[0].box  # the picture, and the frame's rules round it
     assert union([box, picture]) == box and box[3] < found.figures[0].caption_box[1], box
     assert sorted(u.label for u in found.unboxed) == ["Figure 1", "Figure 2", "Figure 3"]
+
+
+def test_a_caption_with_inline_maths_scripts_goes_on_under_them(tmp_path: Path) -> None:
+    """ACL's review copy (and AAAI) set a table's caption below the table, its lines at the
+    body size with inline maths: a subscript hangs under the first line (inside that line's
+    box), and the second line, pushed down by its own superscript (TeX's lineskip), starts
+    further down than a plain line would. The scripts are on their lines: the caption goes
+    on over all its lines, and the table above it is its body, not the caption's lines."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    table = ruled_table(c, LEFT[0] + 20, y + 16, 5, 3, 8)
+    baseline = table[3] + 12 + BODY
+    c.color((0, 0, 0))
+    head = "Table 2: g = b W"
+    c.text(LEFT[0], baseline, head, BODY)
+    x = LEFT[0] + CHAR * BODY * len(head)
+    c.text(x, baseline - 4, "(i)", 7)  # a superscript
+    c.text(x, baseline + 3, "k", 7)  # a subscript, hanging under the line
+    rest = "at coordinates where"
+    c.text(LEFT[1] - CHAR * BODY * len(rest), baseline, rest, BODY)
+    baseline += LEAD + 4  # the next line's superscript pushed it down
+    line = "has massive acti"
+    c.text(LEFT[0], baseline, line, BODY)
+    c.text(LEFT[0] + CHAR * BODY * len(line), baseline - 4, "(10)", 7)
+    tail = "vations over the base"
+    c.text(LEFT[1] - CHAR * BODY * len(tail), baseline, tail, BODY)
+    for words in ("line mean of every coordinate and all", "layers of the model."):
+        baseline += LEAD
+        c.text(LEFT[0], baseline, words, BODY)
+    body(c, LEFT, baseline + 20, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "scripts.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [f.label for f in found] == ["Table 2"], found
+    assert iou(found[0].box, table) >= 0.9, (found[0].box, table)
+    assert found[0].caption.endswith("layers of the model."), found[0].caption
