@@ -745,3 +745,39 @@ def test_a_caption_with_inline_maths_scripts_goes_on_under_them(tmp_path: Path) 
     assert [f.label for f in found] == ["Table 2"], found
     assert iou(found[0].box, table) >= 0.9, (found[0].box, table)
     assert found[0].caption.endswith("layers of the model."), found[0].caption
+
+
+def _justified(c: Canvas, col: tuple[float, float], baseline: float, text: str) -> list[Box]:
+    """``text`` at the body size in lines filling ``col`` (Courier: exact widths), as ACL
+    sets its captions and its running text alike; returns the lines' boxes."""
+    per_line = int((col[1] - col[0]) / (CHAR * BODY))
+    c.color((0, 0, 0))
+    lines = [text[k : k + per_line] for k in range(0, len(text), per_line)]
+    return [c.text(col[0], baseline + k * LEAD, ln, BODY) for k, ln in enumerate(lines)]
+
+
+def test_a_paragraph_carried_to_a_column_top_opening_with_the_label_is_no_caption(
+    tmp_path: Path,
+) -> None:
+    """ACL sets its captions at the body size, justified like the running text. A paragraph
+    carried over to the top of a column opens "Figure 1. We then ..." (flush: it goes on
+    from the page before), nothing over it; the real caption, a page later, stands three
+    leadings under its plot (white space under the drawing), too far for the region to count
+    as right beside it. A caption with a body at all beats one with none."""
+    c1 = Canvas()
+    heads(c1, 1)
+    _justified(c1, LEFT, 72 + BODY, ("Figure 1. We then " + " ".join(WORDS * 3))[:700])
+    body(c1, RIGHT, 72, 720, 3)
+    c2 = Canvas()
+    heads(c2, 2)
+    chart = bar_chart(c2, RIGHT[0] + 30, 72, RIGHT[1] - 30, 200)
+    text = " ".join(WORDS[9:30])
+    caption = _justified(c2, RIGHT, chart[3] + 3 * LEAD + BODY, f"Figure 1: {text}")
+    body(c2, RIGHT, caption[-1][3] + 14, 720, 2)
+    body(c2, LEFT, 72, 720, 5)
+    pdf = tmp_path / "carried.pdf"
+    pdf.write_bytes(_pdf([c1, c2]))
+    found = detect_cached(pdf, None)
+    assert [(f.page, f.label) for f in found.figures] == [(2, "Figure 1")], found
+    assert iou(found.figures[0].box, chart) >= 0.9, (found.figures[0].box, chart)
+    assert found.unboxed == []

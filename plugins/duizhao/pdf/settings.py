@@ -208,6 +208,8 @@ class Settings:
     delim_score: float = 1.0
     apart_score: float = 1.0
     near_score: float = 3.0
+    #: … and a region holding a body at all (a figure's: drawn), however far within reach
+    body_score: float = 1.0
     #: a paragraph's first line is indented by this (em, from its column's left edge) over
     #: running text set flush under it: it opens a paragraph, no caption does
     paragraph_indent: tuple[float, float] = (0.5, 4.0)
