@@ -278,8 +278,10 @@ def month_numbers(prose: str) -> set[str]:
 # ---------------------------------------------------------------------------------------------
 # Figure, table, section and equation references
 
+# (§ is no word character: the word boundary is the words' alone, else "in §3.2" and "(§6.5)"
+# are no references.)
 _REF_EN_RE = re.compile(
-    r"\b((?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|§|Equations?|Eqs?\.|Appendix|Algorithm))"
+    r"(\b(?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|Equations?|Eqs?\.|Appendix|Algorithm)|§§?)"
     r"\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?(\s*\([a-z]\)|[a-z](?![a-z]))?",
 )
 _REF_ZH_RE = re.compile(
@@ -291,6 +293,7 @@ _REF_KIND_EN = {
     "tab": "table",
     "sec": "section",
     "§": "section",
+    "§§": "section",
     "equ": "equation",
     "eq": "equation",
     "eqs": "equation",
@@ -315,14 +318,20 @@ def _en_kind(word: str) -> str:
 
 #: A reference's list continued without its word (matched at the end of a reference): after
 #: a plural in English ("Figures 3 and 4"); in Chinese ("图 11(a) 和 11(b)", "第 3.1 节和 3.2
-#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count).
+#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count); a
+#: range's end too ("§§3–4", "第 3–4 节").
 _REF_MORE_RE = re.compile(
-    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)(?![\d.]\d)"
+    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及|–|—|-|至)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)"
+    r"(?![\d.]\d)"
     r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
 )
 #: A section written with its number and 节 or 章 only (5.3 节, no 第): read after the numbers
 #: of :data:`_NUM_RE` (a pattern of its own, from every digit, cost 10-25 µs a block).
 _ZH_SECTION_WORDS = ("节", "章")
+#: A bare section range's first number (3– of 3–4 节), read back from the second, at most
+#: this many characters before it.
+_ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)\s{0,3}[–—\-至]\s{0,3}$")
+_RANGE_START_MAX = 16
 #: How far after a number its Chinese word may start (spaces).
 _WORD_AFTER_MAX = 3
 
@@ -340,7 +349,7 @@ def _words_after_numbers(prose: str, words: tuple[str, ...]) -> Iterator[tuple[r
                 break
 
 
-_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
+_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.", "§§")
 #: (kind, number with sub-panel, start, end, tentative)
 _Span = tuple[str, str, int, int, bool]
 
@@ -352,7 +361,12 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
             word = m.group(1)
             if word == "第":
                 if m.group(4) is None:
-                    continue  # 第 54 版 is a number, not a section
+                    # 第 54 版 is a number, not a section; 第 3–4 节 and 第 3、5 节 are sections
+                    more = list(_continued(prose, "section", m.end(), tentative=False))
+                    if more and prose[more[-1][3] - 1] in _ZH_SECTION_WORDS:
+                        yield "section", m.group(2), m.start(), m.end(), False
+                        yield from more
+                    continue
                 kind = "section"
             else:
                 kind = _REF_KIND_ZH[word]
@@ -361,6 +375,11 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
         if "节" in prose or "章" in prose:
             for m, word in _words_after_numbers(prose, _ZH_SECTION_WORDS):
                 end = prose.index(word, m.end()) + len(word)
+                first = _ZH_RANGE_START_RE.search(
+                    prose, max(0, m.start() - _RANGE_START_MAX), m.start()
+                )
+                if first is not None:  # 3–4 节
+                    yield "section", first.group(1), first.start(), m.start(), False
                 yield "section", prose[m.start() : m.end()], m.start(), end, False
     else:
         for m in _REF_EN_RE.finditer(prose):
