@@ -286,7 +286,7 @@ _REF_EN_RE = re.compile(
 )
 _REF_ZH_RE = re.compile(
     r"(图|表|式|公式|方程|附录|算法|第)\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?"
-    r"(\s*\([a-z]\)|[a-z](?![a-z]))?\s*(节|章)?"
+    r"(\s*\([a-z]\)|[a-z](?![a-z]))?\s*(节(?!点)|章)?"
 )
 _REF_KIND_EN = {
     "fig": "figure",
@@ -323,11 +323,13 @@ def _en_kind(word: str) -> str:
 _REF_MORE_RE = re.compile(
     r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及|–|—|-|至)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)"
     r"(?![\d.]\d)"
-    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
+    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节(?!点)|章)?"
 )
 #: A section written with its number and 节 or 章 only (5.3 节, no 第): read after the numbers
 #: of :data:`_NUM_RE` (a pattern of its own, from every digit, cost 10-25 µs a block).
 _ZH_SECTION_WORDS = ("节", "章")
+#: Words that start with one of them and are no section: 节点 (node: 160 节点的集群).
+_ZH_NOT_SECTION = ("节点",)
 #: A bare section range's first number (3– of 3–4 节), read back from the second, at most
 #: this many characters before it.
 _ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)\s{0,3}[–—\-至]\s{0,3}$")
@@ -375,6 +377,8 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
         if "节" in prose or "章" in prose:
             for m, word in _words_after_numbers(prose, _ZH_SECTION_WORDS):
                 end = prose.index(word, m.end()) + len(word)
+                if prose.startswith(_ZH_NOT_SECTION, end - len(word)):
+                    continue  # 160 节点: nodes
                 first = _ZH_RANGE_START_RE.search(
                     prose, max(0, m.start() - _RANGE_START_MAX), m.start()
                 )
