@@ -26,16 +26,24 @@ def times_signs(prose: str) -> str:
 #: Magnitude suffixes written on the number (50k, 1.2M, 3B), which a translation may write
 #: with 万 / 亿 (5 万, 120 万, 30 亿).
 _MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+#: Magnitude words after a number (1.1 million liters: 110 万升; 4 trillion tokens: 4 万亿个).
+_MAGNITUDE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def magnitudes(prose: str) -> dict[str, str]:
-    """Each number with an attached magnitude suffix: canonical value → value times it."""
+    """Each number with an attached magnitude suffix or a magnitude word after it: canonical
+    value → value times it."""
     out: dict[str, str] = {}
     for m in _number_matches(prose):
         unit = m.group(4)
         if unit in _MAGNITUDE and m.start(4) == (m.end(2) if m.group(2) else m.end(1)):
-            value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
-            out[_canon(value)] = _canon(value * _MAGNITUDE[unit])
+            scale = _MAGNITUDE[unit]
+        elif unit and (scale_word := _MAGNITUDE_WORDS.get(unit.lower())) is not None:
+            scale = scale_word
+        else:
+            continue
+        value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+        out[_canon(value)] = _canon(value * scale)
     return out
 
 

@@ -498,9 +498,9 @@ def strip_link_texts(prose: str) -> str:
 # (A digit first, the look behind it after: the search then skips to digits fast.)
 _NUM_RE = re.compile(
     r"(\d(?<![A-Za-z0-9_.]\d)(?:\d{0,2}(?:,\d{3})+|\d*))(\.\d+)?(?![\d])"
-    r"(?:\s*(万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
+    r"(?:\s*(万亿|万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
 )
-_ZH_SCALE = {"万": 1e4, "亿": 1e8}
+_ZH_SCALE = {"万": 1e4, "亿": 1e8, "万亿": 1e12}
 _UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
 #: Full-width digits and Latin letters as ASCII (Ｌ３ is L3: DZ424's, not a number of its own).
 FULLWIDTH_DIGITS = str.maketrans(
