@@ -155,9 +155,26 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
             what += ("; " if what else "") + f"not in the original [{', '.join(map(str, extra))}]"
         return f"citations differ from the original: {what}"
     for surname, year in sorted(m.author_years(o.prose)):
-        if surname not in t.prose or year not in t.prose:
+        if year not in t.prose or not _has_word(t.prose, surname):
             return f"citation {surname} ({year}) missing from the translation"
     return None
+
+
+def _has_word(prose: str, word: str) -> bool:
+    """``word`` in ``prose`` as a word of its own, not inside a longer one (Lin in Ling)."""
+    start = prose.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if not (start and _is_letter(prose[start - 1])) and not (
+            end < len(prose) and _is_letter(prose[end])
+        ):
+            return True
+        start = prose.find(word, start + 1)
+    return False
+
+
+def _is_letter(ch: str) -> bool:
+    return ch.isascii() and ch.isalpha()
 
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:

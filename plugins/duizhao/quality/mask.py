@@ -199,9 +199,11 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# A translation's forms too: Zhang 等人（2019）, Zhang 和 Li (2019), Zhang（2019）.
 _AUTHOR_YEAR_RE = re.compile(
-    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)"
+    r"(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+| ?等人?| ?[和与] ?[A-Z][A-Za-z'\-]+)?"
+    r"(?:,?\s+\(?|[,，]?\s*[（(])((?:19|20)\d\d[a-z]?)[)）]?"
 )
 _DASHES = str.maketrans("–—，", "--,")
 #: Month names and their abbreviations: "August 2018" is a date, not an author-year citation;
