@@ -202,7 +202,8 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # A translation's forms too: Zhang 等人（2019）, Zhang 和 Li (2019), Zhang（2019）.
 _AUTHOR_YEAR_RE = re.compile(
     r"([^\w'\-])([A-Z][A-Za-z'\-]+)"
-    r"(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+| ?等人?| ?[和与] ?[A-Z][A-Za-z'\-]+)?"
+    r"(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+"
+    r"| ?等人?| ?[和与] ?[A-Z][A-Za-z'\-]+)?"
     r"(?:,?\s+\(?|[,，]?\s*[（(])((?:19|20)\d\d[a-z]?)[)）]?"
 )
 _DASHES = str.maketrans("–—，", "--,")
