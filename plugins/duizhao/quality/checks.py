@@ -52,7 +52,8 @@ _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
 _DEFINED_ACRONYM_RE = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,11})\)")
 DEFINED_ACRONYM_MIN_CAPITALS = 2
 _DIGIT_RE = re.compile(r"\d")
-#: Units compared when a number carries one on both sides (lower case).
+#: Units compared when a number carries one on both sides (lower case); a prefixed family is
+#: listed whole (W and Wh: 391 MWh written 391 kWh is a change).
 _LATIN_UNITS = frozenset(
     [
         "b",
@@ -90,6 +91,14 @@ _LATIN_UNITS = frozenset(
         "pflops",
         "w",
         "kw",
+        "mw",
+        "gw",
+        "tw",
+        "wh",
+        "kwh",
+        "mwh",
+        "gwh",
+        "twh",
     ]
 )
 
