@@ -40,7 +40,11 @@ _FACTOR_UNITS = frozenset(("×", "%"))
 _IGNORE_RE = re.compile(r"<!--\s*duizhao-ignore(\s[^>]{0,500}?)-->")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
-_HALFWIDTH_RE = re.compile(f"(?<=[{_HAN}])[,;:!?](?=[{_HAN}])|(?<=[{_HAN}])\\.(?=[{_HAN}])")
+# A comma, semicolon, colon, ! or ? after Chinese text is half-width before Chinese or before a
+# digit or Latin word (集群;7B 和 13B); a full stop only between Chinese characters (配置.yaml).
+_HALFWIDTH_RE = re.compile(
+    f"(?<=[{_HAN}])[,;:!?](?=[{_HAN}]| ?[A-Za-z0-9])|(?<=[{_HAN}])\\.(?=[{_HAN}])"
+)
 _FULLWIDTH_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
 _SPACING_RE = re.compile(f"[{_HAN}][A-Za-z0-9]|[A-Za-z0-9][{_HAN}]")
 # Words, joined into runs by scanning (a pattern of repeated words backtracks quadratically
@@ -364,7 +368,12 @@ def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
 
 def check_halfwidth(t: m.Masked) -> str | None:
     mt = _HALFWIDTH_RE.search(t.prose)
-    return None if mt is None else f"half-width '{mt.group(0)}' between Chinese characters"
+    if mt is None:
+        return None
+    where = (
+        "between Chinese characters" if _HAN_RE.match(t.prose, mt.end()) else "after Chinese text"
+    )
+    return f"half-width '{mt.group(0)}' {where}"
 
 
 def check_fullwidth(t: m.Masked) -> str | None:
