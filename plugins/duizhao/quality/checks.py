@@ -237,7 +237,8 @@ def _equivalents(
 ) -> tuple[set[str], set[str]]:
     """``missing`` and ``extra`` without what a correct translation may write otherwise:
     a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
-    a factor as a reciprocal (40–100×: 1/100–1/40)."""
+    a factor of 2 as a word (2×: 一半), dozens as their value (two dozen: 24, 二十多), a factor
+    as a reciprocal (40–100×: 1/100–1/40)."""
     scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
@@ -245,6 +246,10 @@ def _equivalents(
     if missing and ("半" in tp or "分之" in tp):
         percents = {v for v, u in m.units(op).items() if "%" in u}
         missing -= percents & eq.zh_fraction_percents(tp)
+    if "2" in missing and eq.zh_factor_two(tp) and "×" in m.units(op).get("2", ()):
+        missing = missing - {"2"}  # shrinks by 2×: 缩小一半
+    if extra and (dozens := eq.dozen_values(op, tp)):
+        extra = extra - dozens  # two dozen: 24, 二十多
     if "1" in extra and (denominators := eq.reciprocal_denominators(tp)) is not None:
         factors = {v for v, u in m.units(op).items() if "×" in u} | (on & denominators)
         if denominators <= on and denominators & factors:
@@ -305,8 +310,9 @@ def _check_number_words(op: str, tp: str) -> str | None:
     if not words:
         return None
     have = m.zh_number_values(tp, set(m.numbers(op)))
+    dozens = eq.dozen_words(op) if have & eq.dozen_values(op, tp) else set()
     for value, word in sorted(words.items()):
-        if value not in have:
+        if value not in have and word.lower() not in dozens:  # two dozen: 24
             return f"number {word!r} ({value}) of the original is missing or changed"
     return None
 

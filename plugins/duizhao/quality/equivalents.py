@@ -72,6 +72,48 @@ def zh_fraction_percents(prose: str) -> set[str]:
     return out
 
 
+#: Words a translation may write a factor of 2 as, numeral-free: halved (一半, 减半, 折半) or
+#: doubled (翻倍, 加倍, 翻番); "shrinks by 2×" is 缩小一半.
+_ZH_FACTOR_TWO = ("一半", "减半", "折半", "对半", "翻倍", "加倍", "翻番", "翻一番")
+
+
+def zh_factor_two(prose: str) -> bool:
+    """Does ``prose`` write a factor of 2 as a word (缩小一半, 翻倍)?"""
+    return any(w in prose for w in _ZH_FACTOR_TWO)
+
+
+#: "two dozen", "a dozen", "3 dozen": a count a translation writes as its value (24) or, about,
+#: its tens and 多 / 余 / 几 (二十多, 20 多).
+_DOZEN_RE = re.compile(r"\b(a|\d+|two|three|four|five|six|seven|eight|nine|ten) dozens?\b", re.I)
+_DOZEN_COUNT = {"a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+_DOZEN = 12
+_ZH_ABOUT = ("多", "余", "几")
+
+
+def dozen_words(prose: str) -> set[str]:
+    """The number words that count dozens in ``prose`` (two of "two dozen"), lower case."""
+    if "dozen" not in prose.lower():
+        return set()
+    return {m.group(1).lower() for m in _DOZEN_RE.finditer(prose)}
+
+
+def dozen_values(prose: str, translation: str) -> set[str]:
+    """The values a translation may write the dozens of ``prose`` as: N dozen as 12 N, and as
+    10 N where the translation says about (多 / 余 / 几) of it."""
+    if "dozen" not in prose.lower():
+        return set()
+    out: set[str] = set()
+    about = any(w in translation for w in _ZH_ABOUT)
+    for m in _DOZEN_RE.finditer(prose):
+        word = m.group(1).lower()
+        count = float(word) if word.isdigit() else _DOZEN_COUNT[word]
+        out.add(_canon(count * _DOZEN))
+        if about:
+            out.add(_canon(count * 10))
+    return out
+
+
 #: A reciprocal (1/100–1/40 for a 40–100× reduction): its 1 is no number of the original.
 _RECIPROCAL_RE = re.compile(r"(?<![\d.])1/(\d+)")
 
