@@ -13,8 +13,9 @@ prints the functions where the time goes (cumulative and own time), by package.
     python -m bench.overhead --search pagefind --shares 3 [--workdir DIR]
 
 ``--shares N`` builds the duizhao corpus N times in this process and prints what the indexing
-takes of each build: the documents' CPU time, ``write_index``'s wall time, its own CPU time and
-Pagefind's process's (the children's CPU time), as shares of the build's wall and CPU time.
+takes of each build: the documents' CPU time, Pagefind's process's (the children's CPU time),
+and the indexing's step after the pages are written (``on_post_build``, which the build waits
+for: its wall time and its CPU time here), as shares of the build's wall and CPU time.
 """
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ def profile(project: Path, site: Path, top: int) -> str:
 
 def shares(project: Path, site: Path) -> str:
     """Build ``project`` once in this process; what the indexing takes of the build's wall and
-    CPU time: the documents (``page_documents``), then ``write_index`` (its Python side, and
-    Pagefind's process: the CPU time of this process's children)."""
+    CPU time: the documents (``page_documents``), Pagefind's process (the CPU time of this
+    process's children: Pagefind's services are its only ones), and the indexing's step
+    after the pages are written (``on_post_build``: the build waits for it)."""
     import resource
     import time
 
@@ -90,8 +92,9 @@ def shares(project: Path, site: Path) -> str:
 
     from duizhao.search import pagefind_feature
 
-    spent = {"documents": 0.0, "write wall": 0.0, "write self": 0.0, "pagefind": 0.0}
-    real_documents, real_write = pagefind_feature.page_documents, pagefind_feature.write_index
+    feature = pagefind_feature.PagefindFeature
+    spent = {"documents": 0.0, "post wall": 0.0, "post self": 0.0}
+    real_documents, real_post = pagefind_feature.page_documents, feature.on_post_build
 
     def documents(*args: Any, **kwargs: Any) -> Any:
         start = time.process_time()
@@ -100,14 +103,13 @@ def shares(project: Path, site: Path) -> str:
         finally:
             spent["documents"] += time.process_time() - start
 
-    def write(*args: Any, **kwargs: Any) -> Any:
-        wall, cpu, children = time.perf_counter(), time.process_time(), _children()
+    def post(*args: Any, **kwargs: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.process_time()
         try:
-            return real_write(*args, **kwargs)
+            return real_post(*args, **kwargs)
         finally:
-            spent["write wall"] += time.perf_counter() - wall
-            spent["write self"] += time.process_time() - cpu
-            spent["pagefind"] += _children() - children
+            spent["post wall"] += time.perf_counter() - wall
+            spent["post self"] += time.process_time() - cpu
 
     def _children() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -115,23 +117,25 @@ def shares(project: Path, site: Path) -> str:
 
     cwd = os.getcwd()
     os.chdir(project)
-    pagefind_feature.page_documents, pagefind_feature.write_index = documents, write
+    pagefind_feature.page_documents, feature.on_post_build = documents, post  # type: ignore[method-assign]
     try:
         config = load_config(str(project / "mkdocs.yml"), site_dir=str(site))
         wall, cpu, children = time.perf_counter(), time.process_time(), _children()
         build(config)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu + _children() - children
+        pagefind = _children() - children
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu + pagefind
     finally:
-        pagefind_feature.page_documents, pagefind_feature.write_index = real_documents, real_write
+        pagefind_feature.page_documents, feature.on_post_build = real_documents, real_post  # type: ignore[method-assign]
         os.chdir(cwd)
-    index_cpu = spent["documents"] + spent["write self"] + spent["pagefind"]
-    index_wall = spent["documents"] + spent["write wall"]  # the documents: CPU ≈ wall
+    index_cpu = spent["documents"] + spent["post self"] + pagefind
+    index_wall = spent["documents"] + spent["post wall"]  # the documents: CPU ≈ wall
     return (
         f"build {wall:.2f} s wall, {cpu:.2f} s CPU; documents {spent['documents']:.2f} s CPU; "
-        f"write_index {spent['write wall']:.2f} s wall, {spent['write self']:.2f} s CPU here, "
-        f"Pagefind's process {spent['pagefind']:.2f} s CPU. Indexing: "
-        f"{100 * index_cpu / cpu:.1f} % of the CPU ({100 * spent['pagefind'] / cpu:.1f} % "
-        f"Pagefind's process), {100 * index_wall / wall:.1f} % of the wall time"
+        f"after the pages {spent['post wall']:.2f} s wall, {spent['post self']:.2f} s CPU here; "
+        f"Pagefind's process {pagefind:.2f} s CPU. Indexing: "
+        f"{100 * index_cpu / cpu:.1f} % of the CPU ({100 * pagefind / cpu:.1f} % "
+        f"Pagefind's process), {100 * index_wall / wall:.1f} % of the wall time "
+        f"({100 * spent['post wall'] / wall:.1f} % after the pages)"
     )
 
 

@@ -629,3 +629,81 @@ def test_a_table_captioned_against_its_bottom_rule_keeps_the_rule(tmp_path: Path
     found = detect_figures(pdf)
     assert [f.label for f in found] == ["Table 1"]
     assert found[0].box[3] >= table[3], (found[0].box, table)
+
+
+def _bold_legend(
+    c: Canvas, span: tuple[float, float], top: float, label: str, text: str, size: float = 8.0
+) -> float:
+    """A legend as bmcart sets it: the label in bold (Helvetica, about 4 em for "Figure 1"),
+    no delimiter, the text after it wrapped to ``span``; returns its bottom."""
+    c.color((0, 0, 0))
+    baseline = top + size
+    c.text(span[0], baseline, label, size, "F2")
+    per_line = int((span[1] - span[0]) / (CHAR * size))
+    lines = [""]
+    for word in text.split():
+        room = per_line - (int(4.5 / CHAR) if len(lines) == 1 else 0)
+        if len(lines[-1]) + 1 + len(word) > room:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    box = c.text(span[0] + 4.5 * size, baseline, lines[0], size)
+    for line in lines[1:]:
+        baseline += size * 1.2
+        box = c.text(span[0], baseline, line, size)
+    return box[3]
+
+
+def _framed_legend(
+    c: Canvas, span: tuple[float, float], top: float, label: str, text: str, pad: float = 8.0
+) -> float:
+    """BMC's submission template (bmcart) sets a figure's legend where the figure was
+    placed, in a frame of four thin rules round it (the figure itself is a file of its own);
+    returns the frame's bottom."""
+    y = _bold_legend(c, (span[0] + pad, span[1] - pad), top + pad, label, text)
+    bottom = y + pad
+    c.color((0.1, 0.1, 0.3))
+    c.rule(span[0], span[1], top, 0.5)
+    c.rule(span[0], span[1], bottom, 0.5)
+    c.rect(span[0] - 0.25, top, span[0] + 0.25, bottom)
+    c.rect(span[1] - 0.25, top, span[1] + 0.25, bottom)
+    return bottom
+
+
+def test_framed_legends_without_their_figures_are_reported_not_boxed(tmp_path: Path) -> None:
+    """bmcart frames each figure legend, in the text flow and after the references, with the
+    figure supplied apart (physcraper's BMC submission, page 12): the frame is no body, nor
+    is the text above it; each legend is reported. A figure drawn inside such a frame with
+    its legend (bio2bel's BMC manuscript) is still found."""
+    col = (118.0, 477.0)
+    c = Canvas()
+    heads(c, 12)
+    c.color((0, 0, 0))
+    baseline = 92.0
+    for r in range(14):  # numbered references, ragged, in smaller type
+        words = " ".join(WORDS[(r * 5) % len(WORDS) :][: 6 + (r * 5) % 9])
+        c.text(col[0] + 10, baseline, f"{60 + r}. {words}", 8)
+        baseline += 10
+    c.text(col[0] + 10, baseline + 14, "Figures", 8, "F2")
+    y = _framed_legend(
+        c, col, baseline + 30, "Figure 1", "The framework consists of four general steps."
+    )
+    text = " ".join(WORDS[:60]) + "."
+    _framed_legend(c, col, y + 24, "Figure 2", text)
+    c2 = Canvas()
+    heads(c2, 4)
+    y = body(c2, col, 72, 200, 1)
+    y = _framed_legend(c2, col, y + 14, "Figure 3", "Steps of a package, in the text flow.")
+    y = body(c2, col, y + 14, 400, 3)
+    top = y + 14
+    picture = c2.image(134, top + 8, 462, top + 110, 1)
+    end = _bold_legend(c2, (126, 469), top + 120, "Figure 4", "Inside its frame.")
+    c2.rule(col[0], col[1], top, 0.5)
+    c2.rule(col[0], col[1], end + 8, 0.5)
+    body(c2, col, end + 24, 720, 5)
+    pdf = tmp_path / "framed.pdf"
+    pdf.write_bytes(_pdf([c, c2]))
+    found = detect_cached(pdf, None)
+    assert [f.label for f in found.figures] == ["Figure 4"], found.figures
+    box = found.figures[0].box  # the picture, and the frame's rules round it
+    assert union([box, picture]) == box and box[3] < found.figures[0].caption_box[1], box
+    assert sorted(u.label for u in found.unboxed) == ["Figure 1", "Figure 2", "Figure 3"]

@@ -165,7 +165,9 @@ def test_a_written_index_is_repacked_and_unpacks_to_pagefinds_files(
                 data = packing.unpack(data)
             assert data == gzip.decompress((plain / name).read_bytes()), name
     assert repacked == stats.packed
-    assert all(p.with_name(p.name + packing.SUFFIX).is_file() for p in packed.glob("*.pf_meta"))
+    siblings = list(packed.rglob(f"*{packing.SUFFIX}"))
+    assert len(siblings) == repacked  # only what repacking makes smaller
+    assert all(s.stat().st_size < s.with_suffix("").stat().st_size for s in siblings)
     assert any(n.parts[0] == "index" for n in names if (packed / f"{n}{packing.SUFFIX}").is_file())
     assert not (plain / packing.LIST).exists()
 
@@ -287,7 +289,7 @@ def test_with_decompression_the_worker_unpacks_the_repacked_files(
     names = _pagefind_files(folder)
     listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
     assert listed["metas"] and len(listed["packed"]) >= 2
-    assert set(listed["packed"]) | set(listed["metas"]) == {
+    assert set(listed["packed"]) == {
         p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)]
         for p in folder.rglob(f"*{packing.SUFFIX}")
     }
@@ -295,7 +297,7 @@ def test_with_decompression_the_worker_unpacks_the_repacked_files(
     for name in names:
         assert got[name] == gzip.decompress((folder / name).read_bytes()), name
     prefix = "search/pagefind/"
-    for name in {*listed["packed"], *listed["metas"]}:
+    for name in listed["packed"]:
         assert prefix + name + packing.SUFFIX in asked, name
         assert prefix + name not in asked, name
     assert prefix + packing.LIST in asked
@@ -321,7 +323,7 @@ def test_a_rebuild_with_fewer_chunks_serves_no_stale_repacked_file(
     assert len(list((folder / "index").glob("*.pf_index"))) < chunks
     assert before - {p.relative_to(folder) for p in siblings}  # the earlier build's are gone
     listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
-    assert set(listed["packed"]) | set(listed["metas"]) == {
+    assert set(listed["packed"]) == {
         p.relative_to(folder).as_posix()[: -len(packing.SUFFIX)] for p in siblings
     }
     for sibling in siblings:
@@ -337,10 +339,11 @@ def test_a_rebuild_with_fewer_chunks_serves_no_stale_repacked_file(
     got, asked = _node_worker(folder.parent.parent, names, decompression=True, moved=moved)
     for name in names:
         assert got[name] == gzip.decompress((folder / name).read_bytes()), name
-    # The metadata's own NAME.dz (every metadata file has one), no chunk's.
-    assert [a for a in asked if a.endswith(packing.SUFFIX)] == [
+    # The earlier build's list does not name this build's metadata: no chunk's NAME.dz is
+    # asked for (the metadata's may be, before the list is in).
+    assert {a for a in asked if a.endswith(packing.SUFFIX)} <= {
         f"search/pagefind/{meta}{packing.SUFFIX}" for meta in listed["metas"]
-    ]
+    }
 
 
 @needs_node_and_pagefind
@@ -366,3 +369,30 @@ def test_a_repacked_file_that_will_not_unpack_is_fetched_as_pagefinds(
 def test_the_worker_knows_the_names_packing_writes() -> None:
     text = WORKER.read_text(encoding="utf-8")
     assert f'var LIST = "{packing.LIST}", PACKED_SUFFIX = "{packing.SUFFIX}"' in text
+
+
+@needs_node_and_pagefind
+def test_a_metadata_file_repacking_does_not_shrink_has_no_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small site's metadata, which repacking makes no smaller, is left alone (no NAME.dz);
+    the worker gets Pagefind's own file, with the list and without it."""
+    documents = {"a/index.html": "<html><body><h1>A</h1><p>memory 显存</p></body></html>"}
+    write_index(documents, tmp_path / "site", "und")
+    folder = tmp_path / "site" / "search" / "pagefind"
+    (meta,) = [p.name for p in folder.glob("*.pf_meta")]
+    repacked = packing.pack(gzip.decompress((folder / meta).read_bytes()))
+    assert repacked is not None
+    assert len(gzip.compress(repacked, packing.LEVEL)) >= (folder / meta).stat().st_size
+    assert not list(folder.rglob(f"*{packing.SUFFIX}"))
+    listed = json.loads((folder / packing.LIST).read_text(encoding="utf-8"))
+    assert listed == {"metas": [meta], "packed": []}
+    names = _pagefind_files(folder)
+    got, asked = _node_worker(folder.parent.parent, names, decompression=True)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name
+    assert f"search/pagefind/{meta}" in asked
+    slow = {f"search/pagefind/{packing.LIST}": tmp_path / "missing.json"}
+    got, asked = _node_worker(folder.parent.parent, names, decompression=True, moved=slow)
+    for name in names:
+        assert got[name] == gzip.decompress((folder / name).read_bytes()), name

@@ -263,36 +263,40 @@ def test_serve_dirty_rebuilds_index_the_edited_page_in_the_background(
 
 # ---------------------------------------------------------------------------------------------
 # A whole index or none: Pagefind answers WriteFiles before its last writes are on disk, and
-# the wrapper terminates the binary at once (a loaded build wrote pagefind.js as 32,768 of
+# the package's client terminated the binary at once (a loaded build wrote pagefind.js as 32,768 of
 # 45,555 bytes). The write step is made to cut a file as that build did.
 
 
 def _cut_writes(
     monkeypatch: pytest.MonkeyPatch, cuts: list[bool], late: float | None = None
 ) -> list[Path]:
-    """Each call of the wrapper's ``write_files`` writes, then cuts ``pagefind.js`` to 32,768
-    bytes if its entry of ``cuts`` says so (the rest: whole); with ``late``, the cut bytes
-    land that many seconds later, as a write still queued in Pagefind's writer threads."""
+    """Each ``WriteFiles`` asked of Pagefind writes, then cuts ``pagefind.js`` to 32,768 bytes
+    if its entry of ``cuts`` says so (the rest: whole) before its answer is given; with
+    ``late``, the cut bytes land that many seconds later, as a write still queued in
+    Pagefind's writer threads."""
     import threading
+    from concurrent.futures import Future
 
-    from pagefind.index import PagefindIndex
-
-    real = PagefindIndex.write_files
+    real = pagefind._write_files
     written: list[Path] = []
 
-    async def write_files(self: Any, output_path: str | None = None) -> None:
-        await real(self, output_path)
-        out = Path(output_path or (self._config or {})["output_path"])
-        written.append(out)
-        if not (cuts[len(written) - 1] if len(written) <= len(cuts) else False):
-            return
-        script = out / "pagefind.js"
-        whole = script.read_bytes()
-        script.write_bytes(whole[:32768])
-        if late is not None:
-            threading.Timer(late, lambda: script.write_bytes(whole)).start()
+    def write_files(service: Any, index: int, out: Path) -> Future[dict[str, Any]]:
+        answer, relayed = real(service, index, out), Future()  # type: ignore[var-annotated]
 
-    monkeypatch.setattr(PagefindIndex, "write_files", write_files)
+        def cut(answer: Future[dict[str, Any]]) -> None:
+            written.append(out)
+            if cuts[len(written) - 1] if len(written) <= len(cuts) else False:
+                script = out / "pagefind.js"
+                whole = script.read_bytes()
+                script.write_bytes(whole[:32768])
+                if late is not None:
+                    threading.Timer(late, lambda: script.write_bytes(whole)).start()
+            relayed.set_result(answer.result())
+
+        answer.add_done_callback(cut)
+        return relayed
+
+    monkeypatch.setattr(pagefind, "_write_files", write_files)
     return written
 
 
@@ -423,3 +427,112 @@ def test_segmenting_a_page_at_once_is_segmenting_each_text(pieces: list[str]) ->
         last = m.end
     expected.append(words(html[last:]))
     assert segment_text(html, Words(cut)) == "".join(expected)
+
+
+# ---------------------------------------------------------------------------------------------
+# Indexing while the site builds: each page's documents go to Pagefind's service as the page is
+# rendered, and the index is asked for at on_env, not after the build.
+
+
+def test_a_build_asks_for_the_index_before_its_pages_are_written(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duizhao.search import pagefind_feature
+
+    events: list[str] = []
+    real_write, real_post = pagefind._write_files, pagefind_feature.PagefindFeature.on_post_build
+
+    def write_files(*args: Any) -> Any:
+        events.append("WriteFiles")
+        return real_write(*args)
+
+    def post(self: Any, build: Any) -> None:
+        events.append("on_post_build")
+        real_post(self, build)
+
+    monkeypatch.setattr(pagefind, "_write_files", write_files, raising=False)
+    monkeypatch.setattr(pagefind_feature.PagefindFeature, "on_post_build", post)
+    site = pagefind_site(make_site)
+    site.build(strict=True)
+    assert events == ["WriteFiles", "on_post_build"]
+    by_url = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(site.site_dir)}
+    assert "激活 占用 的 显存" in by_url["a/"]["content"]
+    search = site.site_dir / "search"
+    assert not [p for p in search.iterdir() if p.name.startswith(".pagefind")]
+
+
+def _page(words: str) -> str:
+    return f"<html><body><h1>T</h1><p>{words}</p></body></html>"
+
+
+def test_documents_the_site_does_not_keep_as_sent_are_indexed_afresh(tmp_path: Path) -> None:
+    """A page rendered again with other content, and a page sent but left out of the site:
+    Pagefind cannot take a page back, so the index is made from the site's documents."""
+    indexing = pagefind.Indexing(tmp_path, "en")
+    indexing.add("a/index.html", _page("alpha"))
+    indexing.add("a/index.html", _page("beta"))
+    indexing.add("c/index.html", _page("gamma"))
+    indexing.write({"a/index.html": _page("beta"), "b/index.html": _page("delta")})
+    stats = indexing.finish()
+    assert (stats.pages, stats.documents) == (2, 2)
+    text = " ".join(f["content"] for f in fragments(tmp_path))
+    assert "beta" in text and "delta" in text
+    assert "alpha" not in text and "gamma" not in text
+
+
+def test_documents_sent_as_pages_render_make_the_index_the_batch_makes(tmp_path: Path) -> None:
+    docs = {f"p{i}/index.html": _page(f"memory word{i} 显存") for i in range(5)}
+    pagefind.write_index(docs, tmp_path / "batch", "und")
+    indexing = pagefind.Indexing(tmp_path / "streamed", "und")
+    for path, document in docs.items():
+        indexing.add(path, document)
+    indexing.write(docs)
+    assert indexing.finish() == pagefind.IndexStats(5, 5, 0)
+
+    def contents(site: Path) -> list[tuple[str, str]]:
+        return sorted((f["url"], f["content"]) for f in fragments(site))
+
+    assert contents(tmp_path / "streamed") == contents(tmp_path / "batch")
+
+
+def test_the_service_reads_answers_as_they_come() -> None:
+    """The ``pagefind`` package's client reads one answer every 0.1 s: 200 documents sent one
+    at a time would wait 20 s for their answers."""
+    from duizhao.search.service import Service
+
+    with Service(pagefind._executable()) as service:
+        index = pagefind._new_index(service, "en", ())
+        start = time.monotonic()
+        answers = [
+            service.request(
+                {
+                    "type": "AddFile",
+                    "index_id": index,
+                    "file_path": f"p{i}/index.html",
+                    "url": None,
+                    "file_contents": _page(f"word{i}"),
+                }
+            )
+            for i in range(200)
+        ]
+        assert all(a.result(60)["type"] == "IndexedFile" for a in answers)
+        assert time.monotonic() - start < 10
+
+
+def test_a_stopped_service_fails_what_it_has_not_answered() -> None:
+    from duizhao.search.service import Service, ServiceError
+
+    service = Service(pagefind._executable())
+    service.close()
+    with pytest.raises(ServiceError, match="Pagefind's service"):
+        service.request({"type": "NewIndex", "config": {}}).result(5)
+
+
+def test_a_failed_build_ends_the_service_and_leaves_nothing(tmp_path: Path) -> None:
+    indexing = pagefind.Indexing(tmp_path, "en")
+    indexing.add("a/index.html", _page("alpha"))
+    indexing.write({"a/index.html": _page("alpha")})
+    assert indexing.staging is not None and indexing.staging.is_dir()
+    indexing.close()
+    assert indexing.service._process.poll() is not None
+    assert not list((tmp_path / "search").iterdir())

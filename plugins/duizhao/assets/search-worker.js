@@ -67,16 +67,17 @@ function grabPlain(url) {
 }
 
 /* The build writes the repacked form of the metadata and of the largest index chunks beside
-   Pagefind's own files (NAME.dz, search/packing.py) and names them in LIST with the build's
-   metadata files. Only a browser with DecompressionStream can read them (Safari 16.4, Firefox
-   113, Chrome 80 and later): it fetches the list with the entry, the metadata's NAME.dz (every
-   metadata file has one) once the entry names it, and a chunk's NAME.dz where the list gives
-   NAME and names the entry's metadata (the two may come from two builds); any other browser
-   gets Pagefind's own files. A repacked file that does not arrive, inflate or
-   unpack whole is fetched again as Pagefind's. */
+   Pagefind's own files (NAME.dz, search/packing.py), where that makes them smaller, and names
+   them in LIST with the build's metadata files. Only a browser with DecompressionStream can
+   read them (Safari 16.4, Firefox 113, Chrome 80 and later): it fetches the list with the
+   entry, and a file's NAME.dz where the list gives NAME and names the entry's metadata (the
+   two may come from two builds); the metadata's NAME.dz also when the entry is in before the
+   list, at once. Any other browser gets Pagefind's own files. A repacked file that is not
+   there, or does not arrive, inflate or unpack whole, is fetched as Pagefind's. */
 var LIST = "duizhao-packed.json", PACKED_SUFFIX = ".dz"
 var NONE = new Set()
 var repacked = null    // Promise of the names (under BASE) repacked for the entry's index
+var listed             // the list once it is in (null: none, or no DecompressionStream)
 
 function grab(url) {
   if (repacked === null || !PF_FILE.test(url)) return grabPlain(url)
@@ -177,6 +178,8 @@ function prefetch() {
     : grabPlain(BASE + LIST + stamp).then(function (g) {
       return g.status === 200 ? JSON.parse(new TextDecoder().decode(g.body)) : null
     }).catch(function () { return null })
+  listed = undefined
+  list.then(function (l) { listed = l })
   var chosen = got.then(function (g) {
     var languages = g.status === 200 && JSON.parse(new TextDecoder().decode(g.body)).languages
     if (!languages) throw new Error("no index")
@@ -193,9 +196,11 @@ function prefetch() {
   chosen.then(function (index) {
     var meta = BASE + "pagefind." + index.hash + ".pf_meta"
     var wasm = BASE + "wasm." + (index.wasm || "unknown") + ".pagefind"
-    // Every metadata file has its NAME.dz (a copy where repacking did not pay): not waiting
-    // for the list, which may arrive after the entry on a slow link.
-    if (!early.has(meta)) early.set(meta, typeof DecompressionStream === "undefined" ? grabPlain(meta)
+    // The metadata's NAME.dz as the list says, or, the list not in yet (a slow link may bring
+    // it after the entry), at once: where repacking did not pay there is none.
+    var packed = typeof DecompressionStream !== "undefined" &&
+      (listed === undefined || repackedFor(index, listed).has(meta.slice(BASE.length)))
+    if (!early.has(meta)) early.set(meta, !packed ? grabPlain(meta)
       : grabPacked(meta + PACKED_SUFFIX).catch(function () { return grabPlain(meta) }))
     if (!early.has(wasm)) early.set(wasm, grabPlain(wasm))
     early.get(wasm).then(function (g) { if (g.status !== 200) throw new Error("no wasm") })

@@ -10,6 +10,7 @@
    first line stops at another caption's label on its baseline (:func:`openers`).
 3. :func:`widen`: a caption in one column whose float crosses the gutter takes the text width.
 4. :func:`float_rules`: a template's rules under its captions close their floats.
+5. :func:`caption_frames`: a frame drawn round a caption alone holds no body.
 
 Pure: on the engine's page layout (:mod:`duizhao.pdf`); the regions are grown from these
 captions in :mod:`.detect`.
@@ -31,6 +32,7 @@ from .running import DetectPage
 
 __all__ = [
     "Caption",
+    "caption_frames",
     "caption_starts",
     "extend",
     "first_line",
@@ -435,3 +437,65 @@ def _hugs(
     return -s.start_slack <= gap <= s.float_rule_gap * size and overlap_len(
         g[0], g[2], s0, s1
     ) >= s.float_rule_span * (s1 - s0)
+
+
+def caption_frames(captions: Sequence[Caption], layout: Layout) -> None:
+    """A frame drawn around a caption alone (BMC's submission template sets each figure's
+    legend in a ruled box where the figure was placed; the figure is a file of its own): its
+    rules are no float's body and stop every region, so the legend is reported as found
+    without a body, never boxed over the text above it. A frame is thin rules on the
+    caption's four sides (over and under its lines, beside its span), or one graphic round
+    it, within ``frame_reach`` leadings, with nothing but the caption inside."""
+    s = layout.settings
+    reach = s.frame_reach * layout.leading
+    for c in captions:
+        page = c.page
+        x0, y0, x1, y1 = c.box
+        # The frame's sides stand by the caption's span (a one-line legend's frame is as
+        # wide as its column's), its top and bottom by the caption's lines.
+        s0, s1 = c.span
+        sides: list[list[int]] = [[], [], [], []]
+        for i, g in enumerate(page.graphics):
+            if g[3] < y0 - reach or g[1] > y1 + reach:
+                continue  # neither over, under nor beside the caption
+            thin_h = g[3] - g[1] <= s.float_rule_height
+            thin_v = g[2] - g[0] <= s.float_rule_height
+            across = g[0] <= x0 + s.start_slack and g[2] >= x1 - s.start_slack
+            down = g[1] <= y0 + s.start_slack and g[3] >= y1 - s.start_slack
+            if thin_h and across and 0 <= y0 - g[3] <= reach:
+                sides[0].append(i)
+            elif thin_h and across and 0 <= g[1] - y1 <= reach:
+                sides[1].append(i)
+            elif thin_v and down and g[2] <= x0 and g[0] >= min(x0, s0) - reach:
+                sides[2].append(i)
+            elif thin_v and down and g[0] >= x1 and g[2] <= max(x1, s1) + reach:
+                sides[3].append(i)
+            elif (
+                0
+                <= min(margins := (x0 - g[0], y0 - g[1], g[2] - x1, g[3] - y1))
+                <= max(margins)
+                <= reach
+            ):
+                sides = [[i], [i], [i], [i]]  # one graphic round the caption: all four sides
+                break
+        if not all(sides):
+            continue
+        rules = {i for side in sides for i in side}
+        frame = union(page.graphics[i] for i in rules)
+        if _holds_more(page, c, frame, rules):
+            continue  # a framed float: its body is inside the frame with its caption
+        page.frames |= rules
+
+
+def _holds_more(page: DetectPage, caption: Caption, frame: Box, rules: set[int]) -> bool:
+    """Something besides ``caption`` and the ``rules`` of its frame lies inside ``frame``."""
+    own = caption.own
+    fx0, fy0, fx1, fy1 = frame
+
+    def inside(b: Box) -> bool:
+        return b[0] < fx1 and b[2] > fx0 and b[1] < fy1 and b[3] > fy0
+
+    if any(inside(g) for i, g in enumerate(page.graphics) if i not in rules):
+        return True
+    apart = own | page.margin
+    return any(inside(f.box) for f in page.layout.fragments if id(f) not in apart)

@@ -56,6 +56,7 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import (
     Caption,
+    caption_frames,
     caption_starts,
     extend,
     float_rules,
@@ -66,7 +67,7 @@ from .caption_steps import (
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 24
+DETECT_VERSION = 25
 
 __all__ = [
     "DETECT_VERSION",
@@ -209,6 +210,7 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
         if wrapped and (g[0] < s0 - s.wrap_reach or g[2] > s1 + s.wrap_reach):
             continue
         closes = page.closing.get(i, id(caption)) != id(caption)  # another float's rule
+        closes |= i in page.frames  # a frame around a caption alone holds no body
         items.append(_Item(g, closes, -1 - i, graphic=True))
     return items
 
@@ -553,6 +555,7 @@ def find_floats(
                 extend(caption, layout, others_openers(caption, opening))
         candidates.extend(starts)
     float_rules(candidates, layout)
+    caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)
     joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
     boxes = grow(seeds, [c for c, _up in seeds], layout)

@@ -38,6 +38,10 @@ class DetectPage:
     #: caption (its ``id``) it belongs to and stops every other float's region (see
     #: :func:`duizhao.figures.caption_steps.float_rules`)
     closing: dict[int, int] = field(default_factory=dict)
+    #: the frames drawn around captions alone (BMC's legends), by index in ``graphics``:
+    #: they stop every region, their own caption's too (see
+    #: :func:`duizhao.figures.caption_steps.caption_frames`)
+    frames: set[int] = field(default_factory=set)
 
 
 def running_text(layout: Layout) -> list[DetectPage]:

@@ -253,6 +253,11 @@ class Settings:
     #: captioned below: a rule right under a figure's caption is none of its body)
     float_rule_figures: int = 2
     float_rule_share: float = 0.5
+    #: a frame drawn around a caption alone (BMC's submission template frames each figure
+    #: legend; its figure is a file of its own): thin rules (``float_rule_height``) on all
+    #: four sides of the caption, or one graphic round it, each within this many leadings of
+    #: it (BMC: 0.9 over, 0.5 under), nothing else inside; no float's body
+    frame_reach: float = 1.5
     #: an item belongs to a caption's span when this share of its width lies in it
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
+from . import equivalents as eq
 from . import mask as m
 
 if TYPE_CHECKING:
@@ -176,16 +177,16 @@ def _ref(ref: tuple[str, str]) -> str:
 
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
-    op = m.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
-    tp = m.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
+    op = eq.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
+    tp = eq.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
     orf = m.references(o.prose, chinese=False)
     tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
-    ov, tv = m.versions(op), m.versions(tp)
+    ov, tv = eq.versions(op), eq.versions(tp)
     if ov or tv:
         if missing_version := sorted(ov - tv):
             return f"version {missing_version[0]} of the original is missing or changed"
-        op, tp = m.strip_versions(op), m.strip_versions(tp)
+        op, tp = eq.strip_versions(op), eq.strip_versions(tp)
     # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
     on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
@@ -207,14 +208,14 @@ def _equivalents(
     """``missing`` and ``extra`` without what a correct translation may write otherwise:
     a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
     a factor as a reciprocal (40–100×: 1/100–1/40)."""
-    scaled = m.magnitudes(op)
+    scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
         extra = extra - set(scaled.values())
     if missing and ("半" in tp or "分之" in tp):
         percents = {v for v, u in m.units(op).items() if "%" in u}
-        missing -= percents & m.zh_fraction_percents(tp)
-    if "1" in extra and (denominators := m.reciprocal_denominators(tp)) is not None:
+        missing -= percents & eq.zh_fraction_percents(tp)
+    if "1" in extra and (denominators := eq.reciprocal_denominators(tp)) is not None:
         factors = {v for v, u in m.units(op).items() if "×" in u} | (on & denominators)
         if denominators <= on and denominators & factors:
             extra = extra - {"1"}
@@ -236,7 +237,7 @@ def _check_units(op: str, tp: str) -> str | None:
             and any(map(_is_latin_unit, there))
         ):
             return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
-    if any(u in m.TIME_UNIT for us in ou.values() for u in us):
+    if any(u in eq.TIME_UNIT for us in ou.values() for u in us):
         return _check_bound_units(ou, tu) or _check_time_units(op, tp)
     return _check_bound_units(ou, tu)
 
@@ -256,10 +257,10 @@ def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str 
 
 def _check_time_units(op: str, tp: str) -> str | None:
     """A time unit changed between English and Chinese (3 minutes written 3 秒钟)."""
-    ot = m.time_units(op)
+    ot = eq.time_units(op)
     if not ot:
         return None
-    tt = m.time_units(tp)
+    tt = eq.time_units(tp)
     for value, names in ot.items():
         there = tt.get(value)
         if there and not names & there:

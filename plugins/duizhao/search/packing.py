@@ -19,15 +19,17 @@ smaller chunk is a small part of a first query's bytes, and repacking costs CPU 
 repacking is exact: an integer is written back in its shortest form, which is how Pagefind
 (minicbor) writes every integer; a file with any other form is left as it is.
 
-Pagefind's files stay where and as Pagefind wrote them: each repacked file is written beside
-its original as ``NAME.dz`` (:data:`SUFFIX`), and :data:`LIST` names them, with the build's
-metadata files. The worker inflates a repacked file with the browser's ``DecompressionStream``
-(Chrome 80, Firefox 113, Safari 16.4 and later) before it unpacks it, so only there does it
-fetch the list, in parallel with the entry, and the metadata's ``NAME.dz``, as soon as the
-entry names it: every metadata file has one (a copy where repacking would not make it
-smaller), so that request need not wait for the list. It asks for a chunk's ``NAME.dz`` only
-for a name the list gives and only where the list names the metadata file the entry names
-(the list and the entry may come from two builds, under ``mkdocs serve``). Any other browser gets
+Pagefind's files stay where and as Pagefind wrote them: each file that repacking makes smaller
+is written beside its original as ``NAME.dz`` (:data:`SUFFIX`), and :data:`LIST` names them,
+with the build's metadata files. The worker inflates a repacked file with the browser's
+``DecompressionStream`` (Chrome 80, Firefox 113, Safari 16.4 and later) before it unpacks it,
+so only there does it fetch the list, in parallel with the entry. It asks for a chunk's
+``NAME.dz`` only for a name the list gives and only where the list names the metadata file the
+entry names (the list and the entry may come from two builds, under ``mkdocs serve``); for the
+metadata's, so too where the list is in before the entry, and otherwise at once, not waiting
+for the list (on a slow link it came 150 ms after the entry once), with Pagefind's own file
+where there is no ``NAME.dz`` (a small site's metadata, which repacking does not make
+smaller). Any other browser gets
 Pagefind's own files and searches as before, with the bytes of an index not repacked. A
 repacked file that does not arrive, inflate or unpack whole is fetched again as Pagefind's.
 The list and the siblings are written in the folder that :func:`~.pagefind.write_index` swaps
@@ -215,8 +217,7 @@ def unpack(packed: bytes) -> bytes:
 def pack_index(folder: Path, limit: int = PACK_BYTES) -> int:
     """Repack the metadata (every query fetches it whole) and the index chunks larger than
     ``limit`` bytes in ``folder``, where that makes them smaller, each beside its original
-    (:data:`SUFFIX`; a metadata file not repacked is copied there); write :data:`LIST`. How
-    many were repacked."""
+    (:data:`SUFFIX`); write :data:`LIST`. How many were repacked."""
     metas = sorted(folder.glob("*.pf_meta"))
     chunks = sorted(p for p in (folder / "index").glob("*.pf_index") if p.stat().st_size > limit)
     packed: list[str] = []
@@ -228,8 +229,6 @@ def pack_index(folder: Path, limit: int = PACK_BYTES) -> int:
         if data is not None and len(data) < len(original):
             sibling.write_bytes(data)
             packed.append(path.relative_to(folder).as_posix())
-        elif path.suffix == ".pf_meta":  # asked for before the list is in: always there
-            sibling.write_bytes(original)
     listing = {"metas": [path.name for path in metas], "packed": packed}
     (folder / LIST).write_text(json.dumps(listing, separators=(",", ":")), encoding="utf-8")
     return len(packed)

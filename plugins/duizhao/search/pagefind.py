@@ -34,18 +34,19 @@ given their title only (:func:`index_document` with ``title_only``).
 
 from __future__ import annotations
 
-import asyncio
+import base64
 import json
 import os
 import re
 import shutil
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Coroutine, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from markupsafe import Markup
 
@@ -55,12 +56,12 @@ from .packing import pack_index
 from .pagefind_check import FIXED, IndexCheck
 from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
+from .service import Service, ServiceError
 
 #: The element that ends a numbered paragraph or a figure in the indexed document.
 BLOCK_END = '<i id="dz-end"></i>'
 #: Where the index lands in the site (beside Material's search/search_index.json).
 OUTPUT = "search/pagefind"
-_T = TypeVar("_T")
 #: What is not indexed: permalinks' ¶, the source box, the gallery of captions that repeats
 #: the figures, diagrams' source, and what a page marks as Material's search does.
 EXCLUDE_SELECTORS = (
@@ -384,6 +385,22 @@ class IncompleteIndexError(Exception):
 SETTLE_SECONDS = 10.0
 #: Attempts at writing a whole index before the old one is kept.
 ATTEMPTS = 2
+#: How long an answer of Pagefind's service may take (the write of a 1,000-article index: ~60 s
+#: of CPU time on a loaded machine), before the index is given up as not written.
+ANSWER_SECONDS = 900.0
+
+
+def _index_config(lang: str, exclude: Iterable[str]) -> dict[str, Any]:
+    return {
+        "force_language": lang,
+        "exclude_selectors": [*EXCLUDE_SELECTORS, *exclude],
+        "write_playground": False,
+    }
+
+
+def _new_index(service: Service, lang: str, exclude: Iterable[str]) -> int:
+    answer = service.request({"type": "NewIndex", "config": _index_config(lang, exclude)})
+    return int(answer.result(ANSWER_SECONDS)["index_id"])
 
 
 def write_index(
@@ -392,132 +409,247 @@ def write_index(
     lang: str,
     words: Iterable[str] = (),
     extra: Iterable[str] = (),
+    attempts: int = ATTEMPTS,
 ) -> IndexStats:
     """Index ``documents`` (path → document, :func:`page_documents`) into
     ``site_dir/search/pagefind``.
 
     The new index is written beside the old one, checked whole (:mod:`.pagefind_check`) and
     swapped in, so a browser never sees half an index and files of an older index do not
-    linger. An index still not whole after :data:`SETTLE_SECONDS` is written again once; then
-    :class:`IncompleteIndexError` is raised and the old index stays. ``extra`` selectors are not
-    indexed.
+    linger. An index still not whole after :data:`SETTLE_SECONDS` is written again, up to
+    ``attempts`` times in all; then :class:`IncompleteIndexError` is raised and the old index
+    stays. ``extra`` selectors are not indexed.
     """
     target = site_dir / OUTPUT
     target.parent.mkdir(parents=True, exist_ok=True)
-    exclude = [*EXCLUDE_SELECTORS, *extra]
     problems: list[str] = []
-    for _attempt in range(ATTEMPTS):
-        staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
+    for _attempt in range(attempts):
+        staging = _staging(target)
         try:
-            staging.chmod(0o755)  # served as the site's other folders are
-            stats, problems = _run(_index(documents, staging, lang, exclude))
-            if problems:
-                continue
-            _prune(staging)
-            # Checked whole, the largest files are repacked (the worker unpacks them).
-            stats = replace(stats, packed=pack_index(staging))
-            shards = word_shards(words)
-            if shards:
-                folder = staging / WORDS_DIR
-                folder.mkdir()
-                for name, listed in shards.items():
-                    text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
-                    (folder / name).write_text(text, encoding="utf-8")
-            old = target.with_name(f".{target.name}-old-{os.getpid()}")
-            if target.exists():
-                os.replace(target, old)
-            os.replace(staging, target)
-            shutil.rmtree(old, ignore_errors=True)
-            return stats
+            with Service(_executable()) as service:
+                pages = _index_folder(service, documents, staging, lang, extra)
+                problems = _settle(staging)
+            if not problems:
+                return _install(staging, target, words, IndexStats(pages, len(documents)))
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-    raise IncompleteIndexError("; ".join(problems[:3]) + (" …" if len(problems) > 3 else ""))
+    raise IncompleteIndexError(_summary(problems))
 
 
-def _run(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    """Run ``coroutine`` to its end, also where the calling thread runs an event loop (a build
-    called from async code, or from Playwright's sync API): then in a thread of its own."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+def _index_folder(
+    service: Service, documents: Mapping[str, str], output: Path, lang: str, extra: Iterable[str]
+) -> int:
+    """Index ``documents`` into ``output``; how many pages Pagefind indexed.
 
-
-async def _index(
-    documents: Mapping[str, str], output: Path, lang: str, exclude: list[str]
-) -> tuple[IndexStats, list[str]]:
-    """Index ``documents`` into ``output``; the index's problems (none when it is whole).
-
-    Pagefind answers ``WriteFiles`` before its last writes are on disk, and the wrapper's
-    ``close`` terminates the binary at once (:mod:`.pagefind_check`): so the index is written
-    by asking for it, then checked, the binary still running, until it is whole or
-    :data:`SETTLE_SECONDS` have passed; only then is the service closed.
+    Pagefind reads a folder of files in parallel (documents sent one by one are parsed one
+    after the other): the documents go to a folder laid out as the site is.
     """
-    from pagefind.index import IndexConfig
-    from pagefind.service import PagefindService
-
-    config = IndexConfig(
-        force_language=lang,
-        exclude_selectors=exclude,
-        write_playground=False,
-        output_path=os.fspath(output),
-    )
-    reference = asyncio.ensure_future(_reference())
-    # Pagefind reads a folder of files in parallel (documents sent one by one are parsed one
-    # after the other): the documents go to a folder laid out as the site is.
+    index = _new_index(service, lang, extra)
     with tempfile.TemporaryDirectory(prefix=".pagefind-src-", dir=output.parent) as source:
         for rel, document in documents.items():
             path = Path(source, rel)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(document, encoding="utf-8")
-        service = await PagefindService().launch()
+        added = service.request({"type": "AddDir", "index_id": index, "path": source})
+        pages = int(added.result(ANSWER_SECONDS).get("page_count") or 0)
+    _write_files(service, index, output).result(ANSWER_SECONDS)
+    return pages
+
+
+def _write_files(service: Service, index: int, output: Path) -> Future[dict[str, Any]]:
+    """Ask Pagefind to write the index ``index`` into ``output``."""
+    return service.request(
+        {"type": "WriteFiles", "index_id": index, "output_path": os.fspath(output)}
+    )
+
+
+def _staging(target: Path) -> Path:
+    staging = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=target.parent))
+    staging.chmod(0o755)  # served as the site's other folders are
+    return staging
+
+
+def _settle(staging: Path) -> list[str]:
+    """The problems of the index Pagefind has answered it wrote into ``staging``, once it is
+    whole or :data:`SETTLE_SECONDS` have passed (the binary still running: it answers
+    ``WriteFiles`` before its last writes are on disk, :mod:`.pagefind_check`)."""
+    check = IndexCheck(staging, _reference())
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while (problems := check.problems()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return problems
+
+
+def _summary(problems: list[str]) -> str:
+    return "; ".join(problems[:3]) + (" …" if len(problems) > 3 else "")
+
+
+def _install(staging: Path, target: Path, words: Iterable[str], stats: IndexStats) -> IndexStats:
+    """Swap the whole index in ``staging`` in at ``target``, pruned, repacked and with the
+    Chinese words' shards."""
+    _prune(staging)
+    # Checked whole, the largest files are repacked (the worker unpacks them).
+    stats = replace(stats, packed=pack_index(staging))
+    shards = word_shards(words)
+    if shards:
+        folder = staging / WORDS_DIR
+        folder.mkdir()
+        for name, listed in shards.items():
+            text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
+            (folder / name).write_text(text, encoding="utf-8")
+    old = target.with_name(f".{target.name}-old-{os.getpid()}")
+    if target.exists():
+        os.replace(target, old)
+    os.replace(staging, target)
+    shutil.rmtree(old, ignore_errors=True)
+    return stats
+
+
+class Indexing:
+    """An index made while the site is built: each page's documents are sent to Pagefind as
+    the page is rendered (:meth:`add`), and the index is asked for once the site's documents
+    are known (:meth:`write`, at ``on_env``), so that Pagefind parses, indexes and writes on
+    the other core while MkDocs renders the pages' templates; :meth:`finish`, after the build,
+    checks the index and swaps it in as :func:`write_index` does.
+
+    A document sent that the site does not keep as it was sent (a page rendered twice with
+    other content, or left out of the site: Pagefind cannot take a page back) makes
+    :meth:`finish` index the site's documents afresh with :func:`write_index`, as does an index
+    not whole.
+    """
+
+    def __init__(self, site_dir: Path, lang: str, extra: Iterable[str] = ()) -> None:
+        self.target = site_dir / OUTPUT
+        self.lang, self.extra = lang, tuple(extra)
+        self.service = Service(_executable())
         try:
-            index = await service.create_index(config)
-            result = await index.add_directory(source)
-            await index.write_files(os.fspath(output))
-            check = IndexCheck(output, await reference)
-            deadline = time.monotonic() + SETTLE_SECONDS
-            while (problems := check.problems()) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            self.index = _new_index(self.service, lang, self.extra)
+        except BaseException:
+            self.service.close()
+            raise
+        self.sent: dict[str, str] = {}
+        self.added: list[Future[dict[str, Any]]] = []
+        self.stale = False  # a document sent is not the site's
+        self.documents: Mapping[str, str] = {}
+        self.staging: Path | None = None
+        self.written: Future[dict[str, Any]] | None = None
+
+    def add(self, path: str, document: str) -> None:
+        """Send ``document`` (the site's file ``path``) to Pagefind now."""
+        if path in self.sent:
+            self.stale = self.stale or self.sent[path] != document
+            return
+        self.sent[path] = document
+        request = {"type": "AddFile", "index_id": self.index, "file_path": path, "url": None}
+        self.added.append(self.service.request({**request, "file_contents": document}))
+
+    def write(self, documents: Mapping[str, str]) -> None:
+        """The site's documents are ``documents``: send those not sent, and ask for the index
+        once Pagefind has taken every one (it is written while the build goes on)."""
+        self.documents = dict(documents)
+        self.stale = self.stale or any(documents.get(p) != d for p, d in self.sent.items())
+        if self.stale:
+            self.service.close()
+            return
+        for path, document in documents.items():
+            self.add(path, document)
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        self.staging = staging = _staging(self.target)
+        written: Future[dict[str, Any]] = Future()
+        asking = threading.Lock()
+        asked: list[bool] = []
+
+        def ask(_done: object = None) -> None:  # once every document has its answer
+            with asking:
+                if asked or not all(added.done() for added in self.added):
+                    return
+                asked.append(True)
+            answer = _write_files(self.service, self.index, staging)
+            answer.add_done_callback(lambda a: _relay(a, written))
+
+        for added in self.added:
+            added.add_done_callback(ask)
+        ask()
+        self.written = written
+
+    def finish(self, words: Iterable[str] = ()) -> IndexStats:
+        """Check the index and swap it in (its pages, documents and repacked files), or
+        index the site's documents afresh (:func:`write_index`) where this one will not do;
+        :class:`IncompleteIndexError` as there (this index is its first attempt)."""
+        attempts = ATTEMPTS
+        try:
+            if not self.stale and self.staging is not None and self.written is not None:
+                for added in self.added:
+                    added.result(ANSWER_SECONDS)  # a document Pagefind refused: afresh
+                self.written.result(ANSWER_SECONDS)
+                problems = _settle(self.staging)
+                if not problems:
+                    self.service.close()
+                    stats = IndexStats(len(self.added), len(self.documents))
+                    return _install(self.staging, self.target, words, stats)
+                attempts -= 1
+                if not attempts:
+                    raise IncompleteIndexError(_summary(problems))
+        except ServiceError:
+            pass  # written afresh below
         finally:
-            reference.cancel()
-            await service.close()
-    return IndexStats(int(result.get("page_count") or 0), len(documents)), problems
+            self.close()
+        site_dir = self.target.parent.parent
+        return write_index(self.documents, site_dir, self.lang, words, self.extra, attempts)
+
+    def close(self) -> None:
+        """End Pagefind's service and remove what it wrote (a build that failed)."""
+        self.service.close()
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _relay(source: Future[dict[str, Any]], target: Future[dict[str, Any]]) -> None:
+    error = source.exception()
+    if error is not None:
+        target.set_exception(error)
+    else:
+        target.set_result(source.result())
+
+
+def _executable() -> Path:
+    from pagefind.service import get_executable
+
+    executable = get_executable()
+    if executable is None:
+        raise ServiceError("the pagefind[extended] package has no binary")
+    return executable
 
 
 #: The binary's own copy of the files every index has alike, by the binary (path, size, time).
 _REFERENCE: dict[tuple[str, int, int], dict[str, bytes]] = {}
 
 
-async def _reference() -> dict[str, bytes]:
+def _reference() -> dict[str, bytes]:
     """The files of :data:`~.pagefind_check.FIXED` as this Pagefind binary makes them, from a
-    one-record index in memory (once per binary and process); empty if it cannot be had."""
-    from pagefind.service import PagefindService, get_executable
-
-    executable = get_executable()
-    if executable is None:
-        return {}
+    one-record index in memory (once per binary and process); empty if it cannot be had
+    (checked without it: the script's end, the gzip files' trailers)."""
     try:
+        executable = _executable()
         stat = executable.stat()
-    except OSError:
+    except (ServiceError, OSError):
         return {}
     key = (os.fspath(executable), stat.st_size, stat.st_mtime_ns)
     if key not in _REFERENCE:
         try:
-            service = await PagefindService().launch()
-        except Exception:  # checked without it (the script's end, the gzip files' trailers)
+            with Service(executable) as service:
+                index = _new_index(service, "en", ())
+                record = {"type": "AddRecord", "index_id": index, "url": "/"}
+                service.request({**record, "content": "pagefind", "language": "en"}).result(
+                    ANSWER_SECONDS
+                )
+                got = service.request({"type": "GetFiles", "index_id": index})
+                files = got.result(ANSWER_SECONDS)["files"]
+        except (ServiceError, OSError, KeyError, TypeError):
             return {}
-        try:
-            index = await service.create_index({"write_playground": False})
-            await index.add_custom_record(url="/", content="pagefind", language="en")
-            files = await index.get_files()
-        except Exception:
-            return {}
-        finally:
-            await service.close()
-        _REFERENCE[key] = {f["path"]: f["content"] for f in files if f["path"] in FIXED}
+        _REFERENCE[key] = {
+            f["path"]: base64.b64decode(f["content"]) for f in files if f["path"] in FIXED
+        }
     return _REFERENCE[key]
 
 

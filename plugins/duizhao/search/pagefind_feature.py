@@ -7,6 +7,11 @@ the page out of its own index (``search: exclude`` in the page's meta), so the s
 writes the Pagefind index into ``search/pagefind/``; under ``mkdocs serve`` the documents of
 the pages a ``--dirty`` rebuild did not render are those of the last build, and the index is
 written in the background (the page reloads at once; the index follows).
+
+A ``mkdocs build`` sends each page's documents to Pagefind's service as the page is rendered
+and asks for the index at ``on_env``, once the site's documents are known
+(:class:`~duizhao.search.pagefind.Indexing`): Pagefind indexes and writes on the other core
+while MkDocs renders the templates, and ``on_post_build`` only checks the index and swaps it in.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from .index import page_urls
 from .pagefind import (
     WORD_SHARDS,
     IncompleteIndexError,
+    Indexing,
     Words,
     available,
     index_language,
@@ -41,6 +47,7 @@ from .pagefind import (
     write_index,
 )
 from .segment import Dictionaries, cut
+from .service import ServiceError
 
 log = get_plugin_logger(__name__)
 
@@ -57,12 +64,17 @@ class PagefindFeature(Feature):
         self.lang = "en"
         self.version = ""  # of the served worker (its URL's v=)
         self.background = _Background() if background else None
+        #: the index being made while the site builds (``mkdocs build`` only)
+        self.indexing: Indexing | None = None
+        self.streaming = background is False
         self._warned: set[str] = set()
 
     def on_config(self, build: Build) -> None:
         if not build.dirty:
             self.documents, self.words = {}, {}
         self.making = 0.0  # CPU seconds this build spent making documents
+        self._close_indexing()
+        self.streaming = self.background is None
         self.active = available()
         if not self.active:
             self._warn_once(
@@ -110,6 +122,7 @@ class PagefindFeature(Feature):
         )
         self.making += time.process_time() - start
         self.words[page.url] = words.seen if words is not None else set()
+        self._send(build, self.documents[page.url])
         # Material's search plugin indexes nothing: its index would only be downloaded.
         page.meta["search"] = {**options, "exclude": True}
         return html
@@ -124,20 +137,26 @@ class PagefindFeature(Feature):
         urls = set(page_urls(files))
         self.documents = {url: doc for url, doc in self.documents.items() if url in urls}
         self.words = {url: words for url, words in self.words.items() if url in urls}
+        if self.indexing is not None:
+            self.indexing.write(self._site_documents())
 
     def on_post_build(self, build: Build) -> None:
         if not self.active:
             return
-        documents = {path: doc for docs in self.documents.values() for path, doc in docs.items()}
+        documents = self._site_documents()
         words = {word for seen in self.words.values() for word in seen}
         site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
         making = self.making
         config_file = Path(build.config.config_file_path or build.root / "mkdocs.yml")
+        indexing, self.indexing = self.indexing, None
 
         def job() -> None:
             start = time.perf_counter()
             try:
-                stats = write_index(documents, site_dir, lang, words)
+                if indexing is not None:
+                    stats = indexing.finish(words)
+                else:
+                    stats = write_index(documents, site_dir, lang, words)
             except IncompleteIndexError as error:
                 # Pagefind wrote part of the index twice: the site keeps its last whole index.
                 log.warning(
@@ -163,6 +182,34 @@ class PagefindFeature(Feature):
             self.background.submit(job)
         else:
             job()
+
+    def on_build_error(self, build: Build) -> None:
+        self._close_indexing()
+
+    def _site_documents(self) -> dict[str, str]:
+        return {path: doc for docs in self.documents.values() for path, doc in docs.items()}
+
+    def _send(self, build: Build, documents: dict[str, str]) -> None:
+        """Send a page's ``documents`` to Pagefind now (``mkdocs build``; under ``mkdocs
+        serve`` the index is written in the background after the build)."""
+        if not self.streaming:
+            return
+        if self.indexing is None:
+            site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
+            try:
+                self.indexing = Indexing(site_dir, lang)
+            except (OSError, ServiceError) as error:
+                # Indexed after the build as under mkdocs serve (which says what fails).
+                log.debug(f"search: pagefind: no service while the site builds: {error}")
+                self.streaming = False
+                return
+        for path, document in documents.items():
+            self.indexing.add(path, document)
+
+    def _close_indexing(self) -> None:
+        if self.indexing is not None:
+            self.indexing.close()
+            self.indexing = None
 
     def _warn_once(self, message: str) -> None:
         if message not in self._warned:

@@ -14,7 +14,7 @@ DRAFT_NAME = "glossary.draft.yml"
 
 
 def _root() -> Path:
-    from ...cli import _project
+    from ...cli.common import _project
 
     return _project().root
 
@@ -47,7 +47,7 @@ def glossary() -> None:
 def check_command(strict: bool) -> None:
     """Report terms translated with none of their renderings, or a forbidden one."""
     from ...article import read_article
-    from ...cli import _project, iter_markdown
+    from ...cli.common import _project, iter_markdown
 
     project = _project()
     articles = [read_article(p) for p in iter_markdown([project.docs_dir])]
@@ -64,7 +64,7 @@ def check_command(strict: bool) -> None:
 def suggest_command() -> None:
     """Write candidate terms to glossary.draft.yml (glossary.yml is never touched)."""
     from ...article import read_article
-    from ...cli import _project, _write, iter_markdown, project_lock
+    from ...cli.common import _project, _write, iter_markdown, project_lock
     from .io import dump_yaml
     from .suggest import suggest
 
@@ -89,7 +89,7 @@ def suggest_command() -> None:
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 def export_command(out: Path) -> None:
     """Write the glossary as OUT.tbx (TBX-Basic) or OUT.csv (source,target,tgt_lng,…)."""
-    from ...cli import _write
+    from ...cli.common import _write
     from .io import export_csv, export_tbx
 
     glossary = _load(_root())
@@ -106,7 +106,7 @@ def export_command(out: Path) -> None:
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def import_command(source: Path) -> None:
     """Read a .tbx or .csv glossary into glossary.draft.yml (terms glossary.yml lacks)."""
-    from ...cli import _project, _write, project_lock
+    from ...cli.common import _project, _write, project_lock
     from .io import dump_yaml, import_file
 
     project = _project()
