@@ -18,7 +18,10 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from budget import examples
 from conftest import Logs, Site
 from duizhao.article import parse
 from duizhao.cli import main
@@ -317,6 +320,43 @@ def test_site_url_written_with_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SITE_URL", "http://127.0.0.1:8000/preview/")
     assert SiteUrls.from_config(written).prefix == "/preview/"
     assert SiteUrls.from_config({"site_url": "SITE_URL"}).prefix == "/preview/"
+
+
+def _browser(urls: SiteUrls, src: str, href: str) -> str | None:
+    """Where a browser goes (urllib's RFC 3986 join of the page's URL and the link), as a page
+    URL of the site, or None off it: the model :meth:`SiteUrls.lands_on` must agree with."""
+    page = "https://example.org" + urls.prefix + urls.page_url(src)
+    url = urlsplit(urljoin(page, href))
+    if not (url.path + "/").startswith(urls.prefix):
+        return None
+    rel = url.path[len(urls.prefix) :]
+    if rel == "index.html" or rel.endswith("/index.html"):
+        return rel.removesuffix("index.html")
+    if urls.directory_urls and rel and not rel.endswith(("/", ".html")):
+        return rel + "/"  # a folder without its slash: servers redirect
+    return rel
+
+
+_SEGMENTS = st.sampled_from(["..", ".", "papers", "a", "a.html", "notes", "index.html", "duizhao"])
+
+
+@settings(max_examples=examples(300, 5000), deadline=None)
+@given(
+    directory=st.booleans(),
+    prefix=st.sampled_from(["", "duizhao/", "a/b/"]),
+    src=st.sampled_from(["index.md", "a.md", "papers/a.md", "papers/index.md", "notes/README.md"]),
+    absolute=st.booleans(),
+    segments=st.lists(_SEGMENTS, max_size=6),
+    slash=st.booleans(),
+)
+def test_built_urls_land_as_a_browser_joins_them(
+    directory: bool, prefix: str, src: str, absolute: bool, segments: list[str], slash: bool
+) -> None:
+    urls = SiteUrls.from_config(
+        {"use_directory_urls": directory, "site_url": "https://example.org/" + prefix}
+    )
+    href = ("/" if absolute else "") + "/".join(segments) + ("/" if slash and segments else "")
+    assert urls.lands_on(src, href) == _browser(urls, src, href), href
 
 
 def test_file_urls_land_on_html_files() -> None:

@@ -72,12 +72,14 @@ class SiteUrls:
         fragment, no query; percent-escapes allowed), written on the page made of ``src``,
         reaches; None when it leaves the site (or names none of its page URLs' forms)."""
         href = unquote(href)
+        if not href:
+            return self.page_url(src)  # the page itself
         if href.startswith("/"):
             full = href
         else:
             page = self.page_url(src)
             full = self.prefix + page[: page.rfind("/") + 1] + href
-        folder = href == "" or href.endswith(("/", "/.", "/..")) or href in (".", "..")
+        folder = href.endswith(("/", "/.", "/..")) or href in (".", "..")
         # A browser resolves "." and ".." the same way, and never climbs above the host's root.
         joined = posixpath.normpath(full)
         if joined.startswith("//"):
