@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from markdown.inlinepatterns import LinkInlineProcessor
 
 from conftest import ROOT, Logs, Site
-from duizhao.article import _strip_code_spans, parse
+from duizhao.article import parse
+from duizhao.blockscan import _strip_code_spans
 from duizhao.checks import check_local
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
