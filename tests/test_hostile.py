@@ -443,6 +443,28 @@ def test_bracket_matcher_follows_the_strings_the_inline_processor_makes(
                 assert matcher.get_text(again, index) == _original_get_text(again, index)
 
 
+def test_bracket_matcher_reads_a_line_of_links_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[]()`` repeated (the scaling family's brackets): after each link the inline processor
+    hands over a new string, and checking that its text after the next "[" is the one paired
+    read the rest of the line once per link (×3 per doubling of a 160 KB line's build, issue
+    19). A "[" whose "]" is near is answered without it; the characters compared stay within
+    a small multiple of the line."""
+    compared = 0
+    suffix_known = _BracketMatcher._suffix_known
+
+    def counting(self: _BracketMatcher, data: str, at: int) -> bool:
+        nonlocal compared
+        compared += len(data) - at
+        return suffix_known(self, data, at)
+
+    monkeypatch.setattr(_BracketMatcher, "_suffix_known", counting)
+    line = "[]()\\[a" * 2_000
+    md = markdown.Markdown()
+    linear_links(md)
+    assert md.convert(line) == markdown.Markdown().convert(line)
+    assert compared <= 4 * len(line), f"{compared:,} characters compared for {len(line):,}"
+
+
 @given(st.text(alphabet="[]()<>\"' a`*!\n", max_size=60))
 @example('[a](b "c") [x](<y>) ![i](j) [r][] [[n]](o(p))')
 def test_linear_links_render_like_python_markdown(text: str) -> None:
