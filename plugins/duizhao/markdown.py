@@ -219,7 +219,7 @@ class BlockPreprocessor(Preprocessor):
             lines[index] = as_text(lines[index])
         for index, shown in list(html_too_deep(lines)):  # DZ021
             lines[index] = shown
-        result = scan(lines)
+        result = scan(lines, with_links=False)
         for at, kind, _detail in result.problems:
             if kind in ("deep-block", "deep-close"):  # DZ022
                 lines[at - 1] = block_as_text(lines[at - 1])
