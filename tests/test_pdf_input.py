@@ -4,7 +4,9 @@ input gets one line naming the file and the page, with nothing written."""
 
 from __future__ import annotations
 
+import functools
 import resource
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -96,6 +98,23 @@ def _damaged(path: Path) -> Path:
     return path
 
 
+#: Drawing objects on the page that is refused for holding too many.
+MILLION = 1_000_000
+
+
+@functools.cache
+def _million_bytes() -> bytes:
+    """The page of :data:`MILLION` objects, written once a run (3 s of CPU; two tests hand it
+    to a command and to a build)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return rawpdf.dense_page(Path(tmp) / "million.pdf", MILLION).read_bytes()
+
+
+def _million(path: Path) -> Path:
+    path.write_bytes(_million_bytes())
+    return path
+
+
 #: (generator, page or None, reason): each is refused with ``paper.pdf:PAGE: DZ113 reason``.
 BAD: dict[str, tuple[Callable[[Path], Path], int | None, str]] = {
     "scanned": (rawpdf.scanned, 1, "no text layer (a scanned paper?): nothing to read"),
@@ -104,7 +123,7 @@ BAD: dict[str, tuple[Callable[[Path], Path], int | None, str]] = {
     "huge": (rawpdf.huge_page, 1, "20000 × 20000 pt, larger than the 14,400 pt"),
     "nested": (rawpdf.nested_forms, 1, "forms nested 32 deep or more"),
     "million": (
-        lambda p: rawpdf.dense_page(p, 1_000_000),
+        _million,
         1,
         "1,000,021 drawing objects, more than the 500,000 a page may have",
     ),
@@ -162,7 +181,7 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
 HOSTILE_CROPS: dict[str, tuple[Callable[[Path], Path], str, str]] = {
     "nested": (rawpdf.nested_forms, "DZ113", "page 1: forms nested 32 deep or more"),
     "million": (
-        lambda p: rawpdf.dense_page(p, 1_000_000),
+        _million,
         "DZ113",
         "page 1: 1,000,021 drawing objects, more than the 500,000 a page may have",
     ),

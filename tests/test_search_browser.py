@@ -127,9 +127,10 @@ def _local(base_url: str, href: str) -> str:
 
 #: Asks the page's search worker (the URL Material's config names) each query, as Material's
 #: search box does, and keeps its last answer (the worker posts its first results, then all;
-#: a second answer or ``quiet`` ms after the first ends a query): [{query, ms, hrefs, html}]
-#: with ms until the first answer.
-ASK_WORKER = """async ([queries, quiet]) => {
+#: the answer marked ``last`` ends a query): [{query, ms, last, hrefs, html}] with ms until the
+#: first answer. ``last`` is false when no answer said so within ``patience`` ms of the first
+#: (a failure, not a wait: each query ends at its last answer).
+ASK_WORKER = """async ([queries, patience]) => {
   const config = JSON.parse(document.getElementById("__config").textContent)
   const worker = new Worker(new URL(config.search, location.href))
   const out = []
@@ -139,29 +140,32 @@ ASK_WORKER = """async ([queries, quiet]) => {
   for (const query of queries) {
     const start = performance.now()
     const last = await new Promise(done => {
-      let timer = null, first = null, seen = null, answers = 0
+      let timer = null, first = null, seen = null
       listener = m => {
         if (m.type !== 3) return
-        if (first === null) first = performance.now() - start
+        if (first === null) {
+          first = performance.now() - start
+          timer = setTimeout(() => done({ms: first, items: seen, last: false}), patience)
+        }
         seen = m.data.items
-        clearTimeout(timer)
-        // The worker answers twice at most: its first results, then all of them.
-        if (++answers === 2) done({ms: first, items: seen})
-        else timer = setTimeout(() => done({ms: first, items: seen}), quiet)
+        if (m.data.last === true) { clearTimeout(timer); done({ms: first, items: seen, last: true}) }
       }
       worker.postMessage({type: 2, data: query})
     })
     const docs = last.items.flat()
-    out.push({query: query.slice(0, 40), ms: last.ms, hrefs: docs.map(d => d.location),
-              html: docs.map(d => d.title + d.text).join("\\n")})
+    out.push({query: query.slice(0, 40), ms: last.ms, last: last.last,
+              hrefs: docs.map(d => d.location), html: docs.map(d => d.title + d.text).join("\\n")})
   }
   worker.terminate()
   return out
 }"""
+#: How long after its first answer a query may go without the one marked ``last``.
+PATIENCE_MS = 10_000
 
 
-def ask(page: Page, queries: list[str], quiet: int = 500) -> list[dict[str, Any]]:
-    answers: list[dict[str, Any]] = page.evaluate(ASK_WORKER, [queries, quiet])
+def ask(page: Page, queries: list[str]) -> list[dict[str, Any]]:
+    answers: list[dict[str, Any]] = page.evaluate(ASK_WORKER, [queries, PATIENCE_MS])
+    assert [a["query"] for a in answers if not a["last"]] == []  # each query's last answer
     for answer in answers:
         answer["hrefs"] = [_local(page.url, href) for href in answer["hrefs"]]
     return answers
@@ -209,7 +213,7 @@ def test_quality_and_hostile_queries_asked_of_the_worker(site: str, context: Any
     found = sum((r or 99) <= TOP for r in ranks.values())
     assert found > len(MATERIAL_TOP5), report  # Pagefind finds more than Material did
 
-    hostile = ask(page, BAD_QUERIES, quiet=300)
+    hostile = ask(page, BAD_QUERIES)
     for answer in answers + hostile:  # 代码块's page shows "/// paragraph | P999" as text
         assert answer["ms"] < 5_000, answer["query"]
         html = answer["html"].replace("<mark>", "").replace("</mark>", "")
@@ -233,9 +237,7 @@ def test_a_repacked_index_answers_as_pagefinds_own(
         ctx.on("request", lambda r, into=requested: into.append(urlsplit(r.url).path))
         page = ctx.new_page()
         page.goto(base + "reader/a/")
-        # 1.2 s without a second answer ends a query (3 s made this the suite's longest test,
-        # 61 s of a worker: most queries have one answer only).
-        answers.append([(a["query"], a["hrefs"], a["html"]) for a in ask(page, queries, 1200)])
+        answers.append([(a["query"], a["hrefs"], a["html"]) for a in ask(page, queries)])
         watch.check()
         fetched.append(requested)
     # Chromium has DecompressionStream: the repacked metadata and chunks, never their originals.

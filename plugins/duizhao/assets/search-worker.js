@@ -3,9 +3,11 @@
    Material's search box (query field, result list, keyboard, instant navigation) talks to a
    web worker whose URL is the `search` entry of its `__config`; duizhao's template points it
    here (plugins/duizhao/search/theme). The protocol: SETUP (the index Material fetched: with
-   Pagefind it holds no documents) → READY; QUERY (the text) → RESULT ({items: [[doc, …]]},
-   each doc {location, title, text, score, terms} as Material's own worker returns them; title
-   and text are HTML, so every piece of page text is escaped here).
+   Pagefind it holds no documents) → READY; QUERY (the text) → RESULT ({items: [[doc, …]],
+   last}), each doc {location, title, text, score, terms} as Material's own worker returns them;
+   title and text are HTML, so every piece of page text is escaped here. A query is answered
+   once or twice (its first results, then all of them); `last` (which Material does not read)
+   says no other answer to it follows, so that a script asking the worker knows it is done.
 
    Pagefind (search/pagefind/ in the site) is loaded when the reader opens the search box (the
    page says so on a BroadcastChannel) or at the first query, never at page load. A page's hits
@@ -583,8 +585,8 @@ function items(datas, scores) {
   return out
 }
 
-function post(id, items) {
-  if (id === latest) postMessage({ type: RESULT, data: { items: items } })
+function post(id, items, last) {
+  if (id === latest) postMessage({ type: RESULT, data: { items: items, last: last } })
 }
 
 function search(id, query) {
@@ -601,9 +603,9 @@ function search(id, query) {
     var first = results.slice(0, FIRST_PARTS)
     return Promise.all(first.map(function (r) { return r.data() })).then(function (datas) {
       performance.mark("dz first part")
-      post(id, items(datas, scores))
-      performance.mark("dz first results posted")
       var rest = results.slice(FIRST_PARTS)
+      post(id, items(datas, scores), !rest.length)
+      performance.mark("dz first results posted")
       if (!rest.length || id !== latest) return
       // The first results are painted before the rest is fetched (on a slow link the rest
       // would compete with them).
@@ -612,12 +614,12 @@ function search(id, query) {
         return Promise.all(rest.map(function (r) { return r.data() }))
       }).then(function (more) {
         if (!more.length) return
-        post(id, items(datas.concat(more), scores))
+        post(id, items(datas.concat(more), scores), true)
       })
     })
   }).catch(function (err) {
     console.warn("duizhao search:", err)
-    post(id, [])
+    post(id, [], true)
   })
 }
 
@@ -629,7 +631,7 @@ addEventListener("message", function (ev) {
     performance.mark("dz query")
     var id = ++latest
     var query = String(message.data || "").slice(0, MAX_QUERY).trim()
-    if (!query) post(id, [])
+    if (!query) post(id, [], true)
     else search(id, query)
   }
 })
