@@ -101,6 +101,8 @@ B_DIRECTORY = """\
 <div class="links">
 <a href="../../papers/a/#P002">P002</a> <a class="x" href='/duizhao/papers/a/#P003'>三</a>
 <a href=../../papers/a/#P003>bare</a>
+<a href="../../papers/a/#P002"
+   class="md-button">按钮</a>
 </div>
 
 行内 <a href="../../papers/a/#P002" title="P002">第二段 P002</a>，另一页 <a href="../../papers/c/#P002">丙</a>。
@@ -123,6 +125,7 @@ B_DIRECTORY_NEW = (
     .replace('<a href="../../papers/a/#P002">P002</a>', '<a href="../../papers/a/#P003">P003</a>')
     .replace("href='/duizhao/papers/a/#P003'", "href='/duizhao/papers/a/#P004'")
     .replace("href=../../papers/a/#P003>", "href=../../papers/a/#P004>")
+    .replace('<a href="../../papers/a/#P002"\n', '<a href="../../papers/a/#P003"\n')
     .replace('行内 <a href="../../papers/a/#P002"', '行内 <a href="../../papers/a/#P003"')
 )
 
@@ -378,6 +381,10 @@ def test_hrefs_of_raw_html() -> None:
     )
     found = [(h.value, h.text, line[h.start : h.end]) for h in hrefs(line)]
     assert found == [("#P1", "P1", "#P1"), ("#P3", "", "#P3"), ("#P4", "", "#P4")]
+    # a tag whose ">" is on a later line; not one in a comment or a quote left open
+    assert [h.value for h in hrefs('<p>x</p> <a href="#P5"')] == ["#P5"]
+    assert [h.value for h in hrefs('x <!-- <a href="#P6"')] == []
+    assert [h.value for h in hrefs('<a title="x href="#P7"')] == []
 
 
 def test_the_parser_finds_html_links_outside_code_and_comments() -> None:
