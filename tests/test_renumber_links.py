@@ -422,3 +422,27 @@ def test_a_link_to_a_removed_paragraph_names_what_its_id_becomes(
         "block goes to the removed file); it will point at another paragraph, P002: point it at "
         "the paragraph that took its place"
     ) in err
+
+
+def test_an_html_link_to_a_shared_id_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A built-site link in raw HTML to an ID two blocks share cannot be followed: refused, as
+    a Markdown link to it is, and named as written."""
+    root = project(
+        tmp_path,
+        {
+            "docs/a.md": A.replace("/// paragraph | P???", "/// paragraph | P002"),
+            "docs/o.md": '# O\n\n<p><a href="../a/#P002">二</a></p>\n',
+        },
+    )
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["renumber", "docs/a.md", "--write"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-2:] == [
+        'docs/o.md:3: DZ302 link <a href="../a/#P002"> is ambiguous: P002 is the ID of the '
+        "blocks at lines 18, 24 of docs/a.md; give the inserted block a placeholder ID such as "
+        "'/// paragraph | P???' so that renumber can tell them apart",
+        "cannot renumber docs/a.md; nothing written",
+    ]
+    assert (root / "docs/o.md").read_text(encoding="utf-8").endswith('"../a/#P002">二</a></p>\n')
