@@ -707,3 +707,77 @@ def test_framed_legends_without_their_figures_are_reported_not_boxed(tmp_path: P
     box = found.figures[0].box  # the picture, and the frame's rules round it
     assert union([box, picture]) == box and box[3] < found.figures[0].caption_box[1], box
     assert sorted(u.label for u in found.unboxed) == ["Figure 1", "Figure 2", "Figure 3"]
+
+
+def test_a_caption_with_inline_maths_scripts_goes_on_under_them(tmp_path: Path) -> None:
+    """ACL's review copy (and AAAI) set a table's caption below the table, its lines at the
+    body size with inline maths: a subscript hangs under the first line (inside that line's
+    box), and the second line, pushed down by its own superscript (TeX's lineskip), starts
+    further down than a plain line would. The scripts are on their lines: the caption goes
+    on over all its lines, and the table above it is its body, not the caption's lines."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 160, 1)
+    table = ruled_table(c, LEFT[0] + 20, y + 16, 5, 3, 8)
+    baseline = table[3] + 12 + BODY
+    c.color((0, 0, 0))
+    head = "Table 2: g = b W"
+    c.text(LEFT[0], baseline, head, BODY)
+    x = LEFT[0] + CHAR * BODY * len(head)
+    c.text(x, baseline - 4, "(i)", 7)  # a superscript
+    c.text(x, baseline + 3, "k", 7)  # a subscript, hanging under the line
+    rest = "at coordinates where"
+    c.text(LEFT[1] - CHAR * BODY * len(rest), baseline, rest, BODY)
+    baseline += LEAD + 4  # the next line's superscript pushed it down
+    line = "has massive acti"
+    c.text(LEFT[0], baseline, line, BODY)
+    c.text(LEFT[0] + CHAR * BODY * len(line), baseline - 4, "(10)", 7)
+    tail = "vations over the base"
+    c.text(LEFT[1] - CHAR * BODY * len(tail), baseline, tail, BODY)
+    for words in ("line mean of every coordinate and all", "layers of the model."):
+        baseline += LEAD
+        c.text(LEFT[0], baseline, words, BODY)
+    body(c, LEFT, baseline + 20, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "scripts.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [f.label for f in found] == ["Table 2"], found
+    assert iou(found[0].box, table) >= 0.9, (found[0].box, table)
+    assert found[0].caption.endswith("layers of the model."), found[0].caption
+
+
+def _justified(c: Canvas, col: tuple[float, float], baseline: float, text: str) -> list[Box]:
+    """``text`` at the body size in lines filling ``col`` (Courier: exact widths), as ACL
+    sets its captions and its running text alike; returns the lines' boxes."""
+    per_line = int((col[1] - col[0]) / (CHAR * BODY))
+    c.color((0, 0, 0))
+    lines = [text[k : k + per_line] for k in range(0, len(text), per_line)]
+    return [c.text(col[0], baseline + k * LEAD, ln, BODY) for k, ln in enumerate(lines)]
+
+
+def test_a_paragraph_carried_to_a_column_top_opening_with_the_label_is_no_caption(
+    tmp_path: Path,
+) -> None:
+    """ACL sets its captions at the body size, justified like the running text. A paragraph
+    carried over to the top of a column opens "Figure 1. We then ..." (flush: it goes on
+    from the page before), nothing over it; the real caption, a page later, stands three
+    leadings under its plot (white space under the drawing), too far for the region to count
+    as right beside it. A caption with a body at all beats one with none."""
+    c1 = Canvas()
+    heads(c1, 1)
+    _justified(c1, LEFT, 72 + BODY, ("Figure 1. We then " + " ".join(WORDS * 3))[:700])
+    body(c1, RIGHT, 72, 720, 3)
+    c2 = Canvas()
+    heads(c2, 2)
+    chart = bar_chart(c2, RIGHT[0] + 30, 72, RIGHT[1] - 30, 200)
+    text = " ".join(WORDS[9:30])
+    caption = _justified(c2, RIGHT, chart[3] + 3 * LEAD + BODY, f"Figure 1: {text}")
+    body(c2, RIGHT, caption[-1][3] + 14, 720, 2)
+    body(c2, LEFT, 72, 720, 5)
+    pdf = tmp_path / "carried.pdf"
+    pdf.write_bytes(_pdf([c1, c2]))
+    found = detect_cached(pdf, None)
+    assert [(f.page, f.label) for f in found.figures] == [(2, "Figure 1")], found
+    assert iou(found.figures[0].box, chart) >= 0.9, (found.figures[0].box, chart)
+    assert found.unboxed == []

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import markdown
@@ -22,10 +22,12 @@ from hypothesis import strategies as st
 from markdown.inlinepatterns import LinkInlineProcessor
 
 from conftest import ROOT, Logs, Site
-from duizhao.article import _strip_code_spans, parse
+from duizhao.article import parse
+from duizhao.blockscan import _strip_code_spans
 from duizhao.checks import check_local
 from duizhao.cli import main
 from duizhao.diagnostics import CODES
+from duizhao.links import InlineLink
 from duizhao.markdown import _BracketMatcher, linear_links
 from duizhao.source import project_lock
 from duizhao.yamlsafe import (
@@ -440,6 +442,50 @@ def test_bracket_matcher_follows_the_strings_the_inline_processor_makes(
         for index in range(1, len(again) + 1):
             if again[index - 1] == "[":
                 assert matcher.get_text(again, index) == _original_get_text(again, index)
+
+
+def test_bracket_matcher_reads_a_line_of_links_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[]()`` repeated (the scaling family's brackets): after each link the inline processor
+    hands over a new string, and checking that its text after the next "[" is the one paired
+    read the rest of the line once per link (×3 per doubling of a 160 KB line's build, issue
+    19). A "[" whose "]" is near is answered without it; the characters compared stay within
+    a small multiple of the line."""
+    compared = 0
+    suffix_known = _BracketMatcher._suffix_known
+
+    def counting(self: _BracketMatcher, data: str, at: int) -> bool:
+        nonlocal compared
+        compared += len(data) - at
+        return suffix_known(self, data, at)
+
+    monkeypatch.setattr(_BracketMatcher, "_suffix_known", counting)
+    line = "[]()\\[a" * 2_000
+    md = markdown.Markdown()
+    linear_links(md)
+    assert md.convert(line) == markdown.Markdown().convert(line)
+    assert compared <= 4 * len(line), f"{compared:,} characters compared for {len(line):,}"
+
+
+def test_the_renderer_does_not_read_the_links(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renderer asks the scanner for the blocks only: the article's links are read once,
+    by :func:`duizhao.article.parse` (the renderer read them again: a second pass over every
+    link of a line of thousands, issue 19)."""
+    from duizhao import blockscan
+
+    found = 0
+    inline_links = blockscan.inline_links
+
+    def counting(line: str, images: bool = False) -> Iterator[InlineLink]:
+        nonlocal found
+        for match in inline_links(line, images=images):
+            found += 1
+            yield match
+
+    monkeypatch.setattr(blockscan, "inline_links", counting)
+    text = "/// paragraph | P001\n> [a](#P001) [b](x.md)\n\n[c](#P001)\n///\n"
+    html = markdown.markdown(text, extensions=["duizhao"])
+    assert 'href="#P001"' in html and found == 0
+    assert len(parse(text).links) == 3 and found == 3
 
 
 @given(st.text(alphabet="[]()<>\"' a`*!\n", max_size=60))

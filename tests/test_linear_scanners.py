@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duizhao import article, htmlscan, linear, links, lock, mathscan
+from duizhao import article, blockscan, htmlscan, linear, links, lock, mathscan
 
 EXAMPLES = settings(max_examples=400, deadline=None)
 
@@ -49,7 +49,9 @@ def _opener(m: re.Match[str] | None) -> object:
 @given(st.text(st.sampled_from(" /|a-_\n\té"), max_size=30).map(lambda s: "///" + s))
 def test_block_opener_matches_as_before(line: str) -> None:
     for text in (line, " " + line, line.lstrip("/")):
-        assert _opener(article._BLOCK_OPEN_RE.match(text)) == _opener(OLD_BLOCK_OPEN_RE.match(text))
+        assert _opener(blockscan._BLOCK_OPEN_RE.match(text)) == _opener(
+            OLD_BLOCK_OPEN_RE.match(text)
+        )
 
 
 def test_block_opener_examples() -> None:

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from duizhao.article import _BLOCK_OPEN_RE, parse, scan, split_lines
+from duizhao.article import parse, scan, split_lines
+from duizhao.blockscan import _BLOCK_OPEN_RE
 from duizhao.checks import Corpus, check_article
 from duizhao.markdown import DuizhaoExtension
 

@@ -103,13 +103,38 @@ class _BracketMatcher:
         """``(text, index after the closing ']', found)`` for the ``[`` at ``index - 1``."""
         if data[index - 1 : index] != "[":
             return _get_text(data, index)  # not called right after a "[": the original scan
-        if not self._suffix_known(data, index - 1):
-            self._pair(data)
-        to_end = self._closing.get(len(data) - index + 1)
-        if to_end is None:  # unmatched: the original consumes the rest of the string
+        end = _near_partner(data, index)
+        if end is None:  # far or deep: from the pairs of the whole string
+            if not self._suffix_known(data, index - 1):
+                self._pair(data)
+            to_end = self._closing.get(len(data) - index + 1)
+            end = -1 if to_end is None else len(data) - to_end
+        if end < 0:  # unmatched: the original consumes the rest of the string
             return data[index:], len(data), False
-        end = len(data) - to_end
         return data[index:end], end + 1, True
+
+
+#: How far after a ``[`` (characters, and ``[``/``]`` read) :func:`_near_partner` looks for its
+#: ``]`` before the matcher asks the pairs of the whole string. Link texts are short and seldom
+#: nest, so nearly every ``[`` is answered here, in time bounded by these two numbers: the
+#: suffix comparison that keeps the pairs exact reads the rest of the string, once per link
+#: on a line of thousands of links (``[]()`` repeated: ×3 per doubling of the line, issue 19).
+NEAR_WINDOW = 4096
+NEAR_BRACKETS = 16
+
+
+def _near_partner(data: str, index: int) -> int | None:
+    """The index of the ``]`` that closes the ``[`` before ``index``, -1 when none does (the
+    window reached the end of ``data``), None when it is farther than the window."""
+    depth = 1
+    stop = index + NEAR_WINDOW
+    for count, m in enumerate(_BRACKET_RE.finditer(data, index, stop)):
+        if count == NEAR_BRACKETS:
+            return None
+        depth += 1 if m.group() == "[" else -1
+        if depth == 0:
+            return m.start()
+    return -1 if stop >= len(data) else None
 
 
 _BRACKET_RE = re.compile(r"[\[\]]")
@@ -194,7 +219,7 @@ class BlockPreprocessor(Preprocessor):
             lines[index] = as_text(lines[index])
         for index, shown in list(html_too_deep(lines)):  # DZ021
             lines[index] = shown
-        result = scan(lines)
+        result = scan(lines, with_links=False)
         for at, kind, _detail in result.problems:
             if kind in ("deep-block", "deep-close"):  # DZ022
                 lines[at - 1] = block_as_text(lines[at - 1])

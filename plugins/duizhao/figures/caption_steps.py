@@ -291,7 +291,11 @@ def _next_line(
         if id(f) not in own
         and id(f) not in page.margin
         and f.y0 >= last.y0 + s.caption_next * last.size
-        and f.y0 - last.y1 <= s.caption_lead * first.size
+        # (the lead is checked on the row's top below: a line whose superscript pushed it
+        # down starts at that superscript)
+        and f.y0 - last.y1 <= (s.caption_lead + s.caption_script_lead) * first.size
+        # A script hanging under the last line (inline maths' subscript) is on that line.
+        and overlap_len(f.y0, f.y1, last.y0, last.y1) <= s.caption_script * (f.y1 - f.y0)
         and overlap_len(f.x0, f.x1, s0, s1) > s.region_share * f.width
         # Under the first line, and not the start of a caption beside this one.
         and overlap_len(f.x0, f.x1, first.x0, first.x1) > 0
@@ -300,9 +304,16 @@ def _next_line(
     ]
     if not below:
         return None
-    top = min(f.y0 for f in below)
+    # The next line's top is its own type's: a superscript on it stands higher.
+    main = [f for f in below if abs(f.size - last.size) <= s.caption_size]
+    top = min(f.y0 for f in main or below)
     row = sorted((f for f in below if f.y0 < top + s.caption_next * first.size), key=lambda f: f.x0)
-    if any(b.x0 - a.x1 > s.caption_cell_gap * first.size for a, b in itertools.pairwise(row)):
+    if min(f.y0 for f in row) - last.y1 > s.caption_lead * first.size:
+        return None
+    # Gaps from the right edge so far: a subscript under a superscript ends left of it.
+    edges = list(itertools.accumulate((f.x1 for f in row), max))
+    cell_gap = s.caption_cell_gap * first.size
+    if any(b.x0 - x1 > cell_gap for x1, b in zip(edges[:-1], row[1:], strict=True)):
         return None  # the cells of a table row
     nxt = row[0] if len(row) == 1 else merge(row, layout.fonts, s)
     # A label alone on its line (IEEE's TABLE I) may be followed by its text in smaller

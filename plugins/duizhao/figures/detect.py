@@ -67,7 +67,7 @@ from .caption_steps import (
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 25
+DETECT_VERSION = 27
 
 __all__ = [
     "DETECT_VERSION",
@@ -441,6 +441,14 @@ def choose(
         graphic[id(caption)] = {up: any(i.graphic for i in g.taken) for up, g in grown.items()}
         near = min(_first_gap(caption, regions[id(caption)][up], up) for up in (True, False))
         caption.score += s.near_score if near < s.near_lines * layout.leading else 0.0
+        # A body at all, if further off (a plot with white space under it), beats none (a
+        # paragraph carried over to a column's top that opens "Figure 1. We then ...").
+        if any(
+            regions[id(caption)][up] is not None
+            and (caption.kind != "figure" or graphic[id(caption)][up])
+            for up in (True, False)
+        ):
+            caption.score += s.body_score
     best: dict[tuple[str, str, bool], Caption] = {}
     for caption in candidates:
         # A continued caption is the same float's second part, on its own page.

@@ -208,6 +208,8 @@ class Settings:
     delim_score: float = 1.0
     apart_score: float = 1.0
     near_score: float = 3.0
+    #: … and a region holding a body at all (a figure's: drawn), however far within reach
+    body_score: float = 1.0
     #: a paragraph's first line is indented by this (em, from its column's left edge) over
     #: running text set flush under it: it opens a paragraph, no caption does
     paragraph_indent: tuple[float, float] = (0.5, 4.0)
@@ -224,6 +226,13 @@ class Settings:
     caption_next: float = 0.5
     caption_lead: float = 0.6
     caption_size: float = 0.6
+    #: … and lies within the last line's height by no more than this share of its own (a
+    #: subscript of inline maths hangs under its line, inside that line's box: ARR's
+    #: 'Table 2: γ(i) = b(i)Q W(i)⊤k at …' ended at the k)
+    caption_script: float = 0.5
+    #: … and a line whose superscript pushed it down (TeX's \lineskip) is sought this many
+    #: em further down, its lead measured from that superscript's top
+    caption_script_lead: float = 1.0
     #: … or, under a label alone on its line, within this share of the label's size (IEEE
     #: sets TABLE I in capitals, its text below in smaller ones)
     alone_caption_size: float = 0.25

@@ -26,16 +26,24 @@ def times_signs(prose: str) -> str:
 #: Magnitude suffixes written on the number (50k, 1.2M, 3B), which a translation may write
 #: with 万 / 亿 (5 万, 120 万, 30 亿).
 _MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+#: Magnitude words after a number (1.1 million liters: 110 万升; 4 trillion tokens: 4 万亿个).
+_MAGNITUDE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def magnitudes(prose: str) -> dict[str, str]:
-    """Each number with an attached magnitude suffix: canonical value → value times it."""
+    """Each number with an attached magnitude suffix or a magnitude word after it: canonical
+    value → value times it."""
     out: dict[str, str] = {}
     for m in _number_matches(prose):
         unit = m.group(4)
         if unit in _MAGNITUDE and m.start(4) == (m.end(2) if m.group(2) else m.end(1)):
-            value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
-            out[_canon(value)] = _canon(value * _MAGNITUDE[unit])
+            scale = _MAGNITUDE[unit]
+        elif unit and (scale_word := _MAGNITUDE_WORDS.get(unit.lower())) is not None:
+            scale = scale_word
+        else:
+            continue
+        value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+        out[_canon(value)] = _canon(value * scale)
     return out
 
 
@@ -61,6 +69,48 @@ def zh_fraction_percents(prose: str) -> set[str]:
             value = num * 100 / den
             if round(value, 2) == round(value, _EXACT_DIGITS):
                 out.add(_canon(value))
+    return out
+
+
+#: Words a translation may write a factor of 2 as, numeral-free: halved (一半, 减半, 折半) or
+#: doubled (翻倍, 加倍, 翻番); "shrinks by 2×" is 缩小一半.
+_ZH_FACTOR_TWO = ("一半", "减半", "折半", "对半", "翻倍", "加倍", "翻番", "翻一番")
+
+
+def zh_factor_two(prose: str) -> bool:
+    """Does ``prose`` write a factor of 2 as a word (缩小一半, 翻倍)?"""
+    return any(w in prose for w in _ZH_FACTOR_TWO)
+
+
+#: "two dozen", "a dozen", "3 dozen": a count a translation writes as its value (24) or, about,
+#: its tens and 多 / 余 / 几 (二十多, 20 多).
+_DOZEN_RE = re.compile(r"\b(a|\d+|two|three|four|five|six|seven|eight|nine|ten) dozens?\b", re.I)
+_DOZEN_COUNT = {"a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+_DOZEN = 12
+_ZH_ABOUT = ("多", "余", "几")
+
+
+def dozen_words(prose: str) -> set[str]:
+    """The number words that count dozens in ``prose`` (two of "two dozen"), lower case."""
+    if "dozen" not in prose.lower():
+        return set()
+    return {m.group(1).lower() for m in _DOZEN_RE.finditer(prose)}
+
+
+def dozen_values(prose: str, translation: str) -> set[str]:
+    """The values a translation may write the dozens of ``prose`` as: N dozen as 12 N, and as
+    10 N where the translation says about (多 / 余 / 几) of it."""
+    if "dozen" not in prose.lower():
+        return set()
+    out: set[str] = set()
+    about = any(w in translation for w in _ZH_ABOUT)
+    for m in _DOZEN_RE.finditer(prose):
+        word = m.group(1).lower()
+        count = float(word) if word.isdigit() else _DOZEN_COUNT[word]
+        out.add(_canon(count * _DOZEN))
+        if about:
+            out.add(_canon(count * 10))
     return out
 
 

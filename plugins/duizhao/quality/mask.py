@@ -199,9 +199,12 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# A translation's forms too: Zhang 等人（2019）, Zhang 和 Li (2019), Zhang（2019）.
 _AUTHOR_YEAR_RE = re.compile(
-    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)"
+    r"(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+"
+    r"| ?等人?| ?[和与] ?[A-Z][A-Za-z'\-]+)?"
+    r"(?:,?\s+\(?|[,，]?\s*[（(])((?:19|20)\d\d[a-z]?)[)）]?"
 )
 _DASHES = str.maketrans("–—，", "--,")
 #: Month names and their abbreviations: "August 2018" is a date, not an author-year citation;
@@ -278,19 +281,22 @@ def month_numbers(prose: str) -> set[str]:
 # ---------------------------------------------------------------------------------------------
 # Figure, table, section and equation references
 
+# (§ is no word character: the word boundary is the words' alone, else "in §3.2" and "(§6.5)"
+# are no references.)
 _REF_EN_RE = re.compile(
-    r"\b((?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|§|Equations?|Eqs?\.|Appendix|Algorithm))"
+    r"(\b(?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|Equations?|Eqs?\.|Appendix|Algorithm)|§§?)"
     r"\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?(\s*\([a-z]\)|[a-z](?![a-z]))?",
 )
 _REF_ZH_RE = re.compile(
     r"(图|表|式|公式|方程|附录|算法|第)\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?"
-    r"(\s*\([a-z]\)|[a-z](?![a-z]))?\s*(节|章)?"
+    r"(\s*\([a-z]\)|[a-z](?![a-z]))?\s*(节(?!点)|章)?"
 )
 _REF_KIND_EN = {
     "fig": "figure",
     "tab": "table",
     "sec": "section",
     "§": "section",
+    "§§": "section",
     "equ": "equation",
     "eq": "equation",
     "eqs": "equation",
@@ -315,14 +321,22 @@ def _en_kind(word: str) -> str:
 
 #: A reference's list continued without its word (matched at the end of a reference): after
 #: a plural in English ("Figures 3 and 4"); in Chinese ("图 11(a) 和 11(b)", "第 3.1 节和 3.2
-#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count).
+#: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count); a
+#: range's end too ("§§3–4", "第 3–4 节").
 _REF_MORE_RE = re.compile(
-    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)(?![\d.]\d)"
-    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节|章)?"
+    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及|–|—|-|至)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)"
+    r"(?![\d.]\d)"
+    r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节(?!点)|章)?"
 )
 #: A section written with its number and 节 or 章 only (5.3 节, no 第): read after the numbers
 #: of :data:`_NUM_RE` (a pattern of its own, from every digit, cost 10-25 µs a block).
 _ZH_SECTION_WORDS = ("节", "章")
+#: Words that start with one of them and are no section: 节点 (node: 160 节点的集群).
+_ZH_NOT_SECTION = ("节点",)
+#: A bare section range's first number (3– of 3–4 节), read back from the second, at most
+#: this many characters before it.
+_ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)\s{0,3}[–—\-至]\s{0,3}$")
+_RANGE_START_MAX = 16
 #: How far after a number its Chinese word may start (spaces).
 _WORD_AFTER_MAX = 3
 
@@ -340,7 +354,7 @@ def _words_after_numbers(prose: str, words: tuple[str, ...]) -> Iterator[tuple[r
                 break
 
 
-_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
+_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.", "§§")
 #: (kind, number with sub-panel, start, end, tentative)
 _Span = tuple[str, str, int, int, bool]
 
@@ -352,7 +366,12 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
             word = m.group(1)
             if word == "第":
                 if m.group(4) is None:
-                    continue  # 第 54 版 is a number, not a section
+                    # 第 54 版 is a number, not a section; 第 3–4 节 and 第 3、5 节 are sections
+                    more = list(_continued(prose, "section", m.end(), tentative=False))
+                    if more and prose[more[-1][3] - 1] in _ZH_SECTION_WORDS:
+                        yield "section", m.group(2), m.start(), m.end(), False
+                        yield from more
+                    continue
                 kind = "section"
             else:
                 kind = _REF_KIND_ZH[word]
@@ -361,6 +380,13 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
         if "节" in prose or "章" in prose:
             for m, word in _words_after_numbers(prose, _ZH_SECTION_WORDS):
                 end = prose.index(word, m.end()) + len(word)
+                if prose.startswith(_ZH_NOT_SECTION, end - len(word)):
+                    continue  # 160 节点: nodes
+                first = _ZH_RANGE_START_RE.search(
+                    prose, max(0, m.start() - _RANGE_START_MAX), m.start()
+                )
+                if first is not None:  # 3–4 节
+                    yield "section", first.group(1), first.start(), m.start(), False
                 yield "section", prose[m.start() : m.end()], m.start(), end, False
     else:
         for m in _REF_EN_RE.finditer(prose):
@@ -475,9 +501,9 @@ def strip_link_texts(prose: str) -> str:
 # (A digit first, the look behind it after: the search then skips to digits fast.)
 _NUM_RE = re.compile(
     r"(\d(?<![A-Za-z0-9_.]\d)(?:\d{0,2}(?:,\d{3})+|\d*))(\.\d+)?(?![\d])"
-    r"(?:\s*(万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
+    r"(?:\s*(万亿|万|亿)|\s*([A-Za-z%×µμ/]+|倍))?"
 )
-_ZH_SCALE = {"万": 1e4, "亿": 1e8}
+_ZH_SCALE = {"万": 1e4, "亿": 1e8, "万亿": 1e12}
 _UNIT_SAME = {"x": "×", "倍": "×", "percent": "%", "us": "µs", "μs": "µs"}
 #: Full-width digits and Latin letters as ASCII (Ｌ３ is L3: DZ424's, not a number of its own).
 FULLWIDTH_DIGITS = str.maketrans(

@@ -1,0 +1,299 @@
+"""The block scanner: one pass over an article body's lines finds the ``///`` blocks, links and
+headings (:func:`scan`), skipping fenced code, HTML comments and code spans as the site does.
+Linear in the length of the lines: every pattern here is bounded (issue 19's ReDoS check)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .htmlscan import hrefs
+from .links import inline_links
+from .model import _BLOCKQUOTE_RE, BLOCK_KINDS, Block, Heading, Link, Paragraph, Scan
+from .nesting import MAX_BLOCK_DEPTH
+
+# (no ``$``: a line has no newline, and ``.*`` that cannot fail never gives a backtick back)
+_FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
+# Each run of spaces has one place in the match (issue 19): the spaces before "|" belong to
+# the optional argument part, those after it to the argument only when one follows, and the
+# argument starts and ends with a non-space, so no run is split between two quantifiers.
+# (An empty argument, "/// name |", leaves group "arg" unmatched.)
+_BLOCK_OPEN_RE = re.compile(
+    r"^ {0,3}(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)"
+    r"(?:[ ]*\|(?:[ ]*(?P<arg>[^ \n](?:[^\n]*[^ \n])?))?)?[ ]*$"
+)
+_BLOCK_CLOSE_RE = re.compile(r"^ {0,3}(?P<slashes>/{3,})[ ]*$")
+_ATX_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?P<text>[ \t].*)?$")
+_ATTR_LIST_RE = re.compile(r"\{[^{}]*\}[ \t]*$")
+#: The first character (after the indent) of every line :func:`scan` looks at more closely.
+_SYNTAX_STARTS = frozenset("`~</#[")
+#: What precedes " | " on the usual opening line of each of duizhao's blocks.
+_PLAIN_OPENERS = frozenset(f"/// {kind}" for kind in BLOCK_KINDS)
+_BACKTICKS_RE = re.compile(r"`+")
+#: what a line with an ``href`` of raw HTML holds (tested before the HTML is scanned)
+_HREF, _HREF_UPPER = "href", "HREF"
+# (inline links and images: duizhao.links, a linear scanner; issue 12 and 19)
+_REF_DEF_RE = re.compile(r"^ {0,3}\[(?P<label>[^\]]+)\]:[ \t]*(?P<url><[^>]*>|\S+)")
+
+
+def atx_text(rest: str) -> str:
+    """The text of an ATX heading after its opening hashes, without the closing sequence
+    (``## a ##``): string methods, not a regex, so that no run of spaces and tabs is split
+    between two quantifiers (a 30,000-character run used to take seconds, issue 19)."""
+    text = rest.strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    return text
+
+
+def _strip_code_spans(line: str) -> str:
+    """``line`` with each code span blanked out (same length), in linear time.
+
+    A span opens with a run of N backticks and closes at the next run of exactly N (as in
+    CommonMark); a run with no partner is literal text. One pass over the runs, with a cursor
+    per run length that only moves forward, so hostile lines (thousands of unmatched runs of
+    different lengths) cost no more than ordinary ones.
+    """
+    if "`" not in line:
+        return line
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    cursor = dict.fromkeys(by_length, 0)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        same = by_length[end - start]
+        k = cursor[end - start]
+        while k < len(same) and same[k] <= i:
+            k += 1
+        cursor[end - start] = k
+        if k == len(same):
+            i += 1
+            continue
+        j = same[k]
+        spans.append((start, runs[j][1]))
+        i = j + 1
+    if not spans:
+        return line
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out.append(line[last:start])
+        out.append(" " * (end - start))
+        last = end
+    out.append(line[last:])
+    return "".join(out)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without terminators; CRLF and CR are accepted as line ends."""
+    if "\r" in text:  # (a test is cheaper than two replacements that find nothing)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Scanner
+
+
+@dataclass
+class _Open:
+    name: str
+    argument: str
+    slashes: int
+    index: int
+
+
+def scan(lines: list[str], first_line: int = 1, *, with_links: bool = True) -> Scan:
+    """Find blocks, links and headings in body ``lines``; ``first_line`` numbers ``lines[0]``.
+    ``with_links=False`` leaves the links out (the renderer wants the blocks only: reading the
+    links of a line of thousands was a third of duizhao's part of its build, issue 19).
+
+    Only the duizhao kinds (:data:`BLOCK_KINDS`) become :class:`Block` objects, but every
+    ``///`` block is tracked so that nested pymdownx blocks (``/// details``) close correctly.
+    A duizhao block never contains another of the same kind: an opener while one is still open
+    closes the open one implicitly (and it is reported unclosed), which keeps one missing
+    ``///`` from swallowing the rest of the article.
+    """
+    blocks: list[Block] = []
+    links: list[Link] = []
+    headings: list[Heading] = []
+    problems: list[tuple[int, str, str]] = []
+    stack: list[_Open] = []
+    #: the slashes of the openers past MAX_BLOCK_DEPTH (text, with their closers): the stack
+    #: stays short, so each closer looks at a bounded number of open blocks
+    ghosts: list[int] = []
+    fence: tuple[str, int] | None = None  # (fence string, index of opener)
+    in_comment = False
+
+    def close(entry: _Open, close_index: int | None, end: int) -> None:
+        if entry.name not in BLOCK_KINDS:
+            return
+        body = tuple(lines[entry.index + 1 : end])
+        blocks.append(
+            Block(
+                kind=entry.name,
+                argument=entry.argument,
+                line=first_line + entry.index,
+                end_line=None if close_index is None else first_line + close_index,
+                body_start=first_line + entry.index + 1,
+                body_end=first_line + end,
+                body=body,
+                open_index=entry.index,
+                close_index=close_index,
+            )
+        )
+        if close_index is None:
+            problems.append((first_line + entry.index, "unclosed-block", entry.name))
+
+    for index, line in enumerate(lines):
+        if fence is not None:
+            if line.strip() == fence[0]:
+                fence = None
+            continue
+        # Each syntax below starts with a known character after the indent; testing it first
+        # skips the regexes on the prose lines that make up most of an article.
+        first = line[:1]
+        if first == " " or first == "\t":
+            first = line.lstrip(" \t")[:1]
+        if first not in _SYNTAX_STARTS and not in_comment and "](" not in line:
+            if with_links and (_HREF in line or _HREF_UPPER in line):
+                links.extend(_html_links(line, first_line + index))
+            continue  # prose: no fence, comment, block, heading or link starts here
+        # Fences come before HTML comments, as in Python-Markdown, whose fenced-code
+        # preprocessors run before raw HTML is recognised: a fence inside a comment is a fence.
+        m = _FENCE_OPEN_RE.match(line) if first in ("`", "~") else None
+        if m and not (m.group("fence")[0] == "`" and "`" in m.group("info")):
+            fence = (m.group("fence"), index)
+            continue
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        if first == "<":
+            stripped = line.lstrip(" ")
+            if stripped.startswith("<!--") and len(line) - len(stripped) <= 3:
+                if "-->" not in stripped[4:]:
+                    in_comment = True
+                continue
+        if first == "/":
+            slashes = 3 if line == "///" else 0  # the common closing line, without a regex
+            if not slashes:
+                # The common openers ("/// paragraph | P001") without a regex: the same name and
+                # argument as _BLOCK_OPEN_RE gives them.
+                head, bar, rest = line.partition(" | ")
+                if bar and head in _PLAIN_OPENERS:
+                    opened: tuple[str, str, int] | None = (head[4:], rest.strip(), 3)
+                elif m := _BLOCK_OPEN_RE.match(line):
+                    opened = (m.group("name"), (m.group("arg") or "").strip(), len(m["slashes"]))
+                else:
+                    opened = None
+                if opened:
+                    name, argument, count = opened
+                    if name in BLOCK_KINDS and not ghosts:
+                        for pos in range(len(stack) - 1, -1, -1):
+                            if stack[pos].name in BLOCK_KINDS:
+                                for entry in reversed(stack[pos:]):
+                                    close(entry, None, index)
+                                del stack[pos:]
+                                break
+                    if len(stack) >= MAX_BLOCK_DEPTH or ghosts:
+                        ghosts.append(count)
+                        problems.append((first_line + index, "deep-block", line.strip()))
+                    else:
+                        stack.append(_Open(name, argument, count, index))
+                    continue
+                m = _BLOCK_CLOSE_RE.match(line)
+                slashes = len(m.group("slashes")) if m else 0
+            if slashes and ghosts and ghosts[-1] == slashes:  # closes a block shown as text
+                ghosts.pop()
+                problems.append((first_line + index, "deep-close", line.strip()))
+                continue
+            if slashes and stack and stack[-1].slashes == slashes:  # closes the innermost
+                close(stack.pop(), index, index)
+                continue
+            if slashes:
+                for pos in range(len(stack) - 1, -1, -1):
+                    if stack[pos].slashes == slashes:
+                        for entry in reversed(stack[pos + 1 :]):
+                            close(entry, None, index)
+                        close(stack[pos], index, index)
+                        del stack[pos:]
+                        break
+                else:
+                    problems.append((first_line + index, "stray-close", line.strip()))
+                continue
+        m = _ATX_RE.match(line) if first == "#" else None
+        if m:
+            text = _ATTR_LIST_RE.sub("", atx_text(m.group("text") or "")).strip()
+            headings.append(Heading(first_line + index, len(m.group("hashes")), text))
+        if not with_links:
+            continue
+        # Scrubbing only blanks characters out, so a link or reference definition in the
+        # scrubbed line needs "](" or a leading "[" and "]:" in the line itself.
+        is_inline = "](" in line
+        is_ref_def = first == "[" and "]:" in line
+        if _HREF in line or _HREF_UPPER in line:
+            links.extend(_html_links(line, first_line + index))
+        if not (is_inline or is_ref_def):
+            continue
+        scrubbed = _strip_code_spans(line)
+        if is_inline and "](" in scrubbed:
+            for lm in inline_links(scrubbed):
+                url, column = _unbracket(scrubbed[lm.url_start : lm.url_end], lm.url_start)
+                text = scrubbed[lm.text_start : lm.text_end]
+                links.append(Link(first_line + index, text, url, column))
+        rm = _REF_DEF_RE.match(scrubbed) if is_ref_def else None
+        if rm:
+            url, column = _unbracket(rm.group("url"), rm.start("url"))
+            links.append(Link(first_line + index, rm.group("label"), url, column))
+
+    if fence is not None:
+        problems.append((first_line + fence[1], "unclosed-fence", fence[0]))
+    for entry in reversed(stack):
+        close(entry, None, len(lines))
+    blocks.sort(key=lambda b: b.open_index)
+    return Scan(tuple(blocks), tuple(links), tuple(headings), tuple(problems))
+
+
+def _html_links(line: str, number: int) -> list[Link]:
+    """The ``href`` links of raw HTML on ``line`` (an HTML block's or inline HTML in prose),
+    outside code spans and comments."""
+    return [
+        Link(number, h.text, h.value, h.start, html=True) for h in hrefs(_strip_code_spans(line))
+    ]
+
+
+def _unbracket(url: str, column: int) -> tuple[str, int]:
+    stripped = url.lstrip("<")
+    return stripped.rstrip(">"), column + len(url) - len(stripped)
+
+
+def split_paragraph(block: Block) -> Paragraph:
+    """Split a paragraph block body into the blockquoted original and the translation."""
+    body = block.body
+    n = len(body)
+    i = 0
+    while i < n and (not body[i] or body[i].isspace()):
+        i += 1
+    original_line: int | None = None
+    split = i
+    if i < n and _BLOCKQUOTE_RE.match(body[i]):
+        original_line = block.body_start + i
+        j = i
+        while j < n and body[j] and not body[j].isspace():
+            j += 1
+        split = j
+    k = split
+    while k < n and (not body[k] or body[k].isspace()):
+        k += 1
+    return Paragraph(
+        block=block,
+        original_line=original_line,
+        translation_line=block.body_start + k if k < n else None,
+        split=split,
+    )
