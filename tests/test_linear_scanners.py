@@ -162,7 +162,11 @@ def test_markup_as_before(html: str) -> None:
 def test_hrefs_are_values_of_start_tags(html: str) -> None:
     """Each href found is the text of an ``href`` attribute's value inside a start tag that
     :func:`htmlscan.markup` finds (so never in a comment), one per tag at most."""
-    tags = [t for t in htmlscan.markup(html) if t.name is not None and not t.closing]
+    found = list(htmlscan.markup(html))
+    tags = [t for t in found if t.name is not None and not t.closing]
+    last = html.rfind("<", found[-1].end if found else 0)
+    if last >= 0 and ">" not in html[last:]:  # a start tag whose ">" is on a later line
+        tags.append(htmlscan.Markup(last, len(html) + 1, "", "x", ""))
     seen = set()
     for h in htmlscan.hrefs(html):
         assert html[h.start : h.end] == h.value

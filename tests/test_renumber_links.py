@@ -101,6 +101,8 @@ B_DIRECTORY = """\
 <div class="links">
 <a href="../../papers/a/#P002">P002</a> <a class="x" href='/duizhao/papers/a/#P003'>三</a>
 <a href=../../papers/a/#P003>bare</a>
+<a href="../../papers/a/#P002"
+   class="md-button">按钮</a>
 </div>
 
 行内 <a href="../../papers/a/#P002" title="P002">第二段 P002</a>，另一页 <a href="../../papers/c/#P002">丙</a>。
@@ -123,6 +125,7 @@ B_DIRECTORY_NEW = (
     .replace('<a href="../../papers/a/#P002">P002</a>', '<a href="../../papers/a/#P003">P003</a>')
     .replace("href='/duizhao/papers/a/#P003'", "href='/duizhao/papers/a/#P004'")
     .replace("href=../../papers/a/#P003>", "href=../../papers/a/#P004>")
+    .replace('<a href="../../papers/a/#P002"\n', '<a href="../../papers/a/#P003"\n')
     .replace('行内 <a href="../../papers/a/#P002"', '行内 <a href="../../papers/a/#P003"')
 )
 
@@ -378,6 +381,10 @@ def test_hrefs_of_raw_html() -> None:
     )
     found = [(h.value, h.text, line[h.start : h.end]) for h in hrefs(line)]
     assert found == [("#P1", "P1", "#P1"), ("#P3", "", "#P3"), ("#P4", "", "#P4")]
+    # a tag whose ">" is on a later line; not one in a comment or a quote left open
+    assert [h.value for h in hrefs('<p>x</p> <a href="#P5"')] == ["#P5"]
+    assert [h.value for h in hrefs('x <!-- <a href="#P6"')] == []
+    assert [h.value for h in hrefs('<a title="x href="#P7"')] == []
 
 
 def test_the_parser_finds_html_links_outside_code_and_comments() -> None:
@@ -415,3 +422,27 @@ def test_a_link_to_a_removed_paragraph_names_what_its_id_becomes(
         "block goes to the removed file); it will point at another paragraph, P002: point it at "
         "the paragraph that took its place"
     ) in err
+
+
+def test_an_html_link_to_a_shared_id_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A built-site link in raw HTML to an ID two blocks share cannot be followed: refused, as
+    a Markdown link to it is, and named as written."""
+    root = project(
+        tmp_path,
+        {
+            "docs/a.md": A.replace("/// paragraph | P???", "/// paragraph | P002"),
+            "docs/o.md": '# O\n\n<p><a href="../a/#P002">二</a></p>\n',
+        },
+    )
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["renumber", "docs/a.md", "--write"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-2:] == [
+        'docs/o.md:3: DZ302 link <a href="../a/#P002"> is ambiguous: P002 is the ID of the '
+        "blocks at lines 18, 24 of docs/a.md; give the inserted block a placeholder ID such as "
+        "'/// paragraph | P???' so that renumber can tell them apart",
+        "cannot renumber docs/a.md; nothing written",
+    ]
+    assert (root / "docs/o.md").read_text(encoding="utf-8").endswith('"../a/#P002">二</a></p>\n')

@@ -257,21 +257,47 @@ def hrefs(html: str) -> Iterator[Href]:
     """The ``href`` values of the start tags of ``html`` (one line of a Markdown source, say),
     left to right: comments and what lies inside their ``<!--…-->`` have none, and neither do
     quoted values that merely hold ``href=``. The value's span is that of its text, without
-    the quotes (character references such as ``&amp;`` are left as written)."""
+    the quotes (character references such as ``&amp;`` are left as written). A start tag the
+    text ends in, its ``>`` on a later line (``<a href="#P042"`` then ``class="x">``), counts."""
+    end = 0
     for tag in markup(html):
+        end = tag.end
         if tag.name is None or tag.closing:
             continue
-        offset = tag.start + 1 + len(tag.name)
-        for m in _ATTRIBUTE_RE.finditer(tag.attrs):
-            if m.group(1).lower() != "href":
-                continue
-            group = next((g for g in (2, 3, 4) if m.group(g) is not None), None)
-            if group is None:
-                break  # "href" without a value
-            text = ""
-            if tag.name.lower() == "a":
-                stop = linear.find(html, _TEXT_STOP_RE, tag.end)
-                if stop >= 0 and html[stop : stop + 4].lower() == "</a>":
-                    text = html[tag.end : stop]
-            yield Href(offset + m.start(group), offset + m.end(group), m.group(group), text)
-            break  # the first of two hrefs is the one browsers follow
+        found = _href(html, tag.start + 1 + len(tag.name), tag.attrs, tag.name, tag.end)
+        if found is not None:
+            yield found
+    last = html.rfind("<", end)
+    # (not in a comment the line opens, nor in a quoted value that goes on to the next line)
+    if last >= 0 and ">" not in html[last:] and "<!--" not in html[end:]:
+        m = _OPEN_TAG_RE.match(html, last)
+        if m is not None:
+            closed = _CLOSED_QUOTES_RE.match(html, m.end())
+            assert closed is not None  # (a starred group always matches)
+            found = _href(html, m.end(), html[m.end() : closed.end()], m.group(1), -1)
+            if found is not None:
+                yield found
+
+
+#: a start tag's "<" and name, as :func:`markup` reads them
+_OPEN_TAG_RE = re.compile(r"<([A-Za-z][\w:-]*+)")
+#: attributes up to a quote that does not close on this line
+_CLOSED_QUOTES_RE = re.compile(r"""(?:[^"']++|"[^"]*+"|'[^']*+')*+""")
+
+
+def _href(html: str, offset: int, attrs: str, name: str, tag_end: int) -> Href | None:
+    """The ``href`` of the attributes ``attrs`` (at ``offset`` in ``html``) of a start tag
+    ``name`` that ends at ``tag_end`` (-1: on a later line), if it has one."""
+    for m in _ATTRIBUTE_RE.finditer(attrs):
+        if m.group(1).lower() != "href":
+            continue
+        group = next((g for g in (2, 3, 4) if m.group(g) is not None), None)
+        if group is None:
+            return None  # "href" without a value
+        text = ""
+        if name.lower() == "a" and tag_end >= 0:
+            stop = linear.find(html, _TEXT_STOP_RE, tag_end)
+            if stop >= 0 and html[stop : stop + 4].lower() == "</a>":
+                text = html[tag_end:stop]
+        return Href(offset + m.start(group), offset + m.end(group), m.group(group), text)
+    return None  # (the first of two hrefs is the one browsers follow)

@@ -114,6 +114,11 @@ def load_doc(path: Path, root: Path, refusals: list[Diagnostic]) -> Doc | None:
     return Doc(path, data, source, parse(source.text, path))
 
 
+def _shown(link: Link) -> str:
+    """``link`` as its author wrote it: ``[text](url)`` or ``<a href="url">``."""
+    return f'<a href="{link.url}">' if link.html else f"[{link.text}]({link.url})"
+
+
 def _text_span(link: Link, line: str, url_end: int) -> tuple[int, int] | None:
     """Where the text of ``link`` (whose URL ends at ``url_end``) is on its ``line``, when it
     is its fragment: ``[P042](#P042)``, ``<a href="#P042">P042</a>``."""
@@ -281,7 +286,7 @@ def plan(
                         doc.path,
                         link.line,
                         "DZ302",
-                        f"link [{link.text}]({link.url}) is ambiguous: {fragment} is the ID of "
+                        f"link {_shown(link)} is ambiguous: {fragment} is the ID of "
                         f"the blocks at lines {lines} of {where}; give the inserted block a "
                         "placeholder ID such as "
                         "'/// paragraph | P???' so that renumber can tell them apart",
