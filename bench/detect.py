@@ -3,7 +3,7 @@
     python -m bench.detect --score [--corpus DIR] [--quiet]
     python -m bench.detect --heldout [--quiet]
     python -m bench.detect --heldout2 [--quiet]
-    python -m bench.detect --set NAME [--quiet]       (NAME: tuned, heldout, heldout2, heldout3)
+    python -m bench.detect --set NAME [--quiet]   (NAME: tuned, heldout, heldout2 ... heldout4)
     python -m bench.detect [--repeat 3] [--against REV] [--no-dense] [PDF ...]
 
 ``--score`` runs the detector on every paper of the labelled corpus (tests/data/pdfcorpus,
@@ -15,7 +15,8 @@ missed, and the detection time per page (median, 95th percentile, max).
 the detector was never tuned on, whose failures are reported, never tuned on. ``--heldout2``
 does the same on the second held-out set (tests/data/pdfcorpus-heldout2), and ``--set NAME``
 on any labelled set by name (bench.pdfcorpus.SETS; ``--set heldout3`` is the third held-out
-set, tests/data/pdfcorpus-heldout3).
+set, tests/data/pdfcorpus-heldout3, and ``--set heldout4`` the fourth,
+tests/data/pdfcorpus-heldout4).
 
 Without ``--score`` it times detection per page (cold, then cached) on the corpus, the import
 test papers, a generated 6-page paper and a generated page of 300,000 vector objects (or the
