@@ -5,9 +5,9 @@ MiKTeX- and Overleaf-made IEEEtran and USENIX papers), labelled by ink by someon
 the detector or the importer on them, and scored as the other sets are
 (``python -m bench.detect --set heldout4``).
 
-Only the set's form is checked here: that it is there, well formed, and shares no file, sha256
-or title with the other sets. Score floors come with the first measurement. Do not tune the
-detector on these pages: a failure here is a class to reproduce and fix on a generated page or a
+The set's form is checked here (there, well formed, no file, sha256 or title shared with the
+other sets) and its scores are held to floors: the first measurement, unseen, rounded down to
+0.01. Do not tune the detector on these pages: a failure here is a class to reproduce and fix on a generated page or a
 paper of the tuned corpus (tests/data/pdfcorpus).
 """
 
@@ -17,7 +17,21 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
 from bench import pdfcorpus
+from bench.detect import timed_detector
+
+#: Overall floors, rounded down to 0.01. First measurement, unseen (main at 69c99cf,
+#: 2026-12-03: 15 papers, 12 templates, 78 pages, 131 floats): recall 0.840, precision 0.924,
+#: captions 0.824 (recall is 110/131 = 0.8397). Issue 20 wants 0.95: not met.
+RECALL_FLOOR = 0.83
+PRECISION_FLOOR = 0.92
+CAPTION_FLOOR = 0.82
+#: The worst template at the first measurement is word-ieee at 0.000 (captions: a Word export's
+#: section-numbered labels "Fig.1.1", "FIG.3.2" were not read; recall 0.091); next is
+#: onecol-article at 0.111 (a page of three ruled tables captioned below got boxes of a few
+#: points under each caption). So there is no template floor yet: raise it with the fixes.
+TEMPLATE_FLOOR = 0.0
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT4)
 OTHER_SETS = (pdfcorpus.CORPUS, pdfcorpus.HELDOUT, pdfcorpus.HELDOUT2, pdfcorpus.HELDOUT3)
@@ -59,3 +73,18 @@ def test_no_heldout4_paper_is_in_another_set() -> None:
         assert data["sha256"] == digest, paper.slug
         assert digest not in others, paper.slug
         assert str(data["source"]["title"]).casefold() not in titles, paper.slug
+
+
+@pytest.fixture(scope="module")
+def report() -> pdfcorpus.Report:
+    return pdfcorpus.score(PAPERS, timed_detector)  # type: ignore[arg-type]
+
+
+def test_heldout4_detection_scores_hold_their_floors(report: pdfcorpus.Report) -> None:
+    below = report.below(
+        recall=RECALL_FLOOR,
+        precision=PRECISION_FLOOR,
+        captions=CAPTION_FLOOR,
+        template=TEMPLATE_FLOOR,
+    )
+    assert not below, "\n".join([*below, pdfcorpus.format_report(report, PAPERS)])
