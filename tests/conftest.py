@@ -144,36 +144,42 @@ def _fresh_plugins() -> None:
 # ---------------------------------------------------------------------------------------------
 # pytest-xdist (`make test` runs two workers, each given whole files: --dist loadfile, so a
 # module's fixtures are set up once): the longest files are handed out first, so that neither
-# worker is left with a long one at the end. Longest first, as measured (--durations=0, all
-# phases of a file's tests added up; 2,114 s of one run at load 12, test_neutral 343 s, the
-# 24th 27 s); a file not listed follows in collection order. (A stale list costs balance, never
-# a result.)
+# worker is left with a long one at the end. Longest first, as measured: an idle clean clone's
+# per-file wall for the eight it gave (test_reader_browser 101 s … test_messages 29 s), the
+# others ranked by their wall in one run of all files at load 15 (session 32; test_search_browser
+# and test_update_properties placed by what they take since their cuts); a file not listed
+# follows in collection order. (A stale list costs balance, never a result.)
 
 LONGEST_FILES = [
-    "tests/test_neutral.py",
-    "tests/test_scaling.py",
     "tests/test_reader_browser.py",
-    "tests/test_import_markdown.py",
+    "tests/test_neutral.py",
     "tests/test_pdfcorpus.py",
+    "tests/test_pdf_input.py",
+    "tests/test_scaling.py",
     "tests/test_linear_scanners.py",
-    "tests/test_update_properties.py",
     "tests/test_messages.py",
     "tests/test_hostile.py",
-    "tests/test_redos.py",
-    "tests/test_serve.py",
     "tests/test_search_browser.py",
-    "tests/test_site.py",
-    "tests/test_html_depth.py",
-    "tests/test_import_corpus.py",
-    "tests/test_neutral_browser.py",
-    "tests/test_reader.py",
-    "tests/test_escape.py",
-    "tests/test_fuzz.py",
+    "tests/test_redos.py",
     "tests/test_figures.py",
-    "tests/test_import_pdf.py",
+    "tests/test_update_properties.py",
+    "tests/test_import_markdown.py",
+    "tests/test_escape.py",
+    "tests/test_detect.py",
+    "tests/test_pdfcorpus_heldout3.py",
+    "tests/test_serve.py",
     "tests/test_instant_browser.py",
-    "tests/test_pdf_input.py",
     "tests/test_search_pagefind.py",
+    "tests/test_pdfcorpus_heldout2.py",
+    "tests/test_neutral_browser.py",
+    "tests/test_search_packing.py",
+    "tests/test_pdfcorpus_heldout.py",
+    "tests/test_import_corpus.py",
+    "tests/test_import_pdf.py",
+    "tests/test_update_corpus.py",
+    "tests/test_fuzz.py",
+    "tests/test_reader.py",
+    "tests/test_site.py",
 ]
 
 
