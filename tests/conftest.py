@@ -294,6 +294,28 @@ def make_site(tmp_path: Path) -> Callable[..., Site]:
     return make
 
 
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The example site (examples/demo/) built once a run, for the files that only read it
+    (test_examples, test_reader_browser): under pytest-xdist the first worker that asks builds
+    it in the folder the workers' temporary folders share, behind a file lock; the other
+    finds it there. Returns its site folder."""
+    from filelock import FileLock
+
+    from demo_site import build_demo
+
+    base = tmp_path_factory.getbasetemp()
+    where = (base.parent if worker_id != "master" else base) / "demo-build"
+    with FileLock(f"{where}.lock"):
+        done = where / "built"
+        if not done.exists():
+            shutil.rmtree(where, ignore_errors=True)  # a build that stopped half way
+            where.mkdir()
+            site_dir = build_demo(where)
+            done.write_text(str(site_dir), encoding="utf-8")
+        return Path(done.read_text(encoding="utf-8"))
+
+
 @pytest.fixture
 def chdir(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
     return lambda path: monkeypatch.chdir(path)
