@@ -144,36 +144,42 @@ def _fresh_plugins() -> None:
 # ---------------------------------------------------------------------------------------------
 # pytest-xdist (`make test` runs two workers, each given whole files: --dist loadfile, so a
 # module's fixtures are set up once): the longest files are handed out first, so that neither
-# worker is left with a long one at the end. Longest first, as measured (--durations=0, all
-# phases of a file's tests added up; 2,114 s of one run at load 12, test_neutral 343 s, the
-# 24th 27 s); a file not listed follows in collection order. (A stale list costs balance, never
-# a result.)
+# worker is left with a long one at the end. Longest first, as measured: an idle clean clone's
+# per-file wall for the eight it gave (test_reader_browser 101 s … test_messages 29 s), the
+# others ranked by their wall in one run of all files at load 15 (session 32; test_search_browser
+# and test_update_properties placed by what they take since their cuts); a file not listed
+# follows in collection order. (A stale list costs balance, never a result.)
 
 LONGEST_FILES = [
-    "tests/test_neutral.py",
-    "tests/test_scaling.py",
     "tests/test_reader_browser.py",
-    "tests/test_import_markdown.py",
+    "tests/test_neutral.py",
     "tests/test_pdfcorpus.py",
+    "tests/test_pdf_input.py",
+    "tests/test_scaling.py",
     "tests/test_linear_scanners.py",
-    "tests/test_update_properties.py",
     "tests/test_messages.py",
     "tests/test_hostile.py",
-    "tests/test_redos.py",
-    "tests/test_serve.py",
     "tests/test_search_browser.py",
-    "tests/test_site.py",
-    "tests/test_html_depth.py",
-    "tests/test_import_corpus.py",
-    "tests/test_neutral_browser.py",
-    "tests/test_reader.py",
-    "tests/test_escape.py",
-    "tests/test_fuzz.py",
+    "tests/test_redos.py",
     "tests/test_figures.py",
-    "tests/test_import_pdf.py",
+    "tests/test_update_properties.py",
+    "tests/test_import_markdown.py",
+    "tests/test_escape.py",
+    "tests/test_detect.py",
+    "tests/test_pdfcorpus_heldout3.py",
+    "tests/test_serve.py",
     "tests/test_instant_browser.py",
-    "tests/test_pdf_input.py",
     "tests/test_search_pagefind.py",
+    "tests/test_pdfcorpus_heldout2.py",
+    "tests/test_neutral_browser.py",
+    "tests/test_search_packing.py",
+    "tests/test_pdfcorpus_heldout.py",
+    "tests/test_import_corpus.py",
+    "tests/test_import_pdf.py",
+    "tests/test_update_corpus.py",
+    "tests/test_fuzz.py",
+    "tests/test_reader.py",
+    "tests/test_site.py",
 ]
 
 
@@ -286,6 +292,28 @@ def make_site(tmp_path: Path) -> Callable[..., Site]:
         return site
 
     return make
+
+
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The example site (examples/demo/) built once a run, for the files that only read it
+    (test_examples, test_reader_browser): under pytest-xdist the first worker that asks builds
+    it in the folder the workers' temporary folders share, behind a file lock; the other
+    finds it there. Returns its site folder."""
+    from filelock import FileLock
+
+    from demo_site import build_demo
+
+    base = tmp_path_factory.getbasetemp()
+    where = (base.parent if worker_id != "master" else base) / "demo-build"
+    with FileLock(f"{where}.lock"):
+        done = where / "built"
+        if not done.exists():
+            shutil.rmtree(where, ignore_errors=True)  # a build that stopped half way
+            where.mkdir()
+            site_dir = build_demo(where)
+            done.write_text(str(site_dir), encoding="utf-8")
+        return Path(done.read_text(encoding="utf-8"))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from demo_site import ROOT, build_demo, copy_demo
+from demo_site import ROOT, copy_demo
 from duizhao.cli import main
 from html_checks import empty_paragraphs
 
@@ -22,9 +22,10 @@ def article(site_dir: Path, page: str) -> str:
     return html[start : html.index("</article>", start)]
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_demo(tmp_path_factory.mktemp("demo"))
+@pytest.fixture
+def demo(demo_build: Path) -> Path:
+    """The example site, built strictly (conftest.py: once a run)."""
+    return demo_build
 
 
 def test_syntax_demo_renders_blocks_notes_diagram_and_math(demo: Path) -> None:

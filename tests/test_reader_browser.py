@@ -23,7 +23,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from budget import LONG
 from conftest import Site
-from demo_site import build_demo
 from reader_site import FILES, ROOT, fix_tags, reader_config
 
 pytestmark = pytest.mark.browser
@@ -393,10 +392,10 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
 
 
 @pytest.fixture(scope="module")
-def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    site_dir = build_demo(tmp_path_factory.mktemp("demo-site"))
-    with serve(site_dir) as base:
-        yield base, site_dir
+def demo_site(demo_build: Path) -> Iterator[tuple[str, Path]]:
+    """The example site (conftest.py: built once a run), served."""
+    with serve(demo_build) as base:
+        yield base, demo_build
 
 
 @pytest.mark.parametrize(
