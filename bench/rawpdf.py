@@ -285,3 +285,37 @@ def matrix_sized_page(path: Path) -> Path:
         extra=[form],
         resources=b"<< /Font << /F1 5 0 R >> /XObject << /Fm 6 0 R >> >>",
     )
+
+
+#: What :func:`pattern_page` draws, by the rendered ink: (x0, y0, x1, y1) from the top-left.
+PATTERN_INK = [
+    (100.0, 192.0, 140.0, 292.0),  # bars filled with a shading pattern (a gradient)
+    (160.0, 152.0, 200.0, 292.0),
+    (220.0, 232.0, 260.0, 292.0),
+    (88.0, 294.0, 282.0, 298.0),  # an axis stroked with it (2 pt, square of its ends)
+]
+
+
+def pattern_page(path: Path) -> Path:
+    """A bar chart painted in a pattern colour (``/Pattern cs /P1 scn``), as macOS Quartz
+    re-encodes gradients and transparency: no RGB colour to read off its paths."""
+    shading = (
+        b"<< /PatternType 2 /Shading << /ShadingType 2 /ColorSpace /DeviceRGB "
+        b"/Coords [0 0 400 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0 0 1] "
+        b"/C1 [1 0 0] /N 1 >> >> >>"
+    )
+    content = (
+        (
+            b"q /Pattern cs /P1 scn /Pattern CS /P1 SCN\n"
+            b"100 500 40 100 re f 160 500 40 140 re f 220 500 40 60 re f\n"
+            b"2 w 90 496 m 280 496 l S Q\n"
+        )
+        + text([(72, 470, "Figure 1: Load of each node, in a gradient.")])
+        + body(440)
+    )
+    return write(
+        path,
+        content,
+        extra=[shading],
+        resources=b"<< /Font << /F1 5 0 R >> /Pattern << /P1 6 0 R >> >>",
+    )

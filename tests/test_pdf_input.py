@@ -40,6 +40,24 @@ def test_forms_are_read_with_their_matrices_composed_and_clipped(tmp_path: Path)
         doc.close()
 
 
+def test_paths_painted_with_a_pattern_are_ink(tmp_path: Path) -> None:
+    """A chart whose bars and axis are painted in a pattern colour (a gradient, as macOS
+    Quartz re-encodes a figure's shadings): PDFium reads their colour as white, yet they are
+    ink; the figure is found, not reported without a body."""
+    pdf = rawpdf.pattern_page(tmp_path / "pattern.pdf")
+    doc = read_path(pdf)
+    try:
+        page = doc.pages[0]
+        assert sorted(g.box for g in page.graphics) == sorted(rawpdf.PATTERN_INK)
+        assert unexplained_ink(doc.pdf[0], page, doc.settings) == []
+    finally:
+        doc.close()
+    (found,) = detect_figures(pdf)
+    assert (found.label, found.caption) == ("Figure 1", "Load of each node, in a gradient.")
+    x0, y0, x1, y1 = found.box
+    assert abs(x0 - 88) <= 2 and abs(y0 - 152) <= 2 and abs(x1 - 282) <= 2 and abs(y1 - 298) <= 2
+
+
 def test_a_page_of_300_000_objects_is_read_by_its_ink(tmp_path: Path) -> None:
     pdf = rawpdf.dense_page(tmp_path / "dense.pdf")
     doc = read_path(pdf)

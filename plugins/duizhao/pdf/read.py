@@ -25,7 +25,7 @@ from __future__ import annotations
 import ctypes
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,6 +200,7 @@ def read_pdf(
     index = 0
     try:
         reader = _Reader(doc)
+        reader.patterns = b"/Pattern" in data
         with PageGuard(pdf, settings, reader.dense_page) as guard:
             for index in range(len(pdf)):
                 if progress is not None:
@@ -298,6 +299,11 @@ class _Reader:
         self.form_count = _fast(pdfium_c.FPDFFormObj_CountObjects, c_int, vp)
         self.form_object = _fast(pdfium_c.FPDFFormObj_GetObject, vp, vp, ctypes.c_ulong)
         self.page_object = _fast(pdfium_c.FPDFPage_GetObject, vp, vp, c_int)
+        #: the file names a pattern (in an uncompressed object: Quartz writes no object
+        #: streams): paths whose paint reads as white are checked against the render
+        self.patterns = False
+        #: such paths of the page being read (top-left boxes)
+        self.white: list[Box] = []
         self.objects = _Objects()
         #: the text objects of the page being read whose glyphs the text layer holds
         self.text_objects: set[int] = set()
@@ -358,7 +364,10 @@ class _Reader:
         finally:
             textpage.close()
         top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
+        self.white = []
         graphics = None if top_level > s.ink_objects else self._graphics(page.raw, frame, out)
+        if graphics is not None and self.white:
+            graphics.extend(_inked(page, self.white, s))
         if graphics is None:
             out.objects = max(out.objects, top_level)
             self._check_objects(out)
@@ -537,7 +546,8 @@ class _Reader:
                 continue  # its glyphs are in the text layer
             if kind not in (_PATH, _IMAGE, _SHADING, _TEXT):
                 continue
-            if kind == _PATH and not self._shows(obj):
+            paint = self._paint(obj) if kind == _PATH else True
+            if paint is False or (paint is None and not self.patterns):
                 continue
             if not self.obj_bounds(obj, *bounds):
                 continue
@@ -563,6 +573,9 @@ class _Reader:
                 continue
             # Text drawn that the text layer does not hold (the pieces of a large bracket, a
             # Type 3 drawing): ink of the page all the same.
+            if paint is None:
+                self.white.append(box)  # a pattern's paint, or white: the render tells
+                continue
             out.append(
                 Graphic(
                     box, {_IMAGE: "image", _SHADING: "shading", _TEXT: "text"}.get(kind, "path")
@@ -570,20 +583,59 @@ class _Reader:
             )
         return out
 
-    def _shows(self, obj: int) -> bool:
-        """A path shows when its fill or its stroke is neither white nor transparent: white
-        backgrounds (a plot's figure patch) and clipping paths do not."""
+    def _paint(self, obj: int) -> bool | None:
+        """True when a path shows: its fill or its stroke is neither white nor transparent
+        (white backgrounds, a plot's figure patch, and clipping paths do not); None when it
+        reads as opaque white, which a pattern's paint does too (PDFium gives no colour for
+        a gradient or a tile: macOS Quartz re-encodes a figure's shadings and transparency
+        as patterns); False when it shows nothing."""
         fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
         if not self.draw_mode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke)):
             return False
         rgba = [ctypes.c_uint() for _ in range(4)]
         refs = [ctypes.byref(c) for c in rgba]
-        if fill_mode.value and self.fill_color(obj, *refs) and self._visible(rgba):
-            return True
-        return bool(stroke.value and self.stroke_color(obj, *refs) and self._visible(rgba))
+        white = False
+        for painted, colour in (
+            (fill_mode.value, self.fill_color),
+            (stroke.value, self.stroke_color),
+        ):
+            if painted and colour(obj, *refs):
+                if self._visible(rgba):
+                    return True
+                white |= rgba[3].value == _OPAQUE and min(c.value for c in rgba[:3]) == _OPAQUE
+        return None if white else False
 
     def _visible(self, rgba: list[ctypes.c_uint]) -> bool:
         return rgba[3].value > 0 and min(c.value for c in rgba[:3]) < self.settings.white_level
+
+
+#: PDFium's channel value of opaque white.
+_OPAQUE = 255
+
+
+def _inked(page: Any, boxes: Sequence[Box], s: Settings) -> list[Graphic]:
+    """The ``boxes`` of paths whose paint read as white that the page renders inked over
+    ``pattern_ink_share`` of their area (a pattern's paint), at ``pattern_dpi``: one render
+    of their union."""
+    from .ink import render_gray
+
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    scale = s.pattern_dpi / 72
+    image = render_gray(page, scale, (x0, y0, x1, y1))
+    out = []
+    for b in boxes:
+        crop = (
+            int((b[0] - x0) * scale),
+            int((b[1] - y0) * scale),
+            max(int((b[0] - x0) * scale) + 1, round((b[2] - x0) * scale)),
+            max(int((b[1] - y0) * scale) + 1, round((b[3] - y0) * scale)),
+        )
+        # A pattern paints its whole shape; a white background only lets others' ink show.
+        counts = image.crop(crop).histogram()
+        if sum(counts[: s.ink_level]) >= s.pattern_ink_share * sum(counts):
+            out.append(Graphic(b, "path"))
+    return out
 
 
 #: Points of a clipping path looked at per sub-path (a rectangle has 5; glyph outlines many).

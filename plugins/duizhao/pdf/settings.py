@@ -51,6 +51,12 @@ class Settings:
     ink_level: int = 245
     #: resolution of the render that stands in for a page's objects (and trims its boxes)
     ink_dpi: float = 72.0
+    #: paths whose paint reads as white in a file with patterns are looked for in a render at
+    #: this resolution (a pattern's paint is ink, a white background is not)
+    pattern_dpi: float = 36.0
+    #: … and kept when this share of the area they cover renders as ink (a gradient fills
+    #: all of it; the chart drawn over a plot's white background patch a part)
+    pattern_ink_share: float = 0.5
     #: resolution of the render that trims a float's box to its ink
     trim_dpi: float = 72.0
     #: white kept around a trimmed box (pt): a stroke is wider than its path
