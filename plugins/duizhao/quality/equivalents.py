@@ -84,7 +84,10 @@ def zh_factor_two(prose: str) -> bool:
 
 #: "two dozen", "a dozen", "3 dozen": a count a translation writes as its value (24) or, about,
 #: its tens and 多 / 余 / 几 (二十多, 20 多).
-_DOZEN_RE = re.compile(r"\b(a|\d+|two|three|four|five|six|seven|eight|nine|ten) dozens?\b", re.I)
+#: (The count's digits bounded: a run tried from each digit of a long number is quadratic.)
+_DOZEN_RE = re.compile(
+    r"\b(a|\d{1,4}|two|three|four|five|six|seven|eight|nine|ten) dozens?\b", re.I
+)
 _DOZEN_COUNT = {"a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 _DOZEN = 12

@@ -199,13 +199,31 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
-# A translation's forms too: Zhang 等人（2019）, Zhang 和 Li (2019), Zhang（2019）.
 _AUTHOR_YEAR_RE = re.compile(
-    r"([^\w'\-])([A-Z][A-Za-z'\-]+)"
-    r"(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+"
-    r"| ?等人?| ?[和与] ?[A-Z][A-Za-z'\-]+)?"
-    r"(?:,?\s+\(?|[,，]?\s*[（(])((?:19|20)\d\d[a-z]?)[)）]?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
 )
+#: A translation's author-year forms written as the original's, so that one pattern reads
+#: both (a pattern of both forms is one the ReDoS checker cannot decide in time): full-width
+#: parentheses and comma, 等人 / 等 for et al., 和 / 与 for and — Zhang 等人（2019）, （Zhang
+#: 等，2019）, Zhang 和 Li（2019）.
+_ZH_CITE_MARKS = str.maketrans({"（": " (", "）": ")", "，": ", "})
+_ZH_CITE_WORDS = (
+    ("等人 (", "et al. ("), ("等 (", "et al. ("), ("等人, ", "et al., "), ("等, ", "et al., "),
+    (" 和 ", " and "), (" 与 ", " and "),
+)  # fmt: skip
+_ZH_CITE_HINTS = ("（", "等", " 和 ", " 与 ")
+
+
+def _latin_citation_forms(prose: str) -> str:
+    if not any(h in prose for h in _ZH_CITE_HINTS):
+        return prose
+    prose = prose.translate(_ZH_CITE_MARKS)
+    for zh, en in _ZH_CITE_WORDS:
+        prose = prose.replace(zh, en)
+    return prose
+
+
 _DASHES = str.maketrans("–—，", "--,")
 #: Month names and their abbreviations: "August 2018" is a date, not an author-year citation;
 #: a translation writes it as its numeral and 月 (2018 年 8 月).
@@ -250,7 +268,7 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
         return frozenset()
     return frozenset(
         (m.group(2), m.group(3))
-        for m in _AUTHOR_YEAR_RE.finditer(" " + prose)
+        for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose))
         if m.group(2) not in MONTHS
     )
 
@@ -260,7 +278,7 @@ def strip_citations(prose: str) -> str:
     prose = _CITE_RE.sub(MASK, prose) if "[" in prose else prose
     if not _YEAR_RE.search(prose):
         return prose
-    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + prose)[1:]
+    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + _latin_citation_forms(prose))[1:]
 
 
 def _strip_author_year(m: re.Match[str]) -> str:
@@ -281,12 +299,24 @@ def month_numbers(prose: str) -> set[str]:
 # ---------------------------------------------------------------------------------------------
 # Figure, table, section and equation references
 
-# (§ is no word character: the word boundary is the words' alone, else "in §3.2" and "(§6.5)"
-# are no references.)
 _REF_EN_RE = re.compile(
-    r"(\b(?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|Equations?|Eqs?\.|Appendix|Algorithm)|§§?)"
+    r"\b((?i:Figures?|Figs?\.|Tables?|Tab\.|Sections?|Sec\.|§|Equations?|Eqs?\.|Appendix|Algorithm))"
     r"\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?(\s*\([a-z]\)|[a-z](?![a-z]))?",
 )
+#: The section sign read as its words (§ is no word character, so the pattern's word boundary
+#: never holds before it after a space or '(': "in §3.2" and "(§6.5)" were no references).
+_SECTION_SIGNS = (("§§", "Sections "), ("§", "Section "))
+
+
+def _section_words(prose: str) -> str:
+    """English ``prose`` with § and §§ as Section and Sections (§§3–4: Sections 3–4)."""
+    if "§" not in prose:
+        return prose
+    for sign, words in _SECTION_SIGNS:
+        prose = prose.replace(sign, words)
+    return prose
+
+
 _REF_ZH_RE = re.compile(
     r"(图|表|式|公式|方程|附录|算法|第)\s*\(?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\)?"
     r"(\s*\([a-z]\)|[a-z](?![a-z]))?\s*(节(?!点)|章)?"
@@ -296,7 +326,6 @@ _REF_KIND_EN = {
     "tab": "table",
     "sec": "section",
     "§": "section",
-    "§§": "section",
     "equ": "equation",
     "eq": "equation",
     "eqs": "equation",
@@ -334,8 +363,8 @@ _ZH_SECTION_WORDS = ("节", "章")
 #: Words that start with one of them and are no section: 节点 (node: 160 节点的集群).
 _ZH_NOT_SECTION = ("节点",)
 #: A bare section range's first number (3– of 3–4 节), read back from the second, at most
-#: this many characters before it.
-_ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*)\s{0,3}[–—\-至]\s{0,3}$")
+#: this many characters before it (bounded runs: a run tried from each digit is quadratic).
+_ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d{1,4}(?:\.\d{1,4}){0,3})\s{0,3}[–—\-至]\s{0,3}$")
 _RANGE_START_MAX = 16
 #: How far after a number its Chinese word may start (spaces).
 _WORD_AFTER_MAX = 3
@@ -354,7 +383,7 @@ def _words_after_numbers(prose: str, words: tuple[str, ...]) -> Iterator[tuple[r
                 break
 
 
-_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.", "§§")
+_REF_EN_PLURALS = ("figures", "figs.", "tables", "sections", "equations", "eqs.")
 #: (kind, number with sub-panel, start, end, tentative)
 _Span = tuple[str, str, int, int, bool]
 
@@ -413,6 +442,8 @@ def references(
     one (a Chinese list continued) only where it is in ``accept`` (the original's)."""
     if not has_reference_word(prose, chinese=chinese):
         return frozenset()
+    if not chinese:
+        prose = _section_words(prose)
     if not _has_list_or_bare(prose, chinese=chinese):  # the common case, without spans
         if not chinese:
             return frozenset(
@@ -473,6 +504,8 @@ def strip_references(prose: str, *, chinese: bool, accept: frozenset[Ref] = froz
     numbers are not figures."""
     if not has_reference_word(prose, chinese=chinese):
         return prose
+    if not chinese:
+        prose = _section_words(prose)
     if not _has_list_or_bare(prose, chinese=chinese):  # the common case, in one pass
         return _REF_ZH_RE.sub(_strip_ref, prose) if chinese else _REF_EN_RE.sub(MASK, prose)
     out: list[str] = []
