@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import redos_patterns as rp
-from duizhao.htmlscan import _PLAIN_TAG_RE
+from duizhao.htmlscan import _ATTRIBUTE_RE, _CLOSED_QUOTES_RE, _OPEN_TAG_RE, _PLAIN_TAG_RE
 from duizhao.quality.glossary.match import MASK_RE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +43,22 @@ ALLOWED: dict[str, str] = {
         " their first character (not a quote, \", ') and each consumes one or more, and no"
         " class admits '<' or '>': an attempt starts only at '<' and ends by the next '<' or"
         " '>', one pass. recheck's JavaScript has no possessive repeats, so it cannot be asked"
+    ),
+    _ATTRIBUTE_RE.pattern: (
+        "htmlscan._ATTRIBUTE_RE: one attribute: a possessive run of name characters, then an"
+        " optional possessive '=' part whose value is a possessive run inside quotes that"
+        " excludes the closing quote, or a possessive bare run; every repeat keeps what it took"
+        " and the optional part (?+) gives nothing back, so a match attempt is one left-to-right"
+        " pass over the attribute (linear; test_linear_scanners times hrefs on hostile lines)"
+    ),
+    _OPEN_TAG_RE.pattern: (
+        "htmlscan._OPEN_TAG_RE: '<', a letter, then one possessive run of one class: no"
+        " ambiguity, one pass"
+    ),
+    _CLOSED_QUOTES_RE.pattern: (
+        "htmlscan._CLOSED_QUOTES_RE: a possessive star of three alternatives disjoint by their"
+        " first character (not a quote, \", '), each a possessive run ended by its delimiter:"
+        " nothing is given back or re-split, one pass"
     ),
 }
 
