@@ -259,3 +259,78 @@ def test_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = runner.invoke(main, ["glossary", "check"])
     assert result.exit_code == 1 and "glossary.yml:1: DZ440" in result.output
     assert "Traceback" not in result.output
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_FORMS, _RENDERINGS, st.booleans(), st.lists(_RENDERINGS, max_size=1)),
+        min_size=1,
+        max_size=7,
+    ),
+    st.text(alphabet="abAB -北大概念KV*Σς", max_size=60),
+    st.integers(0, 60),
+    st.integers(0, 60),
+)
+@example([("a b", "北大", False, [])], "a b a*b a", 2, 9)  # "a b" crosses the fragment's start
+@example([("a", "北大", False, [])], "ba b*a", 1, 6)  # a word continues past the start
+@example([("KV", "大概", False, [])], "大概念", 1, 3)  # the longer overlap outside the fragment
+def test_a_scans_part_is_the_parts_own_scan(
+    spec: list[tuple[str, str, bool, list[str]]], text: str, i: int, j: int
+) -> None:
+    """What :meth:`Matcher.part` takes from a block's scan for a text it holds (the tooltips'
+    texts of a checked block) is what that text's own scan keeps, or None."""
+    entries = [
+        E(form, zh, case=case, zh_forbidden=tuple(f for f in forbidden if f != zh))
+        for form, zh, case, forbidden in spec
+        if any(c.isalpha() for c in form)
+    ]
+    m = Matcher(entries)
+    fragment = text[min(i, j) : max(i, j)]
+    scans = [(m.english_scan(text), m.english_raw), (m.chinese_scan(text), m.chinese_raw)]
+    for scan, own in scans:
+        if scan is None:
+            continue
+        whole = m.part(scan, text)
+        assert whole == (0, own(text)) or (whole is None and "Σ" in text)
+        part = m.part(scan, fragment)
+        if part is not None:
+            offset, kept = part
+            assert text[offset : offset + len(fragment)] == fragment
+            assert [(s - offset, e - offset, k) for s, e, k in kept] == own(fragment)
+
+
+def test_tooltips_with_the_checks_scans_are_the_same(tmp_path: Path) -> None:
+    """The tooltips of a page whose blocks the glossary check scanned (its texts' hits taken
+    from those scans) are those of the page marked alone."""
+    from duizhao.quality.glossary.check import GlossaryCheck
+    from duizhao.quality.glossary.model import Glossary
+    from duizhao.terms.annotate import annotate
+
+    entries = [E("KV cache", "KV 缓存"), E("cache", "缓存"), E("ring attention", "环形注意力")]
+    entries += [E("attention", "注意力"), E("prefill", "预填充", zh_forbidden=("预充",))]
+    glossary = Glossary(tmp_path / "glossary.yml", entries)
+    check = GlossaryCheck(glossary)
+    blocks = [
+        (
+            "The KV cache and *ring attention* in `cache` [prefill](a.md) cache.",
+            "KV 缓存和环形注意力。",
+        ),
+        (
+            "Ring **attention** needs a cache; prefill the KV cache.",
+            "环形**注意力**需要缓存；预充 KV 缓存。",
+        ),
+    ]
+    scans = check.scans()
+    for original, translation in blocks:
+        check.paragraph(original, translation, tmp_path / "a.md", 1, scans)
+    html = (
+        '<div class="dz-en"><p>The KV cache and <em>ring attention</em> in <code>cache</code> '
+        '<a href="a.md">prefill</a> cache.</p></div><div class="dz-zh"><p>KV 缓存和环形注意力。</p>'
+        '</div><div class="dz-en"><p>Ring <strong>attention</strong> needs a cache; prefill the '
+        'KV cache.</p></div><div class="dz-zh"><p>环形<strong>注意力</strong>需要缓存；预充 KV 缓存。</p></div>'
+    )
+    matcher = Matcher(entries)
+    alone = annotate(html, matcher)
+    assert alone.count("dz-term") == 9 and len(scans.en) == len(scans.zh) == 2
+    assert annotate(html, matcher, scans) == alone

@@ -88,6 +88,8 @@ class ArticlesFeature(Feature):
             return list(cached[2])
 
         self.quality = self._quality()
+        if self.quality is not None:
+            self.quality.scans = build.term_scans
         found = check_corpus(build.articles.values(), corpus, self._check_local, linked)
         if self.quality is not None:
             self.quality.save()

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from .figures import Catalog
     from .pages import GeneratedPages
+    from .quality.glossary.match import PageScans
 
 
 @dataclass
@@ -48,6 +49,9 @@ class Build:
     sections: dict[str, str] = field(default_factory=dict)
     #: the figures of the articles (set by the figures feature; read by the checks)
     catalog: Catalog | None = None
+    #: the glossary check's scans of each article's blocks, by path (left by the checks;
+    #: the tooltips take them: most of a page's texts are in its blocks)
+    term_scans: dict[Path, PageScans] = field(default_factory=dict)
 
     def report(self, diagnostic: Diagnostic) -> None:
         self.warn(diagnostic.format())

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..article import Article
     from .checks import Finding
     from .glossary.check import GlossaryCheck
+    from .glossary.match import PageScans
 
 #: The codes ``quality: ignore:`` and ``<!-- duizhao-ignore -->`` may name: the paragraph
 #: checks and the glossary's per-paragraph warnings.
@@ -91,6 +92,9 @@ class Quality:
     _glossary: GlossaryCheck | None = field(init=False, default=None)
     _glossary_read: bool = field(init=False, default=False)
     _blocks: dict[Path, dict[tuple[str, str], _Memo]] = field(init=False, default_factory=dict)
+    #: where the glossary check leaves each article's block scans, by path, for the tooltips
+    #: (the build's :attr:`~duizhao.build.Build.term_scans`), or None for nowhere
+    scans: dict[Path, PageScans] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         digest = hashlib.sha1(code_digest().encode(), usedforsecurity=False)
@@ -145,6 +149,9 @@ class Quality:
         # checks again only the blocks that changed; the memo holds one copy of each page's.
         # (A Quality is made again when glossary.yml or the options change: see articles.py.)
         old = self._blocks.pop(article.path, {}) if self.memo else {}
+        scans = None
+        if terms is not None and self.scans is not None:
+            scans = self.scans[article.path] = terms.scans()
         new: dict[tuple[str, str], _Memo] = {}
         out: list[Stored] = []
         for p in article.paragraphs:
@@ -160,7 +167,7 @@ class Quality:
                 if terms is not None and not skip >= GLOSSARY_CODES:
                     glossary = tuple(
                         (d.code, d.message)
-                        for d in terms.paragraph(original, translation, article.path, p.line)
+                        for d in terms.paragraph(original, translation, article.path, p.line, scans)
                     )
                 memo = (found, glossary)
             new[(original, translation)] = memo

@@ -10,12 +10,13 @@ elsewhere: the Chinese renderings, with their English form). Pure.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 import weakref
 
 from ..escape import html_attr
-from ..quality.glossary.match import Matcher, mask
+from ..quality.glossary.match import Matcher, PageScans, Scan, _Raw, mask
 from ..quality.glossary.model import Entry
 
 _TAG_RE = re.compile(r"<[^<>]*>")
@@ -55,9 +56,14 @@ def tooltip(entry: Entry, side: str) -> str:
     return f"{head}：{entry.definition}" if entry.definition else head
 
 
-def annotate(html: str, matcher: Matcher) -> str:
-    """``html`` with the first use of each term per side marked."""
-    seen: dict[str, set[int]] = {"en": set(), "zh": set()}
+def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str:
+    """``html`` with the first use of each term per side marked (``scans``: the glossary
+    check's scans of the page's blocks, whose hits serve the texts they hold)."""
+    # by side: the keys never marked again (those of the entries marked, forbidden renderings)
+    seen = {"en": set(matcher.forbidden_keys), "zh": set(matcher.forbidden_keys)}
+    parts = None
+    if scans is not None and scans.signature == matcher.signature:
+        parts = {"en": _Parts(scans.en), "zh": _Parts(scans.zh if not matcher.has_latin else [])}
     out: list[str] = []
     done = 0  # html[:done] is in out
     side = "zh"
@@ -68,7 +74,7 @@ def annotate(html: str, matcher: Matcher) -> str:
         start = m.start()
         if skip is None and start > pos:
             text = html[pos:start]
-            marked = _mark(text, matcher, side, seen[side])
+            marked = _mark(text, matcher, side, seen[side], parts[side] if parts else None)
             if marked is not text:
                 out += [html[done:pos], marked]
                 done = start
@@ -98,7 +104,11 @@ def annotate(html: str, matcher: Matcher) -> str:
         if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
             skip, depth = name, 1
     rest = html[pos:]
-    marked = _mark(rest, matcher, side, seen[side]) if skip is None and rest else rest
+    marked = (
+        _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
+        if skip is None and rest
+        else rest
+    )
     if marked is rest and not out:
         return html
     out += [html[done:pos], marked]
@@ -113,16 +123,48 @@ _OPENING: weakref.WeakKeyDictionary[Matcher, dict[tuple[int, str], str]] = (
 
 
 _start = operator.itemgetter(0)
+_key = operator.itemgetter(2)
 
 
-def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
+class _Parts:
+    """A page's block scans on one side, and where the last text was found in them (the
+    next text is most often further on in the same block, or in the next one)."""
+
+    def __init__(self, scans: list[Scan]) -> None:
+        self.scans = scans
+        self.index = 0
+        self.after = 0
+
+    def find(self, matcher: Matcher, masked: str) -> tuple[int, list[_Raw]] | None:
+        """The kept hits of ``masked`` as :meth:`Matcher.part` finds them, or None."""
+        for index in (self.index, self.index + 1):
+            if index >= len(self.scans):
+                return None
+            part = matcher.part(self.scans[index], masked, self.after if index == self.index else 0)
+            if part is not None:
+                self.index, self.after = index, part[0] + len(masked)
+                return part
+        return None
+
+
+def _mark(
+    text: str, matcher: Matcher, side: str, seen: set[int], parts: _Parts | None = None
+) -> str:
+    """``text`` with the first use of each entry whose keys are not in ``seen`` marked (and
+    their keys added): the automaton's report is resolved only when it holds another key, and
+    only the kept hits of those keys are looked at one by one (most hits are of entries
+    marked already). Its hits are the block scan's where ``parts`` holds it."""
     if text.isspace():  # most text between tags
         return text
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
-    if side == "en":
-        kept = matcher.english_raw(masked)
+    part = parts.find(matcher, masked) if parts is not None else None
+    offset = 0
+    if part is not None:
+        offset, kept = part
+    elif side == "en":
+        kept = matcher.english_raw(masked, seen)
     else:
-        kept = matcher.chinese_raw(masked)
+        kept = matcher.chinese_raw(masked, seen)
         if matcher.has_latin:  # terms a translation keeps in Latin letters
             latin = matcher.latin_keys
             latin_hits = [h for h in matcher.english_raw(masked) if h[2] in latin]
@@ -130,20 +172,22 @@ def _mark(text: str, matcher: Matcher, side: str, seen: set[int]) -> str:
                 kept = sorted(kept + latin_hits, key=_start)
     if not kept:
         return text
-    entry_id, number, items = matcher.entry_id, matcher.entry_number, matcher.items
+    fresh = set(map(_key, kept)).difference(seen)
+    if not fresh:
+        return text
+    number, items, keys_of = matcher.entry_number, matcher.items, matcher.keys_of
     openings = _OPENING.get(matcher)
     if openings is None:
         openings = _OPENING[matcher] = {}
     out: list[str] = []
     pos = 0
-    for start, end, key in kept:
-        ident = entry_id[key]
-        if ident in seen or start < pos:
+    for start, end, key in itertools.compress(kept, map(fresh.__contains__, map(_key, kept))):
+        start -= offset
+        if key in seen or start < pos:
             continue
-        entry, term = items[key]
-        if term in entry.zh_forbidden:
-            continue
-        seen.add(ident)
+        end -= offset
+        entry = items[key][0]
+        seen.update(keys_of[number[key]])
         opening = openings.get((number[key], side))
         if opening is None:
             tip = html_attr(tooltip(entry, side))

@@ -102,7 +102,9 @@ class GlossaryFeature(Feature):
         if self.matcher is None or page.content is None or page.file.src_uri == self.page_uri:
             return
         if build.uses_duizhao(page.file.src_uri):
-            page.content = annotate(page.content, self.matcher)
+            path = page.file.abs_src_path
+            scans = build.term_scans.pop(Path(path), None) if path else None
+            page.content = annotate(page.content, self.matcher, scans)
 
     def on_serve(self, build: Build, server: LiveReloadServer) -> LiveReloadServer | None:
         if self.path.exists():

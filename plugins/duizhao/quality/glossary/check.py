@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...article import Article, Paragraph
 from ...diagnostics import Diagnostic
-from .match import Matcher, mask
+from .match import Matcher, PageScans, mask
 from .model import Entry, Glossary
 
 _KEY = operator.itemgetter(2)
@@ -52,16 +52,40 @@ class GlossaryCheck:
                 )
         return found
 
-    def paragraph(self, original: str, translation: str, path: Path, line: int) -> list[Diagnostic]:
-        """The warnings of one original and its translation (``line``: the translation's)."""
+    def scans(self) -> PageScans:
+        """An empty record of a page's scans for :meth:`paragraph` to fill (for the tooltips)."""
+        return PageScans(self.matcher.signature, [], [])
+
+    def paragraph(
+        self,
+        original: str,
+        translation: str,
+        path: Path,
+        line: int,
+        scans: PageScans | None = None,
+    ) -> list[Diagnostic]:
+        """The warnings of one original and its translation (``line``: the translation's);
+        with ``scans``, both texts' scans are added to it."""
         matcher = self.matcher
-        found = matcher.english_raw(mask(original))
+        masked = mask(original)
+        scan = matcher.english_scan(masked) if scans is not None else None
+        if scans is not None and scan is not None:
+            scans.en.append(scan)
+            zh_scan = matcher.chinese_scan(mask(translation))
+            scans.zh.append(zh_scan)
+            found = scan.kept
+        else:
+            found = matcher.english_raw(masked)
+            zh_scan = None
         if not found or original.strip() == translation.strip():
             return []  # (a translation identical to its original is reported on its own)
         number = matcher.entry_number
         terms = dict.fromkeys(map(number.__getitem__, map(_KEY, found)))  # in order of use
-        masked = mask(translation)
-        rendered = matcher.chinese_raw(masked)
+        if zh_scan is not None:
+            masked, rendered = zh_scan.text, zh_scan.kept
+        else:
+            masked = mask(translation)
+            rendered = matcher.chinese_raw(masked)
         keys = list(map(_KEY, rendered))
         forbidden = set(map(self._forbidden.__getitem__, keys))
         # the entries whose rendering may be wrong: none rendered, forbidden or kept in Latin

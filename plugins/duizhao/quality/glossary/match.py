@@ -120,6 +120,26 @@ def resolve(hits: Iterable[Hit]) -> list[Hit]:
 _Raw = tuple[int, int, int]
 
 
+class Scan(NamedTuple):
+    """One masked text's scan, kept for the texts it holds (:meth:`Matcher.part`): the glossary
+    check scans each block, and the tooltips find most of their texts in those blocks."""
+
+    text: str
+    #: the hits the rule keeps, by start
+    kept: list[_Raw]
+    #: of English terms (else of renderings)
+    english: bool
+
+
+class PageScans(NamedTuple):
+    """The scans of one page's blocks, in order, by the matcher of ``signature``: the
+    originals' (English terms) and the translations' (renderings)."""
+
+    signature: tuple[tuple[int, str, str], ...]
+    en: list[Scan]
+    zh: list[Scan]
+
+
 def _priority(hit: _Raw) -> tuple[int, int]:
     return (hit[0] - hit[1], -hit[0])
 
@@ -204,6 +224,7 @@ def _stretches(
 
 
 _end_of = operator.itemgetter(0)
+_key_of = operator.itemgetter(1)
 #: A hit's test beyond the automaton's (word boundaries): ``valid(start, end)``.
 _Valid = Callable[[int, int], bool]
 
@@ -228,6 +249,8 @@ class Matcher:
         self._folded = ahocorasick.Automaton()
         self._cased = ahocorasick.Automaton()
         self._zh = ahocorasick.Automaton()
+        #: by key number: its automaton, the key and its term (what a :class:`Scan` means)
+        self._signature: list[tuple[int, str, str]] = []
         #: some rendering has a Latin end
         self._zh_bounded = False
         for number, entry in enumerate(self.entries):
@@ -242,17 +265,34 @@ class Matcher:
         for automaton in (self._folded, self._cased, self._zh):
             if len(automaton):
                 automaton.make_automaton()
+        #: the longest key's length less one (how far before its end a hit may start)
+        self._max_back = max(self._back, default=0)
+        #: every character of a key
+        self._key_chars = frozenset("".join(key for _tag, key, _term in self._signature))
         #: by key number: ``id`` of the entry (what ``seen`` holds)
         self.entry_id = [id(entry) for entry, _term in self.items]
         #: the English keys of entries that stay in Latin letters
         self.latin_keys = frozenset(k for k, (entry, _term) in enumerate(self.items) if entry.latin)
         #: some entry stays in Latin letters in a translation (``keep_en``, or ``zh`` = ``en``)
         self.has_latin = any(entry.latin for entry in self.entries)
+        #: by entry number: its keys (a term marked once per page marks none of them again)
+        self.keys_of: list[tuple[int, ...]] = [() for _entry in self.entries]
+        for key, number in enumerate(self.entry_number):
+            self.keys_of[number] += (key,)
+        #: equal for two matchers whose key numbers mean the same keys (a :class:`Scan` of
+        #: one serves the other)
+        self.signature = tuple(self._signature)
+        #: the keys of forbidden renderings (never marked as a term's use)
+        self.forbidden_keys = frozenset(
+            k for k, (entry, term) in enumerate(self.items) if term in entry.zh_forbidden
+        )
 
     def _add(self, automaton: ahocorasick.Automaton, key: str, number: int, term: str) -> None:
         if automaton.exists(key):
             return  # another entry's key: the first entry's hit is the one kept
         automaton.add_word(key, len(self.items))
+        tag = 0 if automaton is self._folded else 1 if automaton is self._cased else 2
+        self._signature.append((tag, key, term))
         entry = self.entries[number]
         self.items.append((entry, term))
         self._length.append(len(key))
@@ -265,8 +305,9 @@ class Matcher:
 
     # -- the kept hits, as (start, end, key) ------------------------------------------------
 
-    def english_raw(self, text: str) -> list[_Raw]:
-        """The English terms of ``text`` (already masked) the rule keeps, by start."""
+    def english_raw(self, text: str, done: set[int] | frozenset[int] = frozenset()) -> list[_Raw]:
+        """The English terms of ``text`` (already masked) the rule keeps, by start; none when
+        every key the automaton reports is in ``done`` (no hit of another key to keep)."""
         folded: list[tuple[int, int]] = (
             list(self._folded.iter(_lower(text))) if len(self._folded) else []
         )
@@ -274,17 +315,18 @@ class Matcher:
         if folded and cased:  # both: one list, the case-folded keys first on a common span
             return _greedy(self._bounded([*folded, *cased], text))
         raw = folded or cased
-        if not raw:
+        if not raw or (done and done.issuperset(map(_key_of, raw))):
             return []
         return self._scan_english(raw, text)
 
-    def chinese_raw(self, text: str) -> list[_Raw]:
+    def chinese_raw(self, text: str, done: set[int] | frozenset[int] = frozenset()) -> list[_Raw]:
         """The renderings (allowed and forbidden) in ``text`` the rule keeps, by start; a
-        rendering with Latin letters ("KV 缓存") keeps to word boundaries at its Latin ends."""
+        rendering with Latin letters ("KV 缓存") keeps to word boundaries at its Latin ends.
+        ``done`` as :meth:`english_raw`."""
         if not len(self._zh):
             return []
         raw = list(self._zh.iter(text))
-        if not raw:
+        if not raw or (done and done.issuperset(map(_key_of, raw))):
             return []
         if self._zh_bounded:  # renderings with Latin ends keep to word boundaries there
             raw = self._bounded_zh(raw, text)
@@ -305,14 +347,90 @@ class Matcher:
 
     def _scan_english(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
         """:func:`_scan` of the hits on word boundaries."""
+        return _scan(self._on_boundaries(raw, text), self._back)
+
+    def _on_boundaries(self, raw: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+        """The English hits of ``raw`` on word boundaries of ``text`` (in its order)."""
         word, back = _WORD_CHARS, self._back
         padded = "\0" + text + "\0"  # padded[end + 2]: the character after a hit's last
-        bounded = [
+        return [
             hit
             for hit in raw  # and padded[end - back]: the one before its first
             if not word[padded[hit[0] + 2]] and not word[padded[hit[0] - back[hit[1]]]]
         ]
-        return _scan(bounded, back)
+
+    # -- one text's scan, for the texts it holds (the tooltips' parts of a checked block) -----
+
+    def english_scan(self, text: str) -> Scan | None:
+        """:meth:`english_raw` of ``text`` (masked) as a :class:`Scan`; None with both
+        case-folded and cased entries (resolved together: :meth:`part` would not know)."""
+        if len(self._folded) and len(self._cased):
+            return None
+        if len(self._folded):
+            raw = list(self._folded.iter(_lower(text)))
+        else:
+            raw = list(self._cased.iter(text)) if len(self._cased) else []
+        return Scan(text, self._scan_english(raw, text) if raw else [], True)
+
+    def chinese_scan(self, text: str) -> Scan:
+        """:meth:`chinese_raw` of ``text`` (masked) as a :class:`Scan`."""
+        return Scan(text, self.chinese_raw(text), False)
+
+    def part(self, scan: Scan, fragment: str, after: int = 0) -> tuple[int, list[_Raw]] | None:
+        """Where ``fragment`` (masked) is in the text of ``scan`` (from ``after`` on), and its
+        kept hits there, in the text's offsets — what the fragment's own scan keeps, shifted;
+        None when the text does not hold it, or where its own scan could differ: a word
+        continues past one of its ends, a hit the rule weighed crosses one, or a capital
+        sigma (whose lower case depends on what follows)."""
+        text = scan.text
+        start = text.find(fragment, after)
+        if start < 0 or (scan.english and "Σ" in fragment):
+            return None
+        end = start + len(fragment)
+        word = _WORD_CHARS
+        if (start and word[text[start - 1]]) or (end < len(text) and word[text[end]]):
+            return None
+        if self._crosses(scan, start) or self._crosses(scan, end):
+            return None
+        kept = scan.kept
+        first = bisect.bisect_left(kept, start, key=_end_of)  # (kept: by start)
+        last = bisect.bisect_left(kept, end, key=_end_of)
+        return start, kept[first:last]
+
+    def _crosses(self, scan: Scan, pos: int) -> bool:
+        """Some hit the rule weighed in ``scan`` holds both ``pos - 1`` and ``pos`` (True too
+        where that is not settled cheaply). Such a hit holds two characters of keys: most
+        texts' ends (markup, a masked span) are none; around the others the automaton reads
+        the text again, as far as a key reaches."""
+        text, n = scan.text, len(scan.text)
+        if not 0 < pos < n:
+            return False
+        chars = self._key_chars
+        before, after = text[pos - 1], text[pos]
+        if (before not in chars and before.lower() not in chars) or (
+            after not in chars and after.lower() not in chars
+        ):
+            return False
+        lo, hi = max(0, pos - self._max_back - 1), min(n, pos + self._max_back + 1)
+        window = text[lo:hi]
+        if scan.english:
+            if "Σ" in window:  # its lower case depends on what follows: not settled here
+                return True
+            automaton = self._folded if len(self._folded) else self._cased
+            raw = automaton.iter(_lower(window) if automaton is self._folded else window)
+        else:
+            raw = self._zh.iter(window)
+        word, back, lead, tail = _WORD_CHARS, self._back, self._lead, self._tail
+        for last, key in raw:
+            first, last = lo + last - back[key], lo + last
+            if not first < pos <= last:
+                continue
+            if (scan.english or lead[key]) and first and word[text[first - 1]]:
+                continue  # not on a word boundary: not weighed
+            if (scan.english or tail[key]) and last + 1 < n and word[text[last + 1]]:
+                continue
+            return True
+        return False
 
     def _bounded(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
         """English hits on word boundaries, in the order of ``raw`` (no resolving)."""
