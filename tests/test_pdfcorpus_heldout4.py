@@ -21,6 +21,8 @@ import pytest
 from bench import pdfcorpus
 from bench.detect import timed_detector
 
+from budget import HELD_OUT_IN_FUZZ, LONG
+
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at 69c99cf,
 #: 2026-12-03: 15 papers, 12 templates, 78 pages, 131 floats): recall 0.840, precision 0.924,
 #: captions 0.824 (recall is 110/131 = 0.8397). Issue 20 wants 0.95: not met.
@@ -80,6 +82,7 @@ def report() -> pdfcorpus.Report:
     return pdfcorpus.score(PAPERS, timed_detector)  # type: ignore[arg-type]
 
 
+@pytest.mark.skipif(not LONG, reason=HELD_OUT_IN_FUZZ)
 def test_heldout4_detection_scores_hold_their_floors(report: pdfcorpus.Report) -> None:
     below = report.below(
         recall=RECALL_FLOOR,
