@@ -151,6 +151,10 @@ BAD: dict[str, tuple[Callable[[Path], Path], int | None, str]] = {
 }
 #: refused only after a second of parsing: the import's refusal is the same code path
 SLOW = {"million", "fanned"}
+#: PDFium loads the million-object page in about 1.5-2.5 s of CPU, so the guard's 2 s limit may
+#: stop the child before it counts the objects (seen once on an idle clean clone): either
+#: refusal is one bounded line that writes nothing.
+EITHER_REFUSAL = {"million": ("parsing it takes more than 2 s of CPU",)}
 
 
 def _files(root: Path) -> list[str]:
@@ -177,7 +181,10 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
     where = "paper.pdf" if page is None else f"paper.pdf:{page}"
-    assert len(lines) == 1 and lines[0].startswith(f"{where}: DZ113 {reason}"), lines
+    reasons = (reason, *EITHER_REFUSAL.get(case, ()))
+    assert len(lines) == 1 and lines[0].startswith(tuple(f"{where}: DZ113 {r}" for r in reasons)), (
+        lines
+    )
     assert "Traceback" not in result.output and "Error" not in result.output
     spent = resource.getrusage(resource.RUSAGE_CHILDREN)
     child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
