@@ -1,0 +1,43 @@
+"""What the four held-out PDF corpus tests share: the score floors (run in ``make fuzz``) and the
+check that a set shares no file, sha256 or title with the other sets."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench import pdfcorpus
+from bench.detect import timed_detector
+
+
+def assert_floors(
+    papers: Sequence[pdfcorpus.Paper],
+    *,
+    recall: float,
+    precision: float,
+    captions: float,
+    template: float,
+) -> None:
+    """Score ``papers`` with the timed detector and fail naming every floor it falls short of."""
+    report = pdfcorpus.score(papers, timed_detector)  # type: ignore[arg-type]
+    below = report.below(recall=recall, precision=precision, captions=captions, template=template)
+    assert not below, "\n".join([*below, pdfcorpus.format_report(report, papers)])
+
+
+def _metadata(corpus: Path) -> list[dict[str, object]]:
+    return [json.loads(path.read_text("utf-8")) for path in sorted(corpus.glob("*.json"))]
+
+
+def assert_in_no_other_set(papers: Sequence[pdfcorpus.Paper], others: Sequence[Path]) -> None:
+    """Each paper's recorded sha256 is its file's, and neither it nor its title is in ``others``."""
+    meta = [data for corpus in others for data in _metadata(corpus)]
+    digests = {str(data.get("sha256", "")) for data in meta}
+    titles = {str(data.get("source", {}).get("title", "")).casefold() for data in meta}  # type: ignore[union-attr]
+    for paper in papers:
+        data = json.loads(paper.pdf.with_suffix(".json").read_text("utf-8"))
+        digest = hashlib.sha256(paper.pdf.read_bytes()).hexdigest()
+        assert data["sha256"] == digest, paper.slug
+        assert digest not in digests, paper.slug
+        assert str(data["source"]["title"]).casefold() not in titles, paper.slug
