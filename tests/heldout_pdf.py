@@ -1,5 +1,5 @@
-"""What the four held-out PDF corpus tests share: the score floors (run in ``make fuzz``) and the
-check that a set shares no file, sha256 or title with the other sets."""
+"""What the four held-out PDF corpus tests share: the check of a set's form, the score floors (run
+in ``make fuzz``) and the check that a set shares no file, sha256 or title with the other sets."""
 
 from __future__ import annotations
 
@@ -10,6 +10,26 @@ from pathlib import Path
 
 from bench import pdfcorpus
 from bench.detect import timed_detector
+
+
+def assert_well_formed(
+    papers: Sequence[pdfcorpus.Paper],
+    others: Sequence[Path],
+    *,
+    min_papers: int,
+    min_styles: int = 1,
+    min_floats: int = 0,
+    min_tables: int = 0,
+) -> None:
+    """The set has its papers, templates, floats and tables, and every label is well formed."""
+    labels = [label for paper in papers for label in paper.labels]
+    assert len(papers) >= min_papers
+    assert len({paper.style for paper in papers}) >= min_styles
+    assert len(labels) >= min_floats
+    assert sum(label.kind == "table" for label in labels) >= min_tables
+    assert {label.kind for label in labels} <= {"figure", "table"}
+    names = {paper.pdf.name for corpus in others for paper in pdfcorpus.load(corpus)}
+    assert not [problem for paper in papers for problem in pdfcorpus.label_problems(paper, names)]
 
 
 def assert_floors(

@@ -14,7 +14,7 @@ import pytest
 from bench import pdfcorpus
 
 from budget import HELD_OUT_IN_FUZZ, LONG
-from heldout_pdf import assert_floors
+from heldout_pdf import assert_floors, assert_well_formed
 
 #: Overall floors, about two floats under the measurement (13 papers, 11 templates, 77
 #: floats: 1.000, 1.000, 1.000 once the three failure classes found here were reproduced on
@@ -32,9 +32,7 @@ PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT)
 
 
 def test_the_heldout_corpus_is_there_and_well_formed() -> None:
-    assert len(PAPERS) >= 13
-    tuned = {p.pdf.name for p in pdfcorpus.load()}
-    assert not [p for paper in PAPERS for p in pdfcorpus.label_problems(paper, tuned)]
+    assert_well_formed(PAPERS, (pdfcorpus.CORPUS,), min_papers=13)
 
 
 @pytest.mark.skipif(not LONG, reason=HELD_OUT_IN_FUZZ)

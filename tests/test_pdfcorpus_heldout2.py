@@ -14,7 +14,7 @@ import pytest
 from bench import pdfcorpus
 
 from budget import HELD_OUT_IN_FUZZ, LONG
-from heldout_pdf import assert_floors
+from heldout_pdf import assert_floors, assert_well_formed
 
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at c8fefe4, and
 #: unchanged after the first held-out set's classes were fixed: 16 papers, 12 templates, 46
@@ -33,13 +33,13 @@ PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT2)
 
 
 def test_the_second_heldout_corpus_is_there_and_well_formed() -> None:
-    assert len(PAPERS) >= 16
-    assert len({p.style for p in PAPERS}) >= 12
-    assert sum(len(p.labels) for p in PAPERS) >= 60
-    others = {p.pdf.name for p in pdfcorpus.load()} | {
-        p.pdf.name for p in pdfcorpus.load(pdfcorpus.HELDOUT)
-    }
-    assert not [p for paper in PAPERS for p in pdfcorpus.label_problems(paper, others)]
+    assert_well_formed(
+        PAPERS,
+        (pdfcorpus.CORPUS, pdfcorpus.HELDOUT),
+        min_papers=16,
+        min_styles=12,
+        min_floats=60,
+    )
 
 
 @pytest.mark.skipif(not LONG, reason=HELD_OUT_IN_FUZZ)

@@ -15,7 +15,7 @@ import pytest
 from bench import pdfcorpus
 
 from budget import HELD_OUT_IN_FUZZ, LONG
-from heldout_pdf import assert_floors, assert_in_no_other_set
+from heldout_pdf import assert_floors, assert_in_no_other_set, assert_well_formed
 
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at 528e388 and again
 #: with the second held-out set's last classes fixed, DETECT_VERSION 22: 15 papers, 13
@@ -32,13 +32,8 @@ OTHER_SETS = (pdfcorpus.CORPUS, pdfcorpus.HELDOUT, pdfcorpus.HELDOUT2)
 
 
 def test_the_third_heldout_corpus_is_there_and_well_formed() -> None:
-    assert len(PAPERS) >= 14
-    assert len({p.style for p in PAPERS}) >= 8
-    assert sum(len(p.labels) for p in PAPERS) >= 70
-    kinds = {label.kind for p in PAPERS for label in p.labels}
-    assert kinds == {"figure", "table"}
-    others = {p.pdf.name for corpus in OTHER_SETS for p in pdfcorpus.load(corpus)}
-    assert not [p for paper in PAPERS for p in pdfcorpus.label_problems(paper, others)]
+    assert_well_formed(PAPERS, OTHER_SETS, min_papers=14, min_styles=8, min_floats=70)
+    assert {label.kind for paper in PAPERS for label in paper.labels} == {"figure", "table"}
 
 
 def test_no_heldout3_paper_is_in_another_set() -> None:

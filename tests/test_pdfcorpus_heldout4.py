@@ -17,7 +17,7 @@ import pytest
 from bench import pdfcorpus
 
 from budget import HELD_OUT_IN_FUZZ, LONG
-from heldout_pdf import assert_floors, assert_in_no_other_set
+from heldout_pdf import assert_floors, assert_in_no_other_set, assert_well_formed
 
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at 69c99cf,
 #: 2026-12-03: 15 papers, 12 templates, 78 pages, 131 floats): recall 0.840, precision 0.924,
@@ -41,14 +41,15 @@ MIN_TABLES = 40
 
 
 def test_the_fourth_heldout_corpus_is_there_and_well_formed() -> None:
-    assert len(PAPERS) >= MIN_PAPERS
-    assert len({p.style for p in PAPERS}) >= MIN_STYLES
-    assert sum(len(p.labels) for p in PAPERS) >= MIN_FLOATS
-    assert sum(label.kind == "table" for p in PAPERS for label in p.labels) >= MIN_TABLES
-    kinds = {label.kind for p in PAPERS for label in p.labels}
-    assert kinds == {"figure", "table"}
-    others = {p.pdf.name for corpus in OTHER_SETS for p in pdfcorpus.load(corpus)}
-    assert not [p for paper in PAPERS for p in pdfcorpus.label_problems(paper, others)]
+    assert_well_formed(
+        PAPERS,
+        OTHER_SETS,
+        min_papers=MIN_PAPERS,
+        min_styles=MIN_STYLES,
+        min_floats=MIN_FLOATS,
+        min_tables=MIN_TABLES,
+    )
+    assert {label.kind for paper in PAPERS for label in paper.labels} == {"figure", "table"}
 
 
 def test_no_heldout4_paper_is_in_another_set() -> None:
