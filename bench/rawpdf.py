@@ -36,7 +36,16 @@ def write(
         FONT,
         *extra,
     ]
-    out = bytearray(b"%PDF-1.7\n")
+    path.write_bytes(serialise(objects, trailer=trailer))
+    return path
+
+
+def serialise(
+    objects: Sequence[bytes], *, header: bytes = b"%PDF-1.7\n", trailer: bytes = b""
+) -> bytes:
+    """A PDF file of ``objects`` numbered from 1 (object 1 the catalog), with its cross-reference
+    table; ``trailer`` adds keys to the trailer dictionary."""
+    out = bytearray(header)
     offsets = []
     for i, obj in enumerate(objects, 1):
         offsets.append(len(out))
@@ -49,8 +58,7 @@ def write(
         trailer,
         xref,
     )
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)
 
 
 def text(lines: Sequence[tuple[float, float, str]], size: float = 10) -> bytes:

@@ -15,6 +15,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import rawpdf
+
 W, H = 612.0, 792.0
 LEFT = (54.0, 297.0)
 RIGHT = (315.0, 558.0)
@@ -372,16 +374,4 @@ def _pdf(pages: list[Canvas]) -> bytes:
         )
         kids.append(b"%d 0 R" % len(objects))
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body_bytes in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body_bytes + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+    return rawpdf.serialise(objects, header=b"%PDF-1.4\n")
