@@ -2,9 +2,9 @@
 
 tests/data/quality/ (see its SOURCES.md): clean paragraphs, one seeded mistake per copy, and
 look-alike traps that are correct. The held-out halves (tests/data/quality-heldout/,
-quality-heldout2/ and quality-heldout3/) are scored by ``python -m tests.test_quality_corpus heldout``
-(``heldout2``, ``heldout3``), never while tuning; the suite holds each to the floor of its first
-measurement (``HELD_OUT_FLOORS``).
+quality-heldout2/, quality-heldout3/ and quality-heldout4/) are scored by ``python -m
+tests.test_quality_corpus heldout`` (``heldout2``, ``heldout3``, ``heldout4``), never while tuning;
+the suite holds each to the floor of its first measurement (``HELD_OUT_FLOORS``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ PARTS = {
     "heldout": "quality-heldout",
     "heldout2": "quality-heldout2",
     "heldout3": "quality-heldout3",
+    "heldout4": "quality-heldout4",
 }
 
 

@@ -9,7 +9,13 @@ import pytest
 import yaml
 
 DATA = Path(__file__).parent / "data"
-HALVES = ["quality", "quality-heldout", "quality-heldout2", "quality-heldout3"]
+HALVES = [
+    "quality",
+    "quality-heldout",
+    "quality-heldout2",
+    "quality-heldout3",
+    "quality-heldout4",
+]
 ERRORS = {"code", "math", "link", "citation", "number", "reference", "identical"}
 WARNINGS = {"untranslated", "acronym", "glossary", "halfwidth-punct", "fullwidth", "spacing"}
 
@@ -65,7 +71,7 @@ def test_traps_and_glossary_have_their_fields(half: str) -> None:
 
 
 def test_command_line_names_every_half() -> None:
-    """`python -m tests.test_quality_corpus heldout3` scores quality-heldout3 (short names)."""
+    """`python -m tests.test_quality_corpus heldout4` scores quality-heldout4 (short names)."""
     from tests.test_quality_corpus import PARTS
 
     assert sorted(PARTS.values()) == sorted(HALVES)
