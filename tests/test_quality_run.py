@@ -196,3 +196,23 @@ def test_glossary_findings_are_memoised_and_skipped_when_ignored(
     quiet = Quality(QualityOptions(ignore=frozenset({"DZ445", "DZ446", "DZ447"})), glossary)
     assert all(d.code != "DZ445" for d in quiet.article(parse(ARTICLE, path)))
     assert len(calls) == 2  # not run
+
+
+def test_the_site_glossary_wins_over_the_acronym_table(tmp_path: Path) -> None:
+    """An acronym the site glossary lists is its check's to judge, not DZ421's: rendered as the
+    glossary says (LLM: 大语言模型) it is no missing acronym; without the glossary it is
+    (issue 23, session 33: the convention of checks.ACRONYM_RENDERINGS)."""
+    from duizhao.article import parse
+    from duizhao.quality.run import Quality
+
+    text = ARTICLE.replace(
+        "> Prior work [3, 7] did this.\n\n先前的工作 [3, 7] 做过这件事。",
+        "> Prior work [3, 7] serves LLM requests.\n\n先前的工作 [3, 7] 服务大语言模型的请求。",
+    )
+    path = tmp_path / "docs" / "a.md"
+    alone = Quality().article(parse(text, path))
+    assert [d.code for d in alone if "P002" in d.message] == ["DZ421"]
+    glossary = tmp_path / "glossary.yml"
+    glossary.write_text("- en: LLM\n  zh: 大语言模型\n", encoding="utf-8")
+    found = Quality(glossary_path=glossary).article(parse(text, path))
+    assert [d.code for d in found if "P002" in d.message] == []

@@ -34,16 +34,21 @@ TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
 #: Common acronyms and their standard Chinese renderings (a maintained table, not the site
-#: glossary: the paragraph checks' findings are memoised by the block alone): such an acronym
-#: may be absent where one of its renderings is there (LM head: 语言模型头), unless the original
-#: defines it in parentheses (a defined acronym is kept). An acronym of the paper's own terms
-#: (DP, TP, FSDP) is kept as written, so it has no entry here; nor have LLM and NIC, which the
-#: seeded sets' translators keep (大语言模型 alone for LLM, 网卡 alone for NIC are seeded
-#: mistakes there).
+#: glossary: the paragraph checks' findings are memoised by the block alone): such an acronym,
+#: or its plural (APIs), may be absent where one of its renderings is there (LM head: 语言模型头;
+#: file- and object-based APIs: 文件接口和对象接口; an Ethernet NIC: 以太网网卡), unless the
+#: original defines it in parentheses ("network interface cards (NICs)": a defined acronym is
+#: kept). The convention: a generic acronym of computing with one settled Chinese word is
+#: listed; an acronym of the paper's own terms (DP, TP, FSDP) or of the field's (LLM, RAG,
+#: TTFT, RTT, WAN), which the seeded sets' translators keep (大语言模型 alone for LLM is a
+#: seeded mistake there), is not. A site's glossary wins over the table: an acronym it lists is
+#: judged by the glossary check alone (its renderings, or ``keep_en``), not here.
 ACRONYM_RENDERINGS = {
     "LM": ("语言模型",),
     "VM": ("虚拟机",),
     "CO2": ("二氧化碳",),
+    "API": ("接口",),
+    "NIC": ("网卡",),
 }
 
 #: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
@@ -140,8 +145,17 @@ def _short(items: Iterable[str], limit: int = 3) -> str:
 
 
 def check_code(o: m.Masked, t: m.Masked) -> str | None:
+    """Inline code of the original missing or retyped. A translation may add code (an
+    identifier the original names in prose), and may write a span the original repeats fewer
+    times when it writes it at least once, retypes nothing and never writes it as prose ("this
+    `FlatParameter` … within the `FlatParameter`": "`FlatParameter` 使得对其中的参数……",
+    referring back with 其中 or 它). A span dropped everywhere, dropped where another span is
+    new (retyped), or left in the prose without its backticks is an error."""
     missing, extra = _multiset_diff(o.code, t.code)
-    if not missing:  # a translation may add code (an identifier the original names in prose)
+    if missing and not extra:
+        present = set(t.code)
+        missing = [span for span in missing if span not in present or span in t.prose]
+    if not missing:
         return None
     parts = []
     if missing:
@@ -369,11 +383,16 @@ def _only_spaces(text: str, start: int, end: int) -> bool:
     return not text[start:end].strip(" ,")
 
 
-def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
+def check_acronyms(
+    o: m.Masked, t: m.Masked, glossary_terms: frozenset[str] = frozenset()
+) -> str | None:
+    """An acronym of the original missing from the translation; ``glossary_terms`` (the site
+    glossary's English forms) are the glossary check's to judge."""
     for mt in _ACRONYM_RE.finditer(o.prose):
         word = mt.group(1)
         if (
             word not in TRANSLATED_ACRONYMS
+            and word not in glossary_terms
             and not _has_word(t.prose, word, plural=True)  # DP of per-DP-rank is not in FSDP
             and not _rendered(word, o.prose, t.prose)
         ):
@@ -385,6 +404,7 @@ def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
             if (
                 capitals >= DEFINED_ACRONYM_MIN_CAPITALS
                 and capitals < len(word)  # all capitals: read above
+                and word not in glossary_terms
                 and not _has_word(t.prose, word, plural=True)
             ):
                 return f"acronym {word} of the original is missing from the translation"
@@ -393,9 +413,10 @@ def check_acronyms(o: m.Masked, t: m.Masked) -> str | None:
 
 def _rendered(word: str, original: str, translation: str) -> bool:
     """Is acronym ``word`` written as one of its standard renderings? Not when the original
-    defines it ("network interface card (NIC)"): a translation keeps a defined acronym."""
+    defines it ("network interface card (NIC)", "(NICs)"): a translation keeps a defined
+    acronym."""
     renderings = ACRONYM_RENDERINGS.get(word)
-    if renderings is None or f"({word})" in original:
+    if renderings is None or f"({word})" in original or f"({word}s)" in original:
         return False
     return any(zh in translation for zh in renderings)
 
@@ -422,8 +443,11 @@ def check_spacing(t: m.Masked) -> str | None:
     return f"no space between Chinese and Latin or digits in '{mt.group(0)}'"
 
 
-def check_block(original: str, translation: str) -> Iterator[Finding]:
-    """The findings of one block, in code order; nothing when either side is empty."""
+def check_block(
+    original: str, translation: str, glossary_terms: frozenset[str] = frozenset()
+) -> Iterator[Finding]:
+    """The findings of one block, in code order; nothing when either side is empty.
+    ``glossary_terms``: the site glossary's English forms (DZ421 leaves them to it)."""
     if not original or not translation:
         return
     o, t = m.mask(original), m.mask(translation)
@@ -445,7 +469,7 @@ def check_block(original: str, translation: str) -> Iterator[Finding]:
         yield "DZ406", msg
     if (msg := check_untranslated(t)) is not None:
         yield "DZ420", msg
-    if (msg := check_acronyms(o, t)) is not None:
+    if (msg := check_acronyms(o, t, glossary_terms)) is not None:
         yield "DZ421", msg
     if (msg := check_halfwidth(t)) is not None:
         yield "DZ423", msg

@@ -351,9 +351,11 @@ def _en_kind(word: str) -> str:
 #: A reference's list continued without its word (matched at the end of a reference): after
 #: a plural in English ("Figures 3 and 4"); in Chinese ("图 11(a) 和 11(b)", "第 3.1 节和 3.2
 #: 节") tentatively, a reference only where the original has it (图 3 和 5 次运行 is a count); a
-#: range's end too ("§§3–4", "第 3–4 节").
+#: range's end too ("§§3–4", "第 3–4 节", "Sections 3.1 to 3.4", "第 3.1 至 3.4 节": a range is
+#: read as its two ends, as a translation writes it).
 _REF_MORE_RE = re.compile(
-    r"\s{0,3}(?:,|，|、|and|or|&|和|与|及|或|以及|–|—|-|至)\s{0,3}(?:第\s{0,3})?(\d+(?:\.\d+)*)"
+    r"\s{0,3}(?:,|，|、|and\b|or\b|&|to\b|through\b|和|与|及|或|以及|–|—|-|至|到)\s{0,3}"
+    r"(?:第\s{0,3})?(\d+(?:\.\d+)*)"
     r"(?![\d.]\d)"
     r"(\s{0,3}\([a-z]\)|[a-z](?![a-z]))?\s{0,3}(?:节(?!点)|章)?"
 )
@@ -364,7 +366,12 @@ _ZH_SECTION_WORDS = ("节", "章")
 _ZH_NOT_SECTION = ("节点",)
 #: A bare section range's first number (3– of 3–4 节), read back from the second, at most
 #: this many characters before it (bounded runs: a run tried from each digit is quadratic).
-_ZH_RANGE_START_RE = re.compile(r"(?<![\d.])(\d{1,4}(?:\.\d{1,4}){0,3})\s{0,3}[–—\-至]\s{0,3}$")
+_ZH_RANGE_START_RE = re.compile(
+    r"(?<![\d.])(\d{1,4}(?:\.\d{1,4}){0,3})\s{0,3}([–—\-至到]|[、和与及])\s{0,3}$"
+)
+#: The list connectors of a bare section's first number (3、4 节, 3 和 4 节): tentative, a
+#: section only where the original has it (a range's dash or 至 is no count).
+_ZH_LIST_JOINERS = frozenset("、和与及")
 _RANGE_START_MAX = 16
 #: How far after a number its Chinese word may start (spaces).
 _WORD_AFTER_MAX = 3
@@ -414,8 +421,9 @@ def _reference_spans(prose: str, *, chinese: bool) -> Iterator[_Span]:
                 first = _ZH_RANGE_START_RE.search(
                     prose, max(0, m.start() - _RANGE_START_MAX), m.start()
                 )
-                if first is not None:  # 3–4 节
-                    yield "section", first.group(1), first.start(), m.start(), False
+                if first is not None:  # 3–4 节, 3、4 节
+                    listed = first.group(2) in _ZH_LIST_JOINERS
+                    yield "section", first.group(1), first.start(), m.start(), listed
                 yield "section", prose[m.start() : m.end()], m.start(), end, False
     else:
         for m in _REF_EN_RE.finditer(prose):

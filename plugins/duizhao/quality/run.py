@@ -143,6 +143,8 @@ class Quality:
         from .checks import check_block, ignored_codes
 
         terms = self._terms()
+        # the glossary's terms are its check's, not the acronym check's (DZ421)
+        forms = terms.english_forms if terms is not None else frozenset()
         if terms is not None and self.options.ignore >= GLOSSARY_CODES:
             terms = None  # every glossary warning ignored: the glossary check is not run
         # The blocks of the article's last check, by text: an edited page (mkdocs serve)
@@ -162,7 +164,7 @@ class Quality:
             skip = self.options.ignore | ignored_codes(translation)
             memo = old.get((original, translation))
             if memo is None:
-                found = tuple(check_block(original, translation))
+                found = tuple(check_block(original, translation, forms))
                 glossary: tuple[Finding, ...] = ()
                 if terms is not None and not skip >= GLOSSARY_CODES:
                     glossary = tuple(

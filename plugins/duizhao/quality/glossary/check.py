@@ -39,6 +39,9 @@ class GlossaryCheck:
                 self._forbidden[key] = matcher.entry_number[key]
         #: the entries that stay in Latin letters
         self._latin = {n for n, entry in enumerate(matcher.entries) if entry.latin}
+        #: every English form as written, for the acronym check to leave to this one (the
+        #: site glossary wins over its table of standard renderings)
+        self.english_forms = frozenset(form for entry in glossary.entries for form in entry.en)
 
     def article(self, article: Article) -> list[Diagnostic]:
         if not self.glossary:
