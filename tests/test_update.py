@@ -176,6 +176,26 @@ def test_moved_paragraphs_are_found() -> None:
     assert fates[(4,)] == "moved" and all(fates[(i,)] == "same" for i in (0, 1, 2, 3, 5))
 
 
+def test_a_passage_said_twice_anchors_where_it_continues_the_order() -> None:
+    """mkdocs-deploying's class (runs_win_ties): a paragraph and the edited one after it, said
+    again word for word in a new section; the old one is the same as the first place, next
+    to its neighbour, not the copy the subsequence took, and the edited one follows it."""
+    say = [
+        f"Paragraph {name} of the deployment guide says something of its own, at some length."
+        for name in ("one", "aware", "never", "last", "user", "pages", "domain")
+    ]
+    edited = say[2].replace("of its own", "of its very own")
+    old = [say[0], say[1], say[2], say[3]]
+    new = [say[0], say[1], edited, say[4], say[5], say[1], edited, say[6], say[3]]
+    carried = {m.old: (m.fate, m.new) for m in align(old, new).matches if m.old and m.new}
+    assert carried == {
+        (0,): ("same", (0,)),
+        (1,): ("same", (1,)),
+        (2,): ("edited", (2,)),
+        (3,): ("same", (8,)),
+    }
+
+
 def test_short_units_need_a_near_exact_match() -> None:
     old = ["3 Results", "See Table 2.", "Table 2: Settings of each run in the cluster."]
     new = ["4 Results", "See Figure 5.", "Table 3: Settings of each run in the cluster."]

@@ -275,6 +275,74 @@ def common_subsequence(old: Sequence[str], new: Sequence[str]) -> list[tuple[int
     )
 
 
+def runs_win_ties(
+    anchors: list[tuple[int, int]], old: Sequence[str], new: Sequence[str]
+) -> list[tuple[int, int]]:
+    """The anchors with one kind of tie of the common subsequence broken toward its
+    neighbours: a *passage* said twice in one version (two or more consecutive paragraphs
+    with the very same words at both places: mkdocs-deploying says "Be aware that you will
+    not be able to review the built site …" and the paragraph after it again for User
+    Pages) anchors, of its places that keep the order, at the one next to an anchor it
+    follows or precedes in both versions, when the subsequence's choice is next to none.
+    A run of consecutive anchors moves as one. One paragraph said twice alone is left as the
+    subsequence takes it: a sentence said again to open a new section (ds-autotp's "The
+    following results were collected …" before a table of one shape) belongs to either
+    place. The subsequence keeps its length, and every tie it breaks is between paragraphs
+    with the very same words."""
+    out = list(anchors)
+    k = 0
+    while k < len(out):
+        end = k + 1  # the run of consecutive anchors out[k:end]
+        while end < len(out) and out[end] == (out[end - 1][0] + 1, out[end - 1][1] + 1):
+            end += 1
+        before = out[k - 1] if k else (-1, -1)
+        after = out[end] if end < len(out) else (len(old), len(new))
+        moved = _run_elsewhere(out[k:end], before, after, old, new) or _run_elsewhere(
+            [(j, i) for i, j in out[k:end]], before[::-1], after[::-1], new, old, swap=True
+        )
+        if moved:
+            out[k:end] = moved
+        k = end
+    return out
+
+
+def _run_elsewhere(
+    run: list[tuple[int, int]],
+    before: tuple[int, int],
+    after: tuple[int, int],
+    old: Sequence[str],
+    new: Sequence[str],
+    *,
+    swap: bool = False,
+) -> list[tuple[int, int]] | None:
+    """The run of anchors ``run`` at another place of ``new`` with the very same keys, next
+    to ``before`` or ``after`` and between them, when it is a passage (two paragraphs or
+    more, counting the one after or before it at both places) and is next to neither where
+    it is (None otherwise). ``swap``: the pairs are (new, old), the result (old, new)."""
+    (i, j), size = run[0], len(run)
+    if (i - 1, j - 1) == before or (i + size, j + size) == after:
+        return None
+    keys = [new[j + t] for t in range(size)]
+
+    def same(a: int, b: int) -> bool:
+        return 0 <= a < len(new) and 0 <= b < len(new) and bool(new[a]) and new[a] == new[b]
+
+    for b in (before[1] + 1, after[1] - size):
+        if b == j or b <= before[1] or b + size > after[1]:
+            continue
+        if b == before[1] + 1 and i - 1 != before[0]:
+            continue
+        if b == after[1] - size and i + size != after[0]:
+            continue
+        if [new[b + t] for t in range(size)] != keys:
+            continue
+        if size < 2 and not (same(b - 1, j - 1) or same(b + 1, j + 1)):
+            continue
+        pairs = [(i + t, b + t) for t in range(size)]
+        return [(y, x) for x, y in pairs] if swap else pairs
+    return None
+
+
 _T = TypeVar("_T")
 
 
@@ -388,10 +456,21 @@ def _near_core(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> int
     # ``moved_sentence`` of its words: too short a one rules the core out (one comparison)
     if _common(olds.words[i], news.words[j]) < t.moved_sentence * need:
         return 0
+    in_order = _near_sentences(olds, news, i, j, t)
+    held = sum(words for _x, _y, words in in_order)
+    return held if len(in_order) >= t.kept_sentences and held >= need else 0
+
+
+def _near_sentences(
+    olds: _Units, news: _Units, i: int, j: int, t: Thresholds
+) -> list[tuple[int, int, int]]:
+    """The long sentences of old ``i`` and new ``j`` paired near word for word (each at a
+    word similarity of ``moved_sentence``, best first, one to one, then the longest chain
+    in the order of both): (old sentence, new sentence, words held) each."""
     a = olds.encoded_sentences(i, t.kept_sentence_words)
     b = news.encoded_sentences(j, t.kept_sentence_words)
-    if min(len(a), len(b)) < t.kept_sentences:
-        return 0
+    if not a or not b:
+        return []
     close = sorted(
         (-score, x, y)
         for x, (sa, _) in enumerate(a)
@@ -407,8 +486,7 @@ def _near_core(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> int
             used_b.add(y)
             kept.append((x, y))
     in_order = longest_increasing((y, (x, y)) for x, y in sorted(kept))
-    held = sum(min(a[x][1], b[y][1]) for x, y in in_order)
-    return held if len(in_order) >= t.kept_sentences and held >= need else 0
+    return [(x, y, min(a[x][1], b[y][1])) for x, y in in_order]
 
 
 def words(key: str) -> list[str]:
@@ -700,7 +778,7 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     olds, news = _Units(old_keys, vocabulary), _Units(new_keys, vocabulary)
     matches: list[Match] = []
 
-    anchors = common_subsequence(old_keys, new_keys)
+    anchors = runs_win_ties(common_subsequence(old_keys, new_keys), old_keys, new_keys)
     matches += [Match("same", (i,), (j,)) for i, j in anchors]
     used_old = {i for i, _ in anchors}
     used_new = {j for _, j in anchors}
