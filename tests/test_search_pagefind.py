@@ -621,3 +621,62 @@ def test_a_failed_build_ends_the_worker_and_its_service_and_leaves_nothing(
     assert worker._process.exitcode is not None
     assert services.items() and all(_gone(int(pid)) for pid in services.items())
     assert not list((tmp_path / "search").iterdir())
+
+
+def _index_files(site_dir: Path) -> dict[str, bytes]:
+    folder = site_dir / "search" / "pagefind"
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_page_whose_content_did_not_change_is_not_segmented_again(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page's documents are kept in the cache folder by a digest of what they are made
+    from: a second build makes none, and writes the same index, byte for byte."""
+    from duizhao.search import site_index
+
+    made = Events()
+    real = site_index.page_documents
+
+    def documents(url: str, *args: Any, **kwargs: Any) -> Any:
+        made.append(url)
+        return real(url, *args, **kwargs)
+
+    monkeypatch.setattr(site_index, "page_documents", documents)
+    site = pagefind_site(make_site)
+    site.build(strict=True)
+    first, pages = _index_files(site.site_dir), len(made)
+    cached = site.root / ".cache" / "duizhao" / "search" / "documents"
+    assert pages >= 3 and len(list(cached.glob("*.json"))) == pages
+    site.build(strict=True)
+    assert len(made) == pages  # none made again
+    assert _index_files(site.site_dir) == first
+    text = (site.docs / "b.md").read_text("utf-8")
+    (site.docs / "b.md").write_text(text + "\n新加的一段：流水线并行。\n", "utf-8")
+    site.build(strict=True)
+    assert "b/" in made.items()[pages:] and "a/" not in made.items()[pages:]
+    assert len(list(cached.glob("*.json"))) == pages  # the old b/ is gone
+    assert "新加 的 一段" in json.dumps(fragments(site.site_dir), ensure_ascii=False)
+
+
+def test_the_cache_key_follows_every_input_of_the_documents(tmp_path: Path) -> None:
+    from duizhao.search.documents_cache import DocumentsCache
+
+    base = DocumentsCache(tmp_path, "dictionaries A")
+    key = base.key("a/", "T", "<p>显存</p>", "zh", False)
+    assert key == DocumentsCache(tmp_path, "dictionaries A").key(
+        "a/", "T", "<p>显存</p>", "zh", False
+    )
+    others = {
+        DocumentsCache(tmp_path, "dictionaries B").key("a/", "T", "<p>显存</p>", "zh", False),
+        base.key("b/", "T", "<p>显存</p>", "zh", False),
+        base.key("a/", "U", "<p>显存</p>", "zh", False),
+        base.key("a/", "T", "<p>显存 </p>", "zh", False),
+        base.key("a/", "T", "<p>显存</p>", "en", False),
+        base.key("a/", "T", "<p>显存</p>", "zh", True),
+    }
+    assert key not in others and len(others) == 6
+    base.put(key, {"a/index.html": "<html></html>"}, {"显存"})
+    assert base.get(key) == ({"a/index.html": "<html></html>"}, {"显存"})
+    (tmp_path / f"{key}.json").write_text("{cut", "utf-8")
+    assert base.get(key) is None  # unreadable: made again

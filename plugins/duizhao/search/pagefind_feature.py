@@ -34,9 +34,10 @@ from ..diagnostics import Diagnostic
 from ..features import Feature
 from ..site import indexes
 from . import theme
+from .documents_cache import DocumentsCache
 from .index import page_urls
 from .pagefind import WORD_SHARDS, IncompleteIndexError, available, pagefind_language
-from .segment import Dictionaries
+from .segment import Dictionaries, added_terms
 from .site_index import SiteIndex
 from .worker import IndexProcess, can_fork
 
@@ -44,7 +45,9 @@ log = get_plugin_logger(__name__)
 
 
 class PagefindFeature(Feature):
-    def __init__(self, background: bool = False) -> None:
+    def __init__(self, background: bool = False, cache_dir: Path | None = None) -> None:
+        #: where each page's documents are kept between builds (None: not kept)
+        self.cache_dir = cache_dir
         #: the site's documents and words (kept across --dirty rebuilds), the index being made
         self.site = SiteIndex()
         self.dictionaries = Dictionaries()
@@ -81,9 +84,15 @@ class PagefindFeature(Feature):
         # mkdocs build: each page's documents go to Pagefind as the page is rendered; mkdocs
         # serve: all at once after the build, in the background.
         streaming = self.background is None
-        self.site.begin(Path(config.site_dir), self.lang, dirty=build.dirty, streaming=streaming)
-        self.forking = streaming and can_fork()
         self.dictionaries.check(build)
+        cache = None
+        if self.cache_dir is not None:
+            salt = repr((self.dictionaries.stamps, added_terms()))
+            cache = DocumentsCache(self.cache_dir / "documents", salt)
+        self.site.begin(
+            Path(config.site_dir), self.lang, dirty=build.dirty, streaming=streaming, cache=cache
+        )
+        self.forking = streaming and can_fork()
         theme.add_templates(config)
         main = theme.overridden_main(config)
         if main is not None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .documents_cache import DocumentsCache
 from .pagefind import (
     Indexing,
     IndexStats,
@@ -44,26 +45,47 @@ class SiteIndex:
     indexing: Indexing | None = None
     #: why the documents were not sent as they were made ("": they were, or were not asked to)
     no_service: str = ""
+    #: the documents of the pages of earlier builds, by a digest of what they are made from
+    cache: DocumentsCache | None = None
+    dirty: bool = False
 
-    def begin(self, site_dir: Path, lang: str, *, dirty: bool, streaming: bool) -> None:
+    def begin(
+        self,
+        site_dir: Path,
+        lang: str,
+        *,
+        dirty: bool,
+        streaming: bool,
+        cache: DocumentsCache | None = None,
+    ) -> None:
         """A new build: forget the last build's documents unless it is ``dirty``."""
         self.close()
         if not dirty:
             self.documents, self.words = {}, {}
         self.site_dir, self.lang, self.streaming = site_dir, lang, streaming
         self.making, self.no_service = 0.0, ""
+        self.cache, self.dirty = cache, dirty
 
     def page(self, url: str, title: str, html: str, title_only: bool) -> None:
         """Make the documents of the page at ``url`` (its content ``html``, its plain
         ``title``) and send them to Pagefind."""
-        words = Words(cut) if self.lang == "zh" else None
         start = time.process_time()
-        documents = page_documents(
-            url, title, html, self.lang, title_only=title_only, segment=words
-        )
+        cache = self.cache
+        key = cache.key(url, title, html, self.lang, title_only) if cache is not None else ""
+        kept = cache.get(key) if cache is not None else None
+        if kept is not None:
+            documents, seen = kept
+        else:
+            words = Words(cut) if self.lang == "zh" else None
+            documents = page_documents(
+                url, title, html, self.lang, title_only=title_only, segment=words
+            )
+            seen = words.seen if words is not None else set()
+            if cache is not None:
+                cache.put(key, documents, seen)
         self.making += time.process_time() - start
         self.documents[url] = documents
-        self.words[url] = words.seen if words is not None else set()
+        self.words[url] = seen
         if self.streaming:
             self._send(documents)
 
@@ -88,6 +110,8 @@ class SiteIndex:
         """:meth:`finish` of the documents as they are now, to be run later (in the
         background, while the next ``--dirty`` build changes them)."""
         words = {word for seen in self.words.values() for word in seen}
+        if self.cache is not None and not self.dirty:
+            self.cache.prune()  # every page of the site was seen
         indexing, self.indexing = self.indexing, None
         if indexing is not None:
             return lambda: indexing.finish(words)
