@@ -13,9 +13,11 @@ prints the functions where the time goes (cumulative and own time), by package.
     python -m bench.overhead --search pagefind --shares 3 [--workdir DIR]
 
 ``--shares N`` builds the duizhao corpus N times in this process and prints what the indexing
-takes of each build: the documents' CPU time, Pagefind's process's (the children's CPU time),
-and the indexing's step after the pages are written (``on_post_build``, which the build waits
-for: its wall time and its CPU time here), as shares of the build's wall and CPU time.
+takes of each build: the time of the build's thread in the Pagefind feature's events (making
+or handing over the documents, then waiting for the index after the pages), and the CPU time
+of Pagefind's process and of the worker that makes the documents (the children's), as shares
+of the build's wall and CPU time. The same measure serves an older commit's plugin put first
+on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -79,11 +81,18 @@ def profile(project: Path, site: Path, top: int) -> str:
     return out.getvalue()
 
 
+#: The Pagefind feature's events timed by ``--shares`` (the build's thread spends its indexing
+#: there: the documents, made there or handed to the worker; the wait for the index).
+HOOKS = ("on_page_content", "on_env", "on_post_build")
+
+
 def shares(project: Path, site: Path) -> str:
     """Build ``project`` once in this process; what the indexing takes of the build's wall and
-    CPU time: the documents (``page_documents``), Pagefind's process (the CPU time of this
-    process's children: Pagefind's services are its only ones), and the indexing's step
-    after the pages are written (``on_post_build``: the build waits for it)."""
+    CPU time: the build's thread in the Pagefind feature's events (:data:`HOOKS`: making the
+    documents, or handing them to the worker process; waiting for the index after the pages),
+    and the CPU time of this process's children (Pagefind's services, and the worker that
+    makes the documents where the build forks one). The documents' CPU time is the feature's
+    own count (``making``), wherever they were made."""
     import resource
     import time
 
@@ -93,24 +102,22 @@ def shares(project: Path, site: Path) -> str:
     from duizhao.search import pagefind_feature
 
     feature = pagefind_feature.PagefindFeature
-    spent = {"documents": 0.0, "documents wall": 0.0, "post wall": 0.0, "post self": 0.0}
-    real_documents, real_post = pagefind_feature.page_documents, feature.on_post_build
+    spent = {f"{hook} {kind}": 0.0 for hook in HOOKS for kind in ("wall", "cpu")}
+    real = {hook: getattr(feature, hook) for hook in HOOKS}
+    made: list[float] = []
 
-    def documents(*args: Any, **kwargs: Any) -> Any:
-        start, wall = time.process_time(), time.perf_counter()
-        try:
-            return real_documents(*args, **kwargs)
-        finally:
-            spent["documents"] += time.process_time() - start
-            spent["documents wall"] += time.perf_counter() - wall
+    def timed(hook: str) -> Any:
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                return real[hook](self, *args, **kwargs)
+            finally:
+                spent[f"{hook} wall"] += time.perf_counter() - wall
+                spent[f"{hook} cpu"] += time.process_time() - cpu
+                if hook == "on_post_build":
+                    made.append(float(self.making))
 
-    def post(*args: Any, **kwargs: Any) -> Any:
-        wall, cpu = time.perf_counter(), time.process_time()
-        try:
-            return real_post(*args, **kwargs)
-        finally:
-            spent["post wall"] += time.perf_counter() - wall
-            spent["post self"] += time.process_time() - cpu
+        return run
 
     def _children() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -118,28 +125,29 @@ def shares(project: Path, site: Path) -> str:
 
     cwd = os.getcwd()
     os.chdir(project)
-    pagefind_feature.page_documents, feature.on_post_build = documents, post  # type: ignore[method-assign]
+    for hook in HOOKS:
+        setattr(feature, hook, timed(hook))
     try:
         config = load_config(str(project / "mkdocs.yml"), site_dir=str(site))
         wall, cpu, children = time.perf_counter(), time.process_time(), _children()
         build(config)
-        pagefind = _children() - children
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu + pagefind
+        child = _children() - children
+        wall, own = time.perf_counter() - wall, time.process_time() - cpu
     finally:
-        pagefind_feature.page_documents, feature.on_post_build = real_documents, real_post  # type: ignore[method-assign]
+        for hook in HOOKS:
+            setattr(feature, hook, real[hook])
         os.chdir(cwd)
-    index_cpu = spent["documents"] + spent["post self"] + pagefind
-    # On a loaded machine the documents' wall time is their CPU time stretched as the rest
-    # of the build's main thread is.
-    index_wall = spent["documents wall"] + spent["post wall"]
+    cpu = own + child
+    thread_wall = sum(spent[f"{hook} wall"] for hook in HOOKS)
+    index_cpu = sum(spent[f"{hook} cpu"] for hook in HOOKS) + child
+    post = spent["on_post_build wall"]
     return (
-        f"build {wall:.2f} s wall, {cpu:.2f} s CPU; documents {spent['documents']:.2f} s CPU "
-        f"({spent['documents wall']:.2f} s wall); "
-        f"after the pages {spent['post wall']:.2f} s wall, {spent['post self']:.2f} s CPU here; "
-        f"Pagefind's process {pagefind:.2f} s CPU. Indexing: "
-        f"{100 * index_cpu / cpu:.1f} % of the CPU ({100 * pagefind / cpu:.1f} % "
-        f"Pagefind's process), {100 * index_wall / wall:.1f} % of the wall time "
-        f"({100 * spent['post wall'] / wall:.1f} % after the pages)"
+        f"build {wall:.2f} s wall, {cpu:.2f} s CPU ({child:.2f} s of it children's); "
+        f"documents {made[-1] if made else 0:.2f} s CPU; build's thread in the indexing "
+        f"{thread_wall:.2f} s wall, of which pages {spent['on_page_content wall']:.2f} s and "
+        f"after the pages {post:.2f} s. Indexing: {100 * index_cpu / cpu:.1f} % of the CPU "
+        f"({100 * child / cpu:.1f} % the children's), {100 * thread_wall / wall:.1f} % of "
+        f"the wall time ({100 * post / wall:.1f} % after the pages)"
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -267,9 +269,29 @@ def test_serve_dirty_rebuilds_index_the_edited_page_in_the_background(
 # 45,555 bytes). The write step is made to cut a file as that build did.
 
 
+class Events:
+    """A list kept in a file: appended to by the build's process and by the worker it forks
+    (:mod:`duizhao.search.worker`), read in the test's."""
+
+    def __init__(self) -> None:
+        handle, name = tempfile.mkstemp(prefix="duizhao-events-")
+        os.close(handle)
+        self.path = Path(name)
+
+    def append(self, event: object) -> None:
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(f"{event}\n")
+
+    def items(self) -> list[str]:
+        return self.path.read_text("utf-8").splitlines()
+
+    def __len__(self) -> int:
+        return len(self.items())
+
+
 def _cut_writes(
     monkeypatch: pytest.MonkeyPatch, cuts: list[bool], late: float | None = None
-) -> list[Path]:
+) -> Events:
     """Each ``WriteFiles`` asked of Pagefind writes, then cuts ``pagefind.js`` to 32,768 bytes
     if its entry of ``cuts`` says so (the rest: whole) before its answer is given; with
     ``late``, the cut bytes land that many seconds later, as a write still queued in
@@ -278,7 +300,7 @@ def _cut_writes(
     from concurrent.futures import Future
 
     real = pagefind._write_files
-    written: list[Path] = []
+    written = Events()
 
     def write_files(service: Any, index: int, out: Path) -> Future[dict[str, Any]]:
         answer, relayed = real(service, index, out), Future()  # type: ignore[var-annotated]
@@ -439,7 +461,7 @@ def test_a_build_asks_for_the_index_before_its_pages_are_written(
 ) -> None:
     from duizhao.search import pagefind_feature
 
-    events: list[str] = []
+    events = Events()
     real_write, real_post = pagefind._write_files, pagefind_feature.PagefindFeature.on_post_build
 
     def write_files(*args: Any) -> Any:
@@ -454,7 +476,7 @@ def test_a_build_asks_for_the_index_before_its_pages_are_written(
     monkeypatch.setattr(pagefind_feature.PagefindFeature, "on_post_build", post)
     site = pagefind_site(make_site)
     site.build(strict=True)
-    assert events == ["WriteFiles", "on_post_build"]
+    assert events.items() == ["WriteFiles", "on_post_build"]
     by_url = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(site.site_dir)}
     assert "激活 占用 的 显存" in by_url["a/"]["content"]
     search = site.site_dir / "search"
@@ -536,3 +558,125 @@ def test_a_failed_build_ends_the_service_and_leaves_nothing(tmp_path: Path) -> N
     indexing.close()
     assert indexing.service._process.poll() is not None
     assert not list((tmp_path / "search").iterdir())
+
+
+# ---------------------------------------------------------------------------------------------
+# The documents made in a worker process that the build forks (duizhao.search.worker): jieba and
+# the cut into parts run beside the build's thread, not on it.
+
+
+def test_a_build_makes_its_documents_in_a_worker_not_on_its_own_thread(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duizhao.search import site_index
+
+    makers = Events()
+    real = site_index.page_documents
+
+    def documents(*args: Any, **kwargs: Any) -> Any:
+        makers.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(site_index, "page_documents", documents)
+    site = pagefind_site(make_site)
+    site.build(strict=True)
+    pids = set(makers.items())
+    assert len(makers) >= 3 and len(pids) == 1 and str(os.getpid()) not in pids
+    by_url = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(site.site_dir)}
+    assert "激活 占用 的 显存" in by_url["a/"]["content"]
+    search = site.site_dir / "search"
+    assert not [p for p in search.iterdir() if p.name.startswith(".pagefind")]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")  # ended (a zombie until its new parent reaps it)
+
+
+def test_a_failed_build_ends_the_worker_and_its_service_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duizhao.search import service
+    from duizhao.search.site_index import SiteIndex
+    from duizhao.search.worker import IndexProcess
+
+    services = Events()
+    real = service.Service.__init__
+
+    def start(self: Any, executable: Path) -> None:
+        real(self, executable)
+        services.append(self._process.pid)
+
+    monkeypatch.setattr(service.Service, "__init__", start)
+    worker = IndexProcess(SiteIndex(tmp_path, "zh"))
+    worker.page("a/", "A", "<p>显存 memory</p>", False)
+    worker.env({"a/"})
+    deadline = time.monotonic() + 30
+    while not list((tmp_path / "search").glob(".pagefind-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the worker has asked Pagefind for the index
+    worker.close()  # as on_build_error does
+    assert worker._process.exitcode is not None
+    assert services.items() and all(_gone(int(pid)) for pid in services.items())
+    assert not list((tmp_path / "search").iterdir())
+
+
+def _index_files(site_dir: Path) -> dict[str, bytes]:
+    folder = site_dir / "search" / "pagefind"
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_page_whose_content_did_not_change_is_not_segmented_again(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page's documents are kept in the cache folder by a digest of what they are made
+    from: a second build makes none, and writes the same index, byte for byte."""
+    from duizhao.search import site_index
+
+    made = Events()
+    real = site_index.page_documents
+
+    def documents(url: str, *args: Any, **kwargs: Any) -> Any:
+        made.append(url)
+        return real(url, *args, **kwargs)
+
+    monkeypatch.setattr(site_index, "page_documents", documents)
+    site = pagefind_site(make_site)
+    site.build(strict=True)
+    first, pages = _index_files(site.site_dir), len(made)
+    cached = site.root / ".cache" / "duizhao" / "search" / "documents"
+    assert pages >= 3 and len(list(cached.glob("*.json"))) == pages
+    site.build(strict=True)
+    assert len(made) == pages  # none made again
+    assert _index_files(site.site_dir) == first
+    text = (site.docs / "b.md").read_text("utf-8")
+    (site.docs / "b.md").write_text(text + "\n新加的一段：流水线并行。\n", "utf-8")
+    site.build(strict=True)
+    assert "b/" in made.items()[pages:] and "a/" not in made.items()[pages:]
+    assert len(list(cached.glob("*.json"))) == pages  # the old b/ is gone
+    assert "新加 的 一段" in json.dumps(fragments(site.site_dir), ensure_ascii=False)
+
+
+def test_the_cache_key_follows_every_input_of_the_documents(tmp_path: Path) -> None:
+    from duizhao.search.documents_cache import DocumentsCache
+
+    base = DocumentsCache(tmp_path, "dictionaries A")
+    key = base.key("a/", "T", "<p>显存</p>", "zh", False)
+    assert key == DocumentsCache(tmp_path, "dictionaries A").key(
+        "a/", "T", "<p>显存</p>", "zh", False
+    )
+    others = {
+        DocumentsCache(tmp_path, "dictionaries B").key("a/", "T", "<p>显存</p>", "zh", False),
+        base.key("b/", "T", "<p>显存</p>", "zh", False),
+        base.key("a/", "U", "<p>显存</p>", "zh", False),
+        base.key("a/", "T", "<p>显存 </p>", "zh", False),
+        base.key("a/", "T", "<p>显存</p>", "en", False),
+        base.key("a/", "T", "<p>显存</p>", "zh", True),
+    }
+    assert key not in others and len(others) == 6
+    base.put(key, {"a/index.html": "<html></html>"}, {"显存"})
+    assert base.get(key) == ({"a/index.html": "<html></html>"}, {"显存"})
+    (tmp_path / f"{key}.json").write_text("{cut", "utf-8")
+    assert base.get(key) is None  # unreadable: made again

@@ -69,7 +69,10 @@ class DuizhaoPlugin(BasePlugin[DuizhaoConfig]):
             ),
             ReaderFeature(options.assets, vendor, options.math, options.mermaid),
             (
-                PagefindFeature(background=self.command == "serve")
+                PagefindFeature(
+                    background=self.command == "serve",
+                    cache_dir=project.root / options.cache_dir / "search",
+                )
                 if options.search == "pagefind"
                 else SearchFeature(options.paragraph_search)
             ),

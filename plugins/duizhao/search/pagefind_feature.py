@@ -34,47 +34,44 @@ from ..diagnostics import Diagnostic
 from ..features import Feature
 from ..site import indexes
 from . import theme
+from .documents_cache import DocumentsCache
 from .index import page_urls
-from .pagefind import (
-    WORD_SHARDS,
-    IncompleteIndexError,
-    Indexing,
-    Words,
-    available,
-    index_language,
-    page_documents,
-    pagefind_language,
-    write_index,
-)
-from .segment import Dictionaries, cut
-from .service import ServiceError
+from .pagefind import WORD_SHARDS, IncompleteIndexError, available, pagefind_language
+from .segment import Dictionaries, added_terms
+from .site_index import SiteIndex
+from .worker import IndexProcess, can_fork
 
 log = get_plugin_logger(__name__)
 
 
 class PagefindFeature(Feature):
-    def __init__(self, background: bool = False) -> None:
-        #: the indexed documents of each page (by path), by URL, kept across --dirty rebuilds
-        self.documents: dict[str, dict[str, str]] = {}
-        #: the Chinese words of each page's documents, by URL
-        self.words: dict[str, set[str]] = {}
+    def __init__(self, background: bool = False, cache_dir: Path | None = None) -> None:
+        #: where each page's documents are kept between builds (None: not kept)
+        self.cache_dir = cache_dir
+        #: the site's documents and words (kept across --dirty rebuilds), the index being made
+        self.site = SiteIndex()
         self.dictionaries = Dictionaries()
-        self.making = 0.0
         self.active = False
         self.lang = "en"
         self.version = ""  # of the served worker (its URL's v=)
         self.background = _Background() if background else None
-        #: the index being made while the site builds (``mkdocs build`` only)
-        self.indexing: Indexing | None = None
-        self.streaming = background is False
+        #: the worker making this build's documents and index (``mkdocs build`` on Linux)
+        self.worker: IndexProcess | None = None
+        self.forking = background is False
         self._warned: set[str] = set()
 
+    @property
+    def documents(self) -> dict[str, dict[str, str]]:
+        """The indexed documents of each page (by path), by URL."""
+        return self.site.documents
+
+    @property
+    def making(self) -> float:
+        """CPU seconds this build spent making documents (in the worker, if any)."""
+        return self.site.making
+
     def on_config(self, build: Build) -> None:
-        if not build.dirty:
-            self.documents, self.words = {}, {}
-        self.making = 0.0  # CPU seconds this build spent making documents
-        self._close_indexing()
-        self.streaming = self.background is None
+        self._close_worker()
         self.active = available()
         if not self.active:
             self._warn_once(
@@ -84,7 +81,18 @@ class PagefindFeature(Feature):
             return
         config = build.config
         self.lang = pagefind_language(config.theme.get("language"))
+        # mkdocs build: each page's documents go to Pagefind as the page is rendered; mkdocs
+        # serve: all at once after the build, in the background.
+        streaming = self.background is None
         self.dictionaries.check(build)
+        cache = None
+        if self.cache_dir is not None:
+            salt = repr((self.dictionaries.stamps, added_terms()))
+            cache = DocumentsCache(self.cache_dir / "documents", salt)
+        self.site.begin(
+            Path(config.site_dir), self.lang, dirty=build.dirty, streaming=streaming, cache=cache
+        )
+        self.forking = streaming and can_fork()
         theme.add_templates(config)
         main = theme.overridden_main(config)
         if main is not None:
@@ -105,8 +113,9 @@ class PagefindFeature(Feature):
             return html
         search = page.meta.get("search")
         options = dict(search) if isinstance(search, dict) else {}
+        index = self._index()
         if options.get("exclude"):
-            self.documents.pop(page.url, None)
+            index.drop(page.url)
             return html
         uri = page.file.src_uri
         article = build.articles.get(uri)
@@ -115,14 +124,7 @@ class PagefindFeature(Feature):
         )
         # HTML by now: the front matter title as SiteFeature escaped it, or the rendered h1.
         title = Markup(str(page.meta.get("title") or page.title or "")).striptags()
-        words = Words(cut) if self.lang == "zh" else None
-        start = time.process_time()
-        self.documents[page.url] = page_documents(
-            page.url, title, html, self.lang, title_only=repeats, segment=words
-        )
-        self.making += time.process_time() - start
-        self.words[page.url] = words.seen if words is not None else set()
-        self._send(build, self.documents[page.url])
+        index.page(page.url, title, html, repeats)
         # Material's search plugin indexes nothing: its index would only be downloaded.
         page.meta["search"] = {**options, "exclude": True}
         return html
@@ -134,29 +136,19 @@ class PagefindFeature(Feature):
         env.globals["duizhao_search_config"] = functools.partial(
             theme.search_config, words=shards, version=self.version
         )
-        urls = set(page_urls(files))
-        self.documents = {url: doc for url, doc in self.documents.items() if url in urls}
-        self.words = {url: words for url, words in self.words.items() if url in urls}
-        if self.indexing is not None:
-            self.indexing.write(self._site_documents())
+        self._index().env(set(page_urls(files)))
 
     def on_post_build(self, build: Build) -> None:
         if not self.active:
             return
-        documents = self._site_documents()
-        words = {word for seen in self.words.values() for word in seen}
-        site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
-        making = self.making
         config_file = Path(build.config.config_file_path or build.root / "mkdocs.yml")
-        indexing, self.indexing = self.indexing, None
+        index, self.worker = self._index(), None
+        finish = index.finish if isinstance(index, IndexProcess) else index.finisher()
 
         def job() -> None:
             start = time.perf_counter()
             try:
-                if indexing is not None:
-                    stats = indexing.finish(words)
-                else:
-                    stats = write_index(documents, site_dir, lang, words)
+                stats = finish()
             except IncompleteIndexError as error:
                 # Pagefind wrote part of the index twice: the site keeps its last whole index.
                 log.warning(
@@ -172,10 +164,13 @@ class PagefindFeature(Feature):
             except Exception as error:
                 log.warning(f"search: pagefind could not write the index: {error}")
                 return
+            if self.site.no_service:  # indexed after the build instead
+                log.debug(f"search: pagefind: no service during the build: {self.site.no_service}")
             packed = f", {stats.packed} files repacked" if stats.packed else ""
             log.info(
                 f"search: pagefind indexed {stats.pages} pages in "
-                f"{time.perf_counter() - start:.2f} s (their documents: {making:.2f} s CPU{packed})"
+                f"{time.perf_counter() - start:.2f} s (their documents: "
+                f"{self.site.making:.2f} s CPU{packed})"
             )
 
         if self.background is not None:
@@ -184,32 +179,24 @@ class PagefindFeature(Feature):
             job()
 
     def on_build_error(self, build: Build) -> None:
-        self._close_indexing()
+        self._close_worker()
+        self.site.close()
 
-    def _site_documents(self) -> dict[str, str]:
-        return {path: doc for docs in self.documents.values() for path, doc in docs.items()}
-
-    def _send(self, build: Build, documents: dict[str, str]) -> None:
-        """Send a page's ``documents`` to Pagefind now (``mkdocs build``; under ``mkdocs
-        serve`` the index is written in the background after the build)."""
-        if not self.streaming:
-            return
-        if self.indexing is None:
-            site_dir, lang = Path(build.config.site_dir), index_language(self.lang)
+    def _index(self) -> SiteIndex | IndexProcess:
+        """Where this build's documents are made: the worker, forked at the first page (the
+        build's jieba and dictionaries loaded by then), else this process."""
+        if self.worker is None and self.forking:
+            self.forking = False
             try:
-                self.indexing = Indexing(site_dir, lang)
-            except (OSError, ServiceError) as error:
-                # Indexed after the build as under mkdocs serve (which says what fails).
-                log.debug(f"search: pagefind: no service while the site builds: {error}")
-                self.streaming = False
-                return
-        for path, document in documents.items():
-            self.indexing.add(path, document)
+                self.worker = IndexProcess(self.site)
+            except OSError as error:
+                log.debug(f"search: pagefind: documents made in the build's process: {error}")
+        return self.worker if self.worker is not None else self.site
 
-    def _close_indexing(self) -> None:
-        if self.indexing is not None:
-            self.indexing.close()
-            self.indexing = None
+    def _close_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
     def _warn_once(self, message: str) -> None:
         if message not in self._warned:

@@ -43,6 +43,11 @@ def add_terms(terms: Iterable[str]) -> None:
         cut.cache_clear()
 
 
+def added_terms() -> tuple[str, ...]:
+    """The terms :func:`add_terms` added (they change what jieba cuts)."""
+    return tuple(sorted(_added))
+
+
 @functools.lru_cache(maxsize=1 << 15)
 def cut(text: str) -> tuple[str, ...]:
     """jieba's words of ``text``, with the dictionaries loaded (memoized: a rebuild under

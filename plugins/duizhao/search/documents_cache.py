@@ -1,0 +1,99 @@
+"""The Pagefind documents of each page between builds: ``<cache_dir>/search/documents/``.
+
+Making a page's documents (jieba over its Chinese, the cut into parts) is most of the CPU
+time the indexing spends outside Pagefind; a page whose rendered content has not changed
+since the last build gives the same documents. Each page's documents and words are kept in a
+file named by a SHA-256 digest of everything they are made from: the page's URL, title and
+rendered content, the site's language, the segmentation's dictionaries and added terms, and
+the code that makes them (:data:`MAKERS`). A changed input is a new name, never a stale hit. A
+whole build (not ``--dirty``) removes the files it did not use.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import jieba
+
+#: The modules whose code makes the documents (relative to this package): a change to one
+#: is a change to every page's key.
+MAKERS = (
+    "pagefind.py",
+    "segment.py",
+    "paragraphs.py",
+    "site_index.py",
+    "../htmlscan.py",
+    "../escape.py",
+)
+#: The files' suffix.
+SUFFIX = ".json"
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the :data:`MAKERS` and of jieba's version."""
+    digest = hashlib.sha256(str(getattr(jieba, "__version__", "")).encode())
+    here = Path(__file__).parent
+    for name in MAKERS:
+        digest.update(name.encode())
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
+class DocumentsCache:
+    """One build's use of the folder ``folder``: ``salt`` holds what the segmentation is made
+    with (the dictionaries' stamps, the added terms)."""
+
+    def __init__(self, folder: Path, salt: str) -> None:
+        self.folder = folder
+        self.salt = salt
+        self.used: set[str] = set()
+
+    def key(self, url: str, title: str, html: str, lang: str, title_only: bool) -> str:
+        digest = hashlib.sha256()
+        for part in (code_digest(), self.salt, lang, url, title, str(title_only)):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        digest.update(html.encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def get(self, key: str) -> tuple[dict[str, str], set[str]] | None:
+        """The documents and words kept under ``key``; None if none (or unreadable)."""
+        self.used.add(key)
+        try:
+            data = json.loads((self.folder / f"{key}{SUFFIX}").read_text("utf-8"))
+            documents, words = data["documents"], data["words"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if not isinstance(documents, dict) or not isinstance(words, list):
+            return None
+        return documents, set(words)
+
+    def put(self, key: str, documents: dict[str, str], words: set[str]) -> None:
+        """Keep ``documents`` and ``words`` under ``key`` (written whole or not at all; a
+        folder that cannot be written is a build without the cache)."""
+        self.used.add(key)
+        data = {"documents": documents, "words": sorted(words)}
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=self.folder)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
+            os.replace(name, self.folder / f"{key}{SUFFIX}")
+        except OSError:
+            return
+
+    def prune(self) -> None:
+        """Remove the files this build did not use (a whole build's: every page was seen)."""
+        try:
+            paths = list(self.folder.iterdir())
+        except OSError:
+            return
+        for path in paths:
+            if path.name.endswith(SUFFIX) and path.name[: -len(SUFFIX)] not in self.used:
+                path.unlink(missing_ok=True)
