@@ -36,6 +36,7 @@ from bench.update import (  # noqa: E402
     HELDOUT2,
     HELDOUT3,
     HELDOUT4,
+    HELDOUT5,
     Expected,
     pairs,
     read_expected,
@@ -116,13 +117,15 @@ def test_the_fourth_held_out_set_has_its_pairs() -> None:
     assert len(pairs(data=HELDOUT4)) >= 7
 
 
-@pytest.mark.parametrize("path", pairs(data=HELDOUT4), ids=lambda p: p.name)
-def test_the_fourth_held_out_set_is_well_formed(path: Path) -> None:
+@pytest.mark.parametrize(
+    "path", pairs(data=HELDOUT4) + pairs(data=HELDOUT5), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
+def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
     """Not scored here: its originals and frozen units are there, its hand-check reads, every
     unit has exactly one fate, and ``same``/``moved`` join units with equal keys."""
     from duizhao.importer.align import normalise
 
-    assert path.name in (HELDOUT4 / "SOURCES.md").read_text(encoding="utf-8")
+    assert path.name in (path.parent / "SOURCES.md").read_text(encoding="utf-8")
     stems = sorted(p.stem for p in path.iterdir() if p.suffix in (".md", ".pdf", ".tex"))
     assert stems == ["new", "old"], stems
     old, new = read_units(path / "old.units"), read_units(path / "new.units")
