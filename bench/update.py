@@ -51,6 +51,9 @@ HELDOUT3 = ROOT / "tests" / "data" / "update-heldout3"
 #: A fourth held-out set (issue 22, fifth round): other projects again (MkDocs-Material,
 #: Pydantic, FastAPI) and two more papers, built by reading before that round's rules changed.
 HELDOUT4 = ROOT / "tests" / "data" / "update-heldout4"
+#: A fifth held-out set (issue 22, sixth round): other projects again and two more papers, with
+#: more of what the others have few of (splits, merges, far moves, rewrites, repeated lines).
+HELDOUT5 = ROOT / "tests" / "data" / "update-heldout5"
 TARGET_SECONDS = 2.0
 CARRIED = ("same", "moved", "edited", "rewritten", "split", "merged")
 
@@ -126,6 +129,8 @@ def split_of(path: Path) -> str:
         return "heldout3"
     if path.parent == HELDOUT4:
         return "heldout4"
+    if path.parent == HELDOUT5:
+        return "heldout5"
     marker = path / "SPLIT"
     return marker.read_text(encoding="utf-8").strip() if marker.is_file() else "dev"
 
@@ -222,7 +227,7 @@ def report(scores: list[Score]) -> bool:
         f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
     )
     print(header)
-    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4"):
+    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"):
         group = [s for s in scores if s.split == split]
         for s in group:
             exact = f"{s.exact_found}/{s.exact}"
@@ -411,13 +416,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--pairs",
-        choices=["all", "dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4"],
+        choices=[
+            "all",
+            "dev",
+            "holdout",
+            "heldout",
+            "heldout2",
+            "heldout3",
+            "heldout4",
+            "heldout5",
+        ],
         default="all",
     )
     parser.add_argument(
         "--heldout",
         action="store_true",
-        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4)",
+        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4, -5)",
     )
     parser.add_argument(
         "--heldout2",
@@ -433,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
         "--heldout4",
         action="store_true",
         help="--show and --freeze read tests/data/update-heldout4",
+    )
+    parser.add_argument(
+        "--heldout5",
+        action="store_true",
+        help="--show and --freeze read tests/data/update-heldout5",
     )
     parser.add_argument("--show", metavar="NAME")
     parser.add_argument("--freeze", metavar="NAME")
@@ -451,7 +470,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{carries} carries, {wrong} wrong, {missed} unchanged paragraphs missed")
         return 1 if wrong or missed else 0
     data = (
-        HELDOUT4
+        HELDOUT5
+        if args.heldout5
+        else HELDOUT4
         if args.heldout4
         else HELDOUT3
         if args.heldout3
@@ -467,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.freeze:
         freeze(data / args.freeze)
         return 0
-    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4] if args.heldout else []
+    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5] if args.heldout else []
     found = pairs() + [p for d in held if d.is_dir() for p in pairs(data=d)]
     scores = [score(p) for p in found]
     if args.pairs != "all":

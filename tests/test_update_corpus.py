@@ -9,8 +9,8 @@ held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are 
 ``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
 no less than they score now. The fourth (tests/data/update-heldout4) is only checked to be
 well formed here (its files, its hand-check read, every unit given a fate) until the lead scores
-it once. Then one real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao
-import` and `update`.
+it once, and so is the fifth (tests/data/update-heldout5), which nothing here scores. Then one
+real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from bench.update import (  # noqa: E402
     HELDOUT2,
     HELDOUT3,
     HELDOUT4,
+    HELDOUT5,
     Expected,
     pairs,
     read_expected,
@@ -112,17 +113,20 @@ def _fits(count: int, shape: int | None) -> bool:
     return count >= 2 if shape is None else count == shape
 
 
-def test_the_fourth_held_out_set_has_its_pairs() -> None:
-    assert len(pairs(data=HELDOUT4)) >= 7
+@pytest.mark.parametrize("data", [HELDOUT4, HELDOUT5], ids=lambda d: d.name)
+def test_the_fourth_and_fifth_held_out_sets_have_their_pairs(data: Path) -> None:
+    assert len(pairs(data=data)) >= 7
 
 
-@pytest.mark.parametrize("path", pairs(data=HELDOUT4), ids=lambda p: p.name)
-def test_the_fourth_held_out_set_is_well_formed(path: Path) -> None:
+@pytest.mark.parametrize(
+    "path", pairs(data=HELDOUT4) + pairs(data=HELDOUT5), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
+def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
     """Not scored here: its originals and frozen units are there, its hand-check reads, every
     unit has exactly one fate, and ``same``/``moved`` join units with equal keys."""
     from duizhao.importer.align import normalise
 
-    assert path.name in (HELDOUT4 / "SOURCES.md").read_text(encoding="utf-8")
+    assert path.name in (path.parent / "SOURCES.md").read_text(encoding="utf-8")
     stems = sorted(p.stem for p in path.iterdir() if p.suffix in (".md", ".pdf", ".tex"))
     assert stems == ["new", "old"], stems
     old, new = read_units(path / "old.units"), read_units(path / "new.units")
