@@ -609,13 +609,18 @@ def test_a_failed_build_ends_the_worker_and_its_service_and_leaves_nothing(
     from duizhao.search.worker import IndexProcess
 
     services = Events()
-    real = service.Service.__init__
+    real, real_close = service.Service.__init__, service.Service.close
 
     def start(self: Any, executable: Path) -> None:
         real(self, executable)
         services.append(self._process.pid)
 
+    def close(self: Any) -> None:  # as on a loaded machine: the build's SIGTERM comes meanwhile
+        time.sleep(0.5)
+        real_close(self)
+
     monkeypatch.setattr(service.Service, "__init__", start)
+    monkeypatch.setattr(service.Service, "close", close)
     worker = IndexProcess(SiteIndex(tmp_path, "zh"))
     worker.page("a/", "A", "<p>显存 memory</p>", False)
     worker.env({"a/"})
