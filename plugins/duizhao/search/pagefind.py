@@ -599,9 +599,11 @@ class Indexing:
 
     def close(self) -> None:
         """End Pagefind's service and remove what it wrote (a build that failed)."""
-        self.service.close()
-        if self.staging is not None:
-            shutil.rmtree(self.staging, ignore_errors=True)
+        try:
+            self.service.close()
+        finally:
+            if self.staging is not None:
+                shutil.rmtree(self.staging, ignore_errors=True)
 
 
 def _relay(source: Future[dict[str, Any]], target: Future[dict[str, Any]]) -> None:

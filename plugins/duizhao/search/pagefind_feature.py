@@ -43,6 +43,12 @@ from .worker import IndexProcess, can_fork
 
 log = get_plugin_logger(__name__)
 
+#: Below this much Markdown in the site's pages the documents are made on the build's thread:
+#: they cost it about 0.4 s of CPU a million characters (40 of the bench's articles, 8.2
+#: million: 3.4 s), and a worker costs about 0.1 s of CPU to fork and end (the study site's
+#: 15 pages, 9,400 characters: 0.04 s of documents, 0.1-0.15 s more with a worker).
+FORK_MIN_CHARACTERS = 500_000
+
 
 class PagefindFeature(Feature):
     def __init__(self, background: bool = False, cache_dir: Path | None = None) -> None:
@@ -102,6 +108,9 @@ class PagefindFeature(Feature):
             )
 
     def on_files(self, build: Build, files: Files) -> None:
+        if self.forking:
+            size = sum(len(article.text) for article in build.articles.values())
+            self.forking = size >= FORK_MIN_CHARACTERS
         if self.active:
             source = head.ASSETS / theme.WORKER
             text = theme.worker_text(source)

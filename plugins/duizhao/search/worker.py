@@ -29,14 +29,17 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .pagefind import ANSWER_SECONDS, ATTEMPTS, SETTLE_SECONDS, IncompleteIndexError, IndexStats
+from .service import EXIT_SECONDS as SERVICE_EXIT_SECONDS
 from .site_index import SiteIndex
 
 #: How long the build waits for the worker's index once its pages are done: the worker's own
 #: waits on Pagefind are bounded (its answers, the settling of each attempt), this bounds a
 #: worker that hangs.
 FINISH_SECONDS = ANSWER_SECONDS + ATTEMPTS * SETTLE_SECONDS + 60.0
-#: How long an ended worker may take to close Pagefind's service before it is killed.
-EXIT_SECONDS = 5.0
+#: How long an ended worker may take to close Pagefind's service (which may itself wait
+#: :data:`~.service.EXIT_SECONDS` for the binary) and remove its staging folder, before it
+#: is killed (a worker killed sooner left its staging folder behind, at load 20).
+EXIT_SECONDS = SERVICE_EXIT_SECONDS + 10.0
 
 
 def can_fork() -> bool:
@@ -176,6 +179,9 @@ def _serve(
             except Exception as error:  # sent to the build, which logs it
                 failure = f"{args[0] if kind == 'page' else kind}: {error}"
     finally:
+        # Closing is not cut short by the build's SIGTERM (the build ends a worker whose pipe
+        # it has just closed: both may come at once); the build kills it after EXIT_SECONDS.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         site.close()
 
 
