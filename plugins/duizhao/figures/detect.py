@@ -466,10 +466,11 @@ def choose(
                 votes[True] += 1  # the float rule under it closes the float: body above
                 continue
             r = regions[id(caption)]
-            # A figure's body draws something: text alone beside its caption says nothing.
+            # A figure's body draws something: text alone beside its caption says nothing;
+            # nor does a line of text alone beside a table's.
             up_gap, down_gap = (
                 _first_gap(caption, r[u], u)
-                if kind != "figure" or graphic[id(caption)][u]
+                if _telling(caption, r[u], graphic[id(caption)][u], layout)
                 else float("inf")
                 for u in (True, False)
             )
@@ -496,6 +497,16 @@ def choose(
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
     return _unshared(seeds, regions, graphic), regions
+
+
+def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) -> bool:
+    """A region that can tell the side of its caption's body: a figure's draws something, a
+    table's draws something or holds more than a line of text (``vote_table_lines``)."""
+    if region is None or draws:
+        return region is not None
+    if caption.kind == "figure":
+        return False
+    return region[3] - region[1] > layout.settings.vote_table_lines * layout.leading
 
 
 def _unshared(
