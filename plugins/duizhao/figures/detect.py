@@ -54,16 +54,7 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .caption_steps import (
-    Caption,
-    caption_frames,
-    caption_starts,
-    extend,
-    float_rules,
-    openers,
-    others_openers,
-    widen,
-)
+from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
@@ -562,17 +553,7 @@ def find_floats(
 ) -> tuple[list[DetectedFigure], list[Unboxed], list[DetectedFigure]]:
     """The floats of a laid-out document, before their boxes are trimmed to their ink, the
     captions without a body, and the floats that are no spec entry (:attr:`Found.others`)."""
-    pages = running_text(layout)
-    candidates: list[Caption] = []
-    for page in pages:
-        starts = caption_starts(page, layout)
-        opening = {c: openers(c) for c in starts}
-        for caption in starts:
-            extend(caption, layout, others_openers(caption, opening))
-        for caption in starts:
-            if widen(caption, starts, layout):
-                extend(caption, layout, others_openers(caption, opening))
-        candidates.extend(starts)
+    candidates = page_captions(running_text(layout), layout)
     float_rules(candidates, layout)
     caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)
