@@ -19,8 +19,9 @@ def test_caption_grammar() -> None:
     # references, not captions
     assert caption_match("Figure 3 shows the design.") is None
     assert caption_match("Table IV lists the runs") is None
-    assert caption_match("Figure 3.1 shows") is None  # a chapter's numbering: not read
+    assert caption_match("Figure 3.1 shows") is None  # a section's numbering, in a reference
     assert caption_match("Figure 03: x") is None
+    assert caption_match("Figure 1.0 Setup") is None
     # a bold label needs no delimiter; algorithms and listings are floats, not spec entries
     assert caption_label("Figure 3 Overview", bold=True) is not None
     algorithm = caption_label("Algorithm 1 Ordering", bold=True)
@@ -28,6 +29,24 @@ def test_caption_grammar() -> None:
     assert caption_match("Algorithm 1: Ordering") is None
     label = parse_label("Figure 3: Overview")
     assert label is not None and label.end == len("Figure 3:")
+
+
+def test_section_numbered_labels_as_word_sets_them() -> None:
+    """A Word export numbers captions within sections ("Fig.1.1", "FIG.2.1", "FIG. 3.5"),
+    sets the label without a space or a delimiter, and its text layer may glue the label's
+    last digit to the caption's first word ("Fig.1. 3Relation between ..."). The number is the
+    last one (two sections' figures share it); the label keeps the section's."""
+    assert caption_match("Fig.1.1 Block diagram") == ("figure", "Fig. 1.1", 1)
+    assert caption_match("FIG.2.1. Test bench") == ("figure", "FIG. 2.1", 1)
+    assert caption_match("FIG. 3.5: Results") == ("figure", "FIG. 3.5", 5)
+    assert caption_match("Figure 2.1 Number of images per class") == ("figure", "Figure 2.1", 1)
+    assert caption_match("Table 5.1 Performance") == ("table", "Table 5.1", 1)
+    glued = parse_label("Fig.1. 3Relation between the two")
+    assert glued is not None and (glued.numeral, glued.number) == ("1.3", 3)
+    assert "Fig.1. 3Relation between the two"[glued.end :] == "Relation between the two"
+    # a caption's text that starts with a figure, not a glued number
+    assert caption_match("Fig. 1. 3D view of the rig") == ("figure", "Fig. 1", 1)
+    assert caption_match("Figure 5.2 and Figure 5.3 show") is None
 
 
 def test_roman_numerals_are_canonical() -> None:

@@ -44,7 +44,7 @@ CACHE = Path("/tmp/floattool-cache")
 ZWSP = "\u200b"  # stands for the second half of a UTF-16 surrogate pair (keeps indexes aligned)
 
 CAPTION_LABEL = re.compile(
-    r"(?P<label>(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*(?P<num>(?:[A-Z]\.)?[0-9]+|[IVXLC]+)"
+    r"(?P<label>(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*(?P<num>(?:[A-Z]\.)?[0-9]+(?:\.[0-9]+)*|[IVXLC]+)"
     r"(?:\s*\([a-z]\))?)(?P<punct>\s*[:.|]?)"
 )
 

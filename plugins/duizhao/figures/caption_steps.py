@@ -19,10 +19,18 @@ captions in :mod:`.detect`.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..pdf.captions import Label, caption_label, caption_text, lone_label_word, parse_label
+from ..pdf.captions import (
+    REPORTED,
+    Label,
+    caption_label,
+    caption_text,
+    lone_label_word,
+    parse_label,
+)
 from ..pdf.geometry import Box, overlap_len, union
 from ..pdf.hyphens import Joiner
 from ..pdf.page_layout import Layout
@@ -37,8 +45,10 @@ __all__ = [
     "extend",
     "first_line",
     "float_rules",
+    "off_style",
     "openers",
     "others_openers",
+    "page_captions",
     "widen",
 ]
 
@@ -217,15 +227,22 @@ def others_openers(caption: Caption, opening: dict[Caption, frozenset[int]]) -> 
     return frozenset().union(*(ids for c, ids in opening.items() if c is not caption))
 
 
-def extend(caption: Caption, layout: Layout, starts: frozenset[int] = frozenset()) -> None:
+def extend(
+    caption: Caption,
+    layout: Layout,
+    starts: frozenset[int] = frozenset(),
+    through: frozenset[int] = frozenset(),
+) -> None:
     """Add the rest of the caption's first line, and the lines that continue it below.
     ``starts``: the fragments that open the page's other captions; the first line stops at
-    one (captions of charts set side by side, each its own float, share a baseline)."""
+    one (captions of charts set side by side, each its own float, share a baseline).
+    ``through``: labels set off the paper's style (:func:`off_style`), which a caption goes
+    on through ("... as / Fig. 3. shows ...")."""
     first = first_line(caption, layout, starts)
     beside = _text_beside(caption, first, layout)
     own = caption.own
     while True:
-        nxt = _next_line(caption, first, beside, own, layout)
+        nxt = _next_line(caption, first, beside, own, layout, through)
         if nxt is None:
             return
         caption.lines.append(nxt)
@@ -259,6 +276,49 @@ def first_line(caption: Caption, layout: Layout, starts: frozenset[int]) -> Line
     return first
 
 
+def page_captions(pages: Sequence[DetectPage], layout: Layout) -> list[Caption]:
+    """Every page's captions, extended and widened (steps 1–3); the labels set off the
+    paper's style that are references (:func:`off_style`) left out."""
+    starts = [caption_starts(page, layout) for page in pages]
+    odd = off_style([c for page in starts for c in page], layout.settings)
+    through = frozenset(i for c in odd for i in openers(c))
+    found: list[Caption] = []
+    for page in starts:
+        opening = {c: openers(c) for c in page}
+        for caption in page:
+            extend(caption, layout, others_openers(caption, opening), through)
+        for caption in page:
+            if widen(caption, page, layout):
+                extend(caption, layout, others_openers(caption, opening), through)
+        found.extend(page)
+    odd_ids = {id(c) for c in odd}
+    styled = [c for c in found if id(c) not in odd_ids]
+    taken = set().union(*(c.own for c in styled))
+    twins = {(c.kind, c.label.numeral, c.label.continued) for c in styled}
+    return [
+        c
+        for c in found
+        if id(c) not in odd_ids
+        or ((c.kind, c.label.numeral, c.label.continued) not in twins and not openers(c) & taken)
+    ]
+
+
+def off_style(candidates: Sequence[Caption], s: Settings) -> list[Caption]:
+    """A paper sets its captions' labels one way ("Figure 1:", "Table 2:"): the delimiter
+    that at least ``style_share`` of its figure and table labels set with a delimiter use,
+    at least ``style_min`` of them, is its style. A label set with another is a reference
+    when a caption of its float is set the paper's way (a sentence ending "... as in /
+    Figure 1." in running text) or when another caption goes on through it (a caption's line
+    opening "Fig. 3. shows ..."): :func:`page_captions` keeps it only when neither holds."""
+    delimited = [c for c in candidates if c.kind in REPORTED and c.label.delim]
+    if not delimited:
+        return []
+    delim, count = Counter(c.label.delim for c in delimited).most_common(1)[0]
+    if count < s.style_min or count < s.style_share * len(delimited):
+        return []
+    return [c for c in delimited if c.label.delim != delim]
+
+
 def _text_beside(caption: Caption, first: Line, layout: Layout) -> bool:
     """Running text in the caption's span stands on its first line, beside it (a
     wrapfigure's caption: its lines keep to the first line's measure)."""
@@ -275,7 +335,12 @@ def _text_beside(caption: Caption, first: Line, layout: Layout) -> bool:
 
 
 def _next_line(
-    caption: Caption, first: Line, beside: bool, own: set[int], layout: Layout
+    caption: Caption,
+    first: Line,
+    beside: bool,
+    own: set[int],
+    layout: Layout,
+    through: frozenset[int] = frozenset(),
 ) -> Line | None:
     """The line that continues the caption under its last line: right below it, under the
     first line, of its size, no caption's start, no table row and no rule between; None
@@ -299,7 +364,7 @@ def _next_line(
         and overlap_len(f.x0, f.x1, s0, s1) > s.region_share * f.width
         # Under the first line, and not the start of a caption beside this one.
         and overlap_len(f.x0, f.x1, first.x0, first.x1) > 0
-        and caption_label(f.text) is None
+        and (caption_label(f.text) is None or id(f) in through)
         and not (beside and (f.x0 < first.x0 - reach or f.x1 > first.x1 + reach))
     ]
     if not below:
@@ -322,7 +387,7 @@ def _next_line(
         fits = abs(nxt.size - first.size) <= s.alone_caption_size * first.size
     else:
         fits = abs(nxt.size - caption.lines[-1].size) <= s.caption_size
-    if not fits or caption_label(nxt.text) is not None:
+    if not fits or (caption_label(nxt.text) is not None and id(row[0]) not in through):
         return None
     if any(
         (g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0)

@@ -54,20 +54,11 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .caption_steps import (
-    Caption,
-    caption_frames,
-    caption_starts,
-    extend,
-    float_rules,
-    openers,
-    others_openers,
-    widen,
-)
+from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 28
+DETECT_VERSION = 29
 
 __all__ = [
     "DETECT_VERSION",
@@ -466,10 +457,11 @@ def choose(
                 votes[True] += 1  # the float rule under it closes the float: body above
                 continue
             r = regions[id(caption)]
-            # A figure's body draws something: text alone beside its caption says nothing.
+            # A figure's body draws something: text alone beside its caption says nothing;
+            # nor does a line of text alone beside a table's.
             up_gap, down_gap = (
                 _first_gap(caption, r[u], u)
-                if kind != "figure" or graphic[id(caption)][u]
+                if _telling(caption, r[u], graphic[id(caption)][u], layout)
                 else float("inf")
                 for u in (True, False)
             )
@@ -496,6 +488,16 @@ def choose(
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
     return _unshared(seeds, regions, graphic), regions
+
+
+def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) -> bool:
+    """A region that can tell the side of its caption's body: a figure's draws something, a
+    table's draws something or holds more than a line of text (``vote_table_lines``)."""
+    if region is None or draws:
+        return region is not None
+    if caption.kind == "figure":
+        return False
+    return region[3] - region[1] > layout.settings.vote_table_lines * layout.leading
 
 
 def _unshared(
@@ -551,17 +553,7 @@ def find_floats(
 ) -> tuple[list[DetectedFigure], list[Unboxed], list[DetectedFigure]]:
     """The floats of a laid-out document, before their boxes are trimmed to their ink, the
     captions without a body, and the floats that are no spec entry (:attr:`Found.others`)."""
-    pages = running_text(layout)
-    candidates: list[Caption] = []
-    for page in pages:
-        starts = caption_starts(page, layout)
-        opening = {c: openers(c) for c in starts}
-        for caption in starts:
-            extend(caption, layout, others_openers(caption, opening))
-        for caption in starts:
-            if widen(caption, starts, layout):
-                extend(caption, layout, others_openers(caption, opening))
-        candidates.extend(starts)
+    candidates = page_captions(running_text(layout), layout)
     float_rules(candidates, layout)
     caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)

@@ -2,10 +2,12 @@
 (continued)", "Algorithm 1:", "Listing 2.".
 
 A label is a word (Figure, FIGURE, Fig., FIG., Table, TABLE, Tab., Algorithm, Listing), a
-number (arabic 1–999, a roman numeral written the canonical way, or an appendix's "B.1": B's
-first) and what follows it: a delimiter (``: . | — – -``), nothing (the label alone on its
-line, as IEEE sets TABLE II), or a ``(continued)`` mark. A line is a caption's first line
-when its label is set apart like that; "Figure 3 shows …" is a reference, and so is "Table IV
+number (arabic 1–999, a roman numeral written the canonical way, an appendix's "B.1": B's
+first, or a section's "2.1": section 2's first, as Word numbers them, "Fig.1.1", "FIG. 3.5")
+and what follows it: a delimiter (``: . | — – -``), nothing (the label alone on its line, as
+IEEE sets TABLE II), or a ``(continued)`` mark. A line is a caption's first line when its
+label is set apart like that, or when a section-numbered label is followed by a capital
+("Figure 2.1 Number of images"); "Figure 3 shows …" is a reference, and so is "Table IV
 lists …" (IEEE prints TABLE IV).
 """
 
@@ -24,8 +26,12 @@ from .text import Line, line_text
 _LABEL_RE = re.compile(
     r"(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|FIG|Table|TABLE|Tab\.|Algorithm|ALGORITHM|Listing"
     r"|LISTING)[ \t\u00a0]{0,3}"
-    r"(?P<num>[A-Z]\.[0-9]{1,3}|[0-9]{1,3}|[IVXLCDM]{1,12})(?![0-9A-Za-z]|\.[0-9])"
+    r"(?P<num>[A-Z]\.[0-9]{1,3}|[0-9]{1,2}(?:\.[0-9]{1,3}){1,2}|[0-9]{1,3}|[IVXLCDM]{1,12})"
+    r"(?![0-9A-Za-z]|\.[0-9])"
 )
+#: A section-numbered label whose last number the text layer glued to the caption's first
+#: word, after a space ("Fig.1. 3Relation between …" is Fig. 1.3, as a Word export reads).
+_GLUED_RE = re.compile(r"[ \t\u00a0]?(?P<num>[0-9]{1,3})(?=[A-Z][a-z])")
 _CONTINUED_RE = re.compile(r"[ \t]{0,3}\((?:continued|Continued|CONTINUED|cont\.|Cont\.)\)")
 _DELIMS = ":.|—–-"
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -60,6 +66,11 @@ class Label:
     continued: bool
     #: where the caption's text starts
     end: int
+
+    @property
+    def sectioned(self) -> bool:
+        """Numbered within its section ("2.1", "3.5"), as Word numbers captions."""
+        return "." in self.numeral and self.numeral[0].isdigit()
 
     @property
     def printed(self) -> str:
@@ -105,7 +116,12 @@ def parse_label(text: str) -> Label | None:
     if m is None:
         return None
     word, num = m["word"], m["num"]
-    if num[1:2] == ".":  # an appendix's "Figure B.1": B's first figure
+    if num[:1].isdigit() and "." in num:  # a section's "Fig. 2.1": section 2's first figure
+        parts = num.split(".")
+        if any(p[0] == "0" for p in parts):
+            return None
+        number = int(parts[-1])
+    elif num[1:2] == ".":  # an appendix's "Figure B.1": B's first figure
         number = int(num[2:])
         if number == 0:
             return None
@@ -128,6 +144,11 @@ def parse_label(text: str) -> Label | None:
     delim = stripped[:1] if stripped[:1] in _DELIMS and stripped[:1] else ""
     if delim:
         end += len(rest) - len(stripped) + 1
+    if delim == "." and num.isdigit() and not continued:
+        glued = _GLUED_RE.match(text, end)
+        if glued is not None and glued["num"][0] != "0":
+            num, number, end = f"{num}.{glued['num']}", int(glued["num"]), glued.end()
+            stripped = text[end:]
     alone = not stripped
     if num.isalpha() and not (word.isupper() or delim or alone or continued):
         return None  # "Table IV lists …": a reference (IEEE prints TABLE IV)
@@ -136,9 +157,14 @@ def parse_label(text: str) -> Label | None:
 
 def caption_label(text: str, bold: bool = False) -> Label | None:
     """The label of a caption's first line: set apart by a delimiter, alone on its line,
-    marked continued, or in bold ("**Figure 3** Overview")."""
+    marked continued, in bold ("**Figure 3** Overview"), or numbered within its section and
+    followed by a capital ("Figure 2.1 Number of images", as Word sets its captions; "Figure
+    2.1 shows …" is a reference)."""
     label = parse_label(text)
-    if label is None or not (label.delim or label.alone or label.continued or bold):
+    if label is None:
+        return None
+    titled = label.sectioned and text[label.end :].lstrip(" \t\u00a0")[:1].isupper()
+    if not (label.delim or label.alone or label.continued or bold or titled):
         return None
     return label
 

@@ -227,6 +227,15 @@ class Settings:
     #: this many votes, one whose both sides hold something (floats stacked in a column,
     #: the next one's body right under a caption) one
     sure_vote: int = 2
+    #: … and a table's region drawing nothing and no taller than this many leadings is one
+    #: line of text, no table's body (an unnumbered heading under a caption set below its
+    #: table, as AAAI's template sets them): it says nothing of the side
+    vote_table_lines: float = 1.5
+    #: a paper's caption style: the delimiter after at least this share of its figure and
+    #: table labels set with one, at least this many (a label set otherwise is a reference
+    #: when its float has a caption in the style or another caption goes on through it)
+    style_share: float = 0.6
+    style_min: int = 2
     #: a caption goes on with a line starting this far (em) below its last one's top, within
     #: this gap (em) of it, of its size (within ``caption_size`` pt)
     caption_next: float = 0.5
