@@ -358,10 +358,18 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
 
     first = caption.lines[0]
 
+    t0, t1 = pl.text_span
+    rule_reach = s.wide_rule_reach * layout.leading
+
     def straddles(b: Box) -> bool:
+        # a rule across the text width under the caption (a page-wide table's top rule) may
+        # stand a little further (over it, it may be the running head's)
+        wide_rule = (
+            b[3] - b[1] <= s.float_rule_height and b[2] - b[0] >= s.wide_rule_share * (t1 - t0)
+        )
         near = (
             -s.start_slack <= cb[1] - b[3] <= reach
-            or -s.start_slack <= b[1] - cb[3] <= reach
+            or -s.start_slack <= b[1] - cb[3] <= (rule_reach if wide_rule else reach)
             # the caption's own line going on across the gutter (extend stopped at it)
             or (
                 abs((b[1] + b[3]) / 2 - first.mid) < s.label_line * first.size
@@ -386,7 +394,6 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
         for f in pl.fragments
     ):
         return False  # running text beside the caption: the float keeps to its column
-    t0, t1 = pl.text_span
     caption.span = (min(t0, s0), max(t1, s1))
     caption.wide = True
     return True

@@ -67,7 +67,7 @@ from .caption_steps import (
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 28
+DETECT_VERSION = 30
 
 __all__ = [
     "DETECT_VERSION",
