@@ -423,10 +423,17 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
 
     first = caption.lines[0]
 
+    t0, t1 = pl.text_span
+    rule_reach = s.wide_rule_reach * layout.leading
+
     def straddles(b: Box) -> bool:
+        # a rule across the text width under the caption (a page-wide table's top rule) may
+        # stand a little further (over it, it may be the running head's)
+        thin = b[3] - b[1] <= s.float_rule_height
+        wide_rule = thin and b[2] - b[0] >= s.wide_rule_share * (t1 - t0)
         near = (
             -s.start_slack <= cb[1] - b[3] <= reach
-            or -s.start_slack <= b[1] - cb[3] <= reach
+            or -s.start_slack <= b[1] - cb[3] <= (rule_reach if wide_rule else reach)
             # the caption's own line going on across the gutter (extend stopped at it)
             or (
                 abs((b[1] + b[3]) / 2 - first.mid) < s.label_line * first.size
@@ -451,7 +458,6 @@ def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool
         for f in pl.fragments
     ):
         return False  # running text beside the caption: the float keeps to its column
-    t0, t1 = pl.text_span
     caption.span = (min(t0, s0), max(t1, s1))
     caption.wide = True
     return True
@@ -556,22 +562,38 @@ def caption_frames(captions: Sequence[Caption], layout: Layout) -> None:
                 break
         if not all(sides):
             continue
-        rules = {i for side in sides for i in side}
+        # Each side is the rule nearest the caption: the next legend's frame, stacked a line
+        # under this one, has its top rule within reach too (and would enclose its own sides).
+        rules = {i for k, side in enumerate(sides) for i in _nearest(page.graphics, side, k, s)}
         frame = union(page.graphics[i] for i in rules)
         if _holds_more(page, c, frame, rules):
             continue  # a framed float: its body is inside the frame with its caption
         page.frames |= rules
 
 
+def _nearest(graphics: Sequence[Box], side: list[int], k: int, s: Settings) -> list[int]:
+    """Of the rules on ``side`` ``k`` of a caption (0 over, 1 under, 2 left, 3 right), those
+    nearest it (the pieces of one rule lie within ``float_rule_height`` of each other)."""
+    edge = (3, 1, 2, 0)[k]  # the rule's edge that faces the caption
+    sign = 1 if k in (0, 2) else -1  # over and left: the greatest edge is nearest
+    best = max(sign * graphics[i][edge] for i in side)
+    return [i for i in side if best - sign * graphics[i][edge] <= s.float_rule_height]
+
+
 def _holds_more(page: DetectPage, caption: Caption, frame: Box, rules: set[int]) -> bool:
     """Something besides ``caption`` and the ``rules`` of its frame lies inside ``frame``."""
     own = caption.own
     fx0, fy0, fx1, fy1 = frame
+    cx0, cy0, cx1, cy1 = caption.box
 
     def inside(b: Box) -> bool:
         return b[0] < fx1 and b[2] > fx0 and b[1] < fy1 and b[3] > fy0
 
-    if any(inside(g) for i, g in enumerate(page.graphics) if i not in rules):
+    def in_caption(g: Box) -> bool:
+        # drawn in the caption's own lines: an underscore set as a rule ("Bla1_64")
+        return g[0] >= cx0 and g[2] <= cx1 and g[1] >= cy0 and g[3] <= cy1
+
+    if any(inside(g) and not in_caption(g) for i, g in enumerate(page.graphics) if i not in rules):
         return True
     apart = own | page.margin
     return any(inside(f.box) for f in page.layout.fragments if id(f) not in apart)

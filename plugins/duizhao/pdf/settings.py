@@ -267,6 +267,11 @@ class Settings:
     #: separation, about two leadings, away)
     wide_overlap: float = 4.0
     wide_reach: float = 1.0
+    #: … or a rule across this share of the text width within this many leadings under it (IEEE
+    #: Access sets a page-wide table's top rule 13 pt, 1.1 leadings, under a caption of one
+    #: column's width: the table's own rule says it spans the page, not its caption)
+    wide_rule_share: float = 0.95
+    wide_rule_reach: float = 1.5
     #: a template's float rule: a rule no thicker than this (pt; an algorithm's top rule is
     #: 1.6), this close (em of the caption's size) under a caption, across this share of its
     #: span (OSDI '14: 0.5 pt, 2.4 pt under 9-pt captions, the column's width) …
