@@ -51,13 +51,23 @@ def _metadata(corpus: Path) -> list[dict[str, object]]:
 
 
 def assert_in_no_other_set(papers: Sequence[pdfcorpus.Paper], others: Sequence[Path]) -> None:
-    """Each paper's recorded sha256 is its file's, and neither it nor its title is in ``others``."""
+    """Each paper's recorded sha256 is its file's, and neither it, its title nor its source file
+    (repository and path: other pages cut from the same PDF are the same paper) is in
+    ``others``."""
     meta = [data for corpus in others for data in _metadata(corpus)]
     digests = {str(data.get("sha256", "")) for data in meta}
-    titles = {str(data.get("source", {}).get("title", "")).casefold() for data in meta}  # type: ignore[union-attr]
+    titles = {_source(data, "title") for data in meta}
+    files = {(_source(data, "repo"), _source(data, "path")) for data in meta}
     for paper in papers:
         data = json.loads(paper.pdf.with_suffix(".json").read_text("utf-8"))
         digest = hashlib.sha256(paper.pdf.read_bytes()).hexdigest()
         assert data["sha256"] == digest, paper.slug
         assert digest not in digests, paper.slug
-        assert str(data["source"]["title"]).casefold() not in titles, paper.slug
+        assert _source(data, "title") not in titles, paper.slug
+        file = (_source(data, "repo"), _source(data, "path"))
+        assert not all(file) or file not in files, paper.slug
+
+
+def _source(data: dict[str, object], key: str) -> str:
+    source = data.get("source")
+    return str(source.get(key, "") if isinstance(source, dict) else "").casefold()
