@@ -9,6 +9,9 @@ tuned corpus (tests/data/pdfcorpus, sources in its SOURCES.md) and fixed as a cl
    text near the top of the page: a frame's side is the rule nearest its caption (the next
    legend's frame, a line under it, has its top rule within reach too), and an underscore
    drawn as a rule in the caption's own lines ("Bla1_64") is nothing else inside the frame.
+3. A BMC table captioned above whose top rule is drawn through the loose box of the
+   caption's last line: the caption went on over the header row under the rule (the same
+   size, no rule found between), and the table's box began under the header.
 """
 
 from __future__ import annotations
@@ -55,3 +58,11 @@ def test_framed_legends_stacked_a_line_apart_are_no_figures() -> None:
 
 def test_framed_legends_with_underscores_drawn_as_rules_are_no_figures() -> None:
     _only_labels("bmc-sparqlbench", {17}, {"Figure 1", "Figure 2", "Figure 3", "Figure 4"})
+
+
+def test_a_caption_ends_at_a_table_rule_drawn_through_its_last_line() -> None:
+    paper = _paper("bmc-smlogp")
+    label = next(lb for lb in paper.labels if lb.printed == "Table 2")
+    found = next(f for f in detect_figures(paper.pdf) if f.label == "Table 2")
+    assert found.caption.endswith("on the external test sets."), found.caption
+    assert found.box[1] <= label.box[1] + 1, (found.box, label.box)  # the header row in

@@ -391,6 +391,7 @@ def _next_line(
         return None
     if any(
         (g[1] >= last.y1 - 1 and g[3] <= nxt.y0 + 1 and overlap_len(g[0], g[2], s0, s1) > 0)
+        or _table_rule_under(g, last, nxt, (s0, s1), s)
         or (
             overlap_len(g[1], g[3], nxt.y0, nxt.y1) > s.caption_next * (nxt.y1 - nxt.y0)
             and overlap_len(g[0], g[2], nxt.x0, nxt.x1) > 0
@@ -399,6 +400,23 @@ def _next_line(
     ):
         return None  # a rule between, or one down across the line (a table's column rule)
     return nxt
+
+
+def _table_rule_under(
+    g: Box, last: Line, nxt: Line, span: tuple[float, float], s: Settings
+) -> bool:
+    """``g`` is a table's top rule between a caption's ``last`` line and ``nxt``, drawn
+    through the bottom of the last line's loose box (under its middle: BMC sets the rule
+    1.3 pt over the bottom of that box), in the caption's ``span`` and under most of
+    ``nxt`` (no underline of a word, no other column's rule)."""
+    width = nxt.x1 - nxt.x0
+    return (
+        last.mid <= g[1] < last.y1
+        and g[3] <= nxt.y0
+        and g[3] - g[1] <= s.float_rule_height
+        and overlap_len(g[0], g[2], *span) >= s.region_share * (g[2] - g[0])
+        and overlap_len(g[0], g[2], nxt.x0, nxt.x1) >= s.region_share * width
+    )
 
 
 def widen(caption: Caption, captions: Sequence[Caption], layout: Layout) -> bool:
