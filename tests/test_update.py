@@ -196,6 +196,32 @@ def test_a_passage_said_twice_anchors_where_it_continues_the_order() -> None:
     }
 
 
+def test_a_neighbour_keeping_a_sentence_completes_a_merge() -> None:
+    """FAST '25's class (align step 8): two paragraphs joined and both reworded, the second
+    carried on its own, the first keeping one long sentence only: a merge (one sentence of a
+    paragraph that is not next to the carried one is no evidence)."""
+    first = "The conductor sends each request to the prefill instance that holds it."
+    last = "Every figure of this section was measured on the cluster of the testbed."
+    kept = "Although this process seems straightforward, the selection policy is complex due to many restrictions."
+    dropped = (
+        " Waiting for the cache of a lower tier may violate the objective of the first token."
+        " High demand on the cache server leads to congestion of the network, which prolongs"
+        " the wait. The hottest blocks are replicated and the coldest ones are swapped out."
+    )
+    carried = (
+        "In the decoding stage the main objective is to keep the time between tokens under its"
+        " bound, which limits the size of the batch that the decoding instances may take."
+    )
+    old = [first, kept + dropped, carried, last]
+    new = [first, kept + " The pool faces challenges of capacity and latency. " + carried, last]
+    fates = {(m.fate, m.old, m.new) for m in align(old, new).matches if m.old and m.new}
+    assert ("merged", (1, 2), (1,)) in fates
+    # the same sentence in a paragraph two places away is not taken
+    away = [first, kept + dropped, last, carried, last]
+    fates = {(m.fate, m.old) for m in align(away, [first, last, new[1], last]).matches}
+    assert ("removed", (1,)) in fates
+
+
 def test_short_units_need_a_near_exact_match() -> None:
     old = ["3 Results", "See Table 2.", "Table 2: Settings of each run in the cluster."]
     new = ["4 Results", "See Figure 5.", "Table 3: Settings of each run in the cluster."]

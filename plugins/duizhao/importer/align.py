@@ -20,6 +20,8 @@ look right). It is deterministic and runs in named steps, each a small function:
    the shorter's words kept in the longer.
 7. Moved and rewritten, anywhere: what is left and shares a core of near-identical sentences,
    in order, when each is the other's best.
+8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
+   sentence of the other side near word for word become a merge (or a split).
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
@@ -724,6 +726,81 @@ def _moved_rewritten(
     return out
 
 
+def _completed(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """``matches`` with a paragraph carried one to one grown into a merge (or a split) by a
+    neighbour left over, when that neighbour keeps a long sentence of the other side near
+    word for word (:func:`_near_sentences`: ``kept_sentence_words`` words at
+    ``moved_sentence``) that the carried paragraph does not keep itself, on the side of it
+    where it stood (FAST '25 joined two paragraphs of v3 and reworded both: the carried one
+    by its own evidence, the other by a sentence kept: "Although this process seems
+    straightforward, the selection policy is complex due to many restrictions."). Merges
+    first, then splits (with the part after the carried one only: a split keeps the
+    translation in its first part, which must be the one carried on its own evidence); each
+    neighbour joins one carry, in the order of the matches."""
+    out: list[Match] = []
+    for m in matches:
+        grown = None
+        if m.fate in ("edited", "rewritten") and len(m.old) == 1 and len(m.new) == 1:
+            grown = _grown(olds, news, m.old[0], m.new[0], used_old, t, (-1, 1))
+            if grown is not None:
+                k = grown
+                used_old.add(k)
+                parts = tuple(sorted((m.old[0], k)))
+                joined = olds.words[parts[0]] + olds.words[parts[1]]
+                score = _similarity(joined, news.words[m.new[0]], 0.0)
+                m = Match("merged", parts, m.new, round(score, 3))
+            else:
+                # a split keeps the translation in its first part: only a part after it
+                grown = _grown(news, olds, m.new[0], m.old[0], used_new, t, (1,))
+                if grown is not None:
+                    k = grown
+                    used_new.add(k)
+                    parts = tuple(sorted((m.new[0], k)))
+                    joined = news.words[parts[0]] + news.words[parts[1]]
+                    score = _similarity(olds.words[m.old[0]], joined, 0.0)
+                    m = Match("split", m.old, parts, round(score, 3))
+        out.append(m)
+    return out
+
+
+def _grown(
+    mine: _Units,
+    other: _Units,
+    i: int,
+    j: int,
+    used: set[int],
+    t: Thresholds,
+    sides: tuple[int, ...],
+) -> int | None:
+    """The neighbour of ``mine``'s paragraph ``i`` (carried to ``other``'s ``j``; ``sides``:
+    the one before, -1, and the one after, 1), left over,
+    that keeps a long sentence of ``j`` near word for word which ``i`` does not keep, in the
+    order of the two (the one before ``i`` keeps sentences before those ``i`` keeps), the one
+    holding the most words; None when there is none."""
+    own = _near_sentences(mine, other, i, j, t)
+    taken = {y for _x, y, _w in own}
+    best: tuple[int, int] | None = None
+    for k in (i + side for side in sides):
+        if k < 0 or k >= len(mine.keys) or k in used or not mine.keys[k]:
+            continue
+        extra = [(y, w) for _x, y, w in _near_sentences(mine, other, k, j, t) if y not in taken]
+        if not extra:
+            continue
+        if taken and any((y > min(taken)) if k < i else (y < max(taken)) for y, _w in extra):
+            continue
+        held = sum(w for _y, w in extra)
+        if best is None or held > best[0]:
+            best = (held, k)
+    return best[1] if best else None
+
+
 def _in_order(
     olds: _Units, news: _Units, run_old: list[int], run_new: list[int], t: Thresholds
 ) -> list[tuple[float, int, int]]:
@@ -819,6 +896,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7. Anywhere: moved and rewritten, a core of near-identical sentences kept
     matches += _moved_rewritten(olds, news, used_old, used_new, thresholds)
+
+    # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
+    matches = _completed(olds, news, matches, used_old, used_new, thresholds)
 
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
     matches += [Match("new", (), (j,), 0.0) for j in range(len(new)) if j not in used_new]
