@@ -222,6 +222,30 @@ def test_a_neighbour_keeping_a_sentence_completes_a_merge() -> None:
     assert ("removed", (1,)) in fates
 
 
+def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
+    """rust-impl-trait's class (`_kept_in_place`): a paragraph that keeps its first sentence
+    word for word, rewrites the rest and grows to three times its length, in its place, is
+    carried; a unit kept whole (a footnote the PDF reader glued to another) is not."""
+    before = "The example below shows the new rules at work on a function that returns a closure."
+    after = "These rules are the default in the new edition, and the older ones remain available."
+    kept = "This example demonstrates the way that editions can help us to remove complexity from Rust."
+    old = [before, kept + " The new capture rules of this edition mean that:", after]
+    grown = (
+        " In the old edition the default rules for lifetime parameters had not aged well."
+        " They frequently did not express what users needed and led to obscure workarounds."
+        " They led to other inconsistencies between asynchronous functions and the others."
+        " Return-position types in top-level functions and in trait functions differed too,"
+        " which surprised readers of the reference and writers of libraries alike."
+    )
+    new = [before, "A new paragraph about something else entirely is put here.", kept + grown, after]
+    fates = {(m.fate, m.old, m.new) for m in align(old, new).matches if m.old and m.new}
+    assert ("rewritten", (1,), (2,)) in fates
+    footnote = "1This threshold is currently adjusted manually but can be adaptively adjusted later."
+    old = [before, footnote, after]
+    new = [before, footnote + grown, after]
+    assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
+
+
 def test_short_units_need_a_near_exact_match() -> None:
     old = ["3 Results", "See Table 2.", "Table 2: Settings of each run in the cluster."]
     new = ["4 Results", "See Figure 5.", "Table 3: Settings of each run in the cluster."]

@@ -836,7 +836,29 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     score = _similarity(a, b, t.positional)
     short = min(olds.counts[i], news.counts[j]) < t.short_words
     need = t.positional_short_kept if short else t.positional_kept
-    return score if score and _common(a, b) >= need * min(len(a), len(b)) else 0.0
+    if score and _common(a, b) >= need * min(len(a), len(b)):
+        return score
+    if short:
+        return 0.0
+    # a sentence kept: the shorter keeps half its words in near-identical sentences of the
+    # other and has a long sentence of its own besides (a unit kept whole in another is no
+    # evidence: Mooncake v3 glued an unrelated paragraph's footnote to another's start)
+    pairs = _near_sentences(olds, news, i, j, t)
+    shorter = olds if olds.counts[i] <= news.counts[j] else news
+    k = i if shorter is olds else j
+    held = sum(w for _x, _y, w in pairs)
+    if (
+        pairs
+        and held >= t.kept_share * shorter.counts[k]
+        and len(shorter.encoded_sentences(k, t.kept_sentence_words)) > len(pairs)
+    ):
+        return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
+    return 0.0
+
+
+#: the score of an in-place pair on a kept sentence alone when its word similarity is 0 (a
+#: score of 0 means "no evidence" in :func:`_in_order`'s table)
+_KEPT_SENTENCE_SCORE = 0.01
 
 
 # --------------------------------------------------------------------------------------------
