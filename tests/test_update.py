@@ -237,10 +237,17 @@ def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
         " Return-position types in top-level functions and in trait functions differed too,"
         " which surprised readers of the reference and writers of libraries alike."
     )
-    new = [before, "A new paragraph about something else entirely is put here.", kept + grown, after]
+    new = [
+        before,
+        "A new paragraph about something else entirely is put here.",
+        kept + grown,
+        after,
+    ]
     fates = {(m.fate, m.old, m.new) for m in align(old, new).matches if m.old and m.new}
     assert ("rewritten", (1,), (2,)) in fates
-    footnote = "1This threshold is currently adjusted manually but can be adaptively adjusted later."
+    footnote = (
+        "1This threshold is currently adjusted manually but can be adaptively adjusted later."
+    )
     old = [before, footnote, after]
     new = [before, footnote + grown, after]
     assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
