@@ -153,3 +153,70 @@ def test_an_html_page_is_published_at_its_own_path() -> None:
     assert urls.page_url("notes/index.html") == "notes/"
     assert urls.lands_on("links.html", "papers/a/") == "papers/a/"
     assert urls.lands_on("notes/x.html", "../papers/a/") == "papers/a/"
+
+
+GOOD = """\
+---
+title: Good
+paper: {title: A paper, license: CC-BY-4.0}
+paragraphs: P001-P002
+status: complete
+---
+
+## 导言
+
+引言 LINKS。
+
+/// paragraph | P001
+> One.
+
+一。
+///
+
+/// paragraph | P002
+> Two.
+
+二。
+///
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "links", "broken"),
+    [
+        (
+            "",
+            "[b](../sub/b/#P002) [c](../sub/b/#P003) [d](/sub/b/#P009) [i](../sub/#P004)",
+            ["../sub/b/#P003", "/sub/b/#P009", "../sub/#P004"],
+        ),
+        (
+            "site_url: https://example.org/duizhao/\n",
+            "[b](/duizhao/sub/b/#P002) [c](https://example.org/duizhao/sub/b/#P005) "
+            "[off](/elsewhere/sub/b/#P007) [e](https://other.example/duizhao/sub/b/#P006)",
+            ["https://example.org/duizhao/sub/b/#P005"],
+        ),
+        (
+            "use_directory_urls: false\n",
+            "[b](sub/b.html#P002) [c](sub/b.html#P003) [dir](sub/b/#P008)",
+            ["sub/b.html#P003"],
+        ),
+    ],
+    ids=["directory-urls", "site-url", "file-urls"],
+)
+def test_check_validates_links_to_the_built_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str, links: str, broken: list[str]
+) -> None:
+    """`duizhao check` reads a link to a page as built (``../b/#P042``, the site's full
+    URL) as it reads ``b.md#P042``: an ID the article does not have is DZ008."""
+    files = {
+        "docs/a/index.md": GOOD.replace("LINKS", links),
+        "docs/sub/b.md": GOOD.replace("LINKS", ""),
+        "docs/sub/index.md": GOOD.replace("LINKS", ""),
+    }
+    if "use_directory_urls" in config:
+        files = {"docs/a.md": files.pop("docs/a/index.md"), **files}
+    root = project(tmp_path, files, "docs_dir: docs\n" + config)
+    code, out, _err = run(["check"], root, monkeypatch)
+    found = [line.split("(", 1)[1].split(")", 1)[0] for line in out.splitlines() if "DZ008" in line]
+    assert found == broken, out
+    assert code == (1 if broken else 0)

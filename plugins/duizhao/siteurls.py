@@ -93,6 +93,19 @@ class SiteUrls:
             return folder
         return f"{folder}{stem}/" if self.directory_urls else f"{folder}{stem}.html"
 
+    def sources(self, url: str) -> list[str]:
+        """The docs-relative Markdown files that may make the page at ``url`` (as
+        :meth:`page_url` writes it), in MkDocs' order of preference: ``papers/x/`` is
+        ``papers/x.md``, ``papers/x/index.md`` or ``papers/x/README.md``."""
+        if url == "" or url.endswith("/"):
+            found = [f"{url}{stem}.md" for stem in _INDEX_STEMS]
+            if self.directory_urls and url:
+                found.insert(0, url[:-1] + ".md")
+            return found
+        if not self.directory_urls and url.endswith(".html"):
+            return [url[: -len(".html")] + ".md"]
+        return []
+
     def lands_on(self, src: str, href: str) -> str | None:
         """The page URL (as :meth:`page_url` writes it) that a link whose path is ``href`` (no
         fragment, no query; percent-escapes allowed), written on the page made of ``src``,
