@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from duizhao.article import parse
-from duizhao.importer.align import align, normalise
+from duizhao.importer.align import align, normalise, words
 from test_cli import project, run
 
 ARTICLE = """\
@@ -251,6 +251,17 @@ def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
     old = [before, footnote, after]
     new = [before, footnote + grown, after]
     assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
+
+
+def test_renumbered_references_are_no_change_of_a_sentence() -> None:
+    """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
+    one word, the same in both versions; a bracket with other words stays as it is."""
+    old = normalise(r"proposed sequence parallelism (SP) \[17, 18, 19, 20, 21, 22, 23\].")
+    new = normalise(r"proposed sequence parallelism (SP) \[21–27\].")
+    assert words(old) == words(new)
+    assert words(old)[-3:] == [")", "[#]", "."]
+    assert words("see [Table 2] and [x]") == ["see", "[", "Table", "2", "]", "and", "[", "x", "]"]
+    assert words("[] [1,2]") == ["[", "]", "[#]"]  # an empty bracket is no reference
 
 
 def test_short_units_need_a_near_exact_match() -> None:

@@ -493,7 +493,8 @@ def _near_sentences(
 
 def words(key: str) -> list[str]:
     """The words of a key, with the punctuation around them as words of their own (so that
-    ``matter.`` and ``matter`` share a word)."""
+    ``matter.`` and ``matter`` share a word); a bracketed list of reference numbers is one
+    word (:func:`_citations`)."""
     out: list[str] = []
     for chunk in key.split():
         lead, core, trail = peel(chunk)
@@ -501,6 +502,32 @@ def words(key: str) -> list[str]:
         if core:
             out.append(core)
         out.extend(trail)
+    return _citations(out)
+
+
+#: what a bracketed list of reference numbers becomes: one word, the same in every version
+CITATION = "[#]"
+_CITATION_PARTS = frozenset("0123456789,-–")
+
+
+def _citations(tokens: list[str]) -> list[str]:
+    """``tokens`` with each ``[`` … ``]`` that holds only reference numbers, commas and
+    ranges (``[17, 18, 19]``, ``[21–27]``) as :data:`CITATION`: a paper's new version
+    renumbers its references (Mooncake FAST '25: "sequence parallelism (SP) [17, 18, 19, 20,
+    21, 22, 23]" → "(SP) [21–27]"), which is no change of the sentence. One pass."""
+    out: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if tokens[i] == "[":
+            j = i + 1
+            while j < n and tokens[j] != "]" and _CITATION_PARTS.issuperset(tokens[j]):
+                j += 1
+            if j < n and j > i + 1 and tokens[j] == "]":
+                out.append(CITATION)
+                i = j + 1
+                continue
+        out.append(tokens[i])
+        i += 1
     return out
 
 
