@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from duizhao.article import parse
-from duizhao.importer.align import align, normalise, words
+from duizhao.importer.align import align, normalise
+from duizhao.importer.similarity import words
 from test_cli import project, run
 
 ARTICLE = """\
