@@ -10,6 +10,7 @@ import yaml
 
 from duizhao.article import parse
 from duizhao.importer.align import align, normalise
+from duizhao.importer.similarity import words
 from test_cli import project, run
 
 ARTICLE = """\
@@ -194,6 +195,74 @@ def test_a_passage_said_twice_anchors_where_it_continues_the_order() -> None:
         (2,): ("edited", (2,)),
         (3,): ("same", (8,)),
     }
+
+
+def test_a_neighbour_keeping_a_sentence_completes_a_merge() -> None:
+    """FAST '25's class (align step 8): two paragraphs joined and both reworded, the second
+    carried on its own, the first keeping one long sentence only: a merge (one sentence of a
+    paragraph that is not next to the carried one is no evidence)."""
+    first = "The conductor sends each request to the prefill instance that holds it."
+    last = "Every figure of this section was measured on the cluster of the testbed."
+    kept = "Although this process seems straightforward, the selection policy is complex due to many restrictions."
+    dropped = (
+        " Waiting for the cache of a lower tier may violate the objective of the first token."
+        " High demand on the cache server leads to congestion of the network, which prolongs"
+        " the wait. The hottest blocks are replicated and the coldest ones are swapped out."
+    )
+    carried = (
+        "In the decoding stage the main objective is to keep the time between tokens under its"
+        " bound, which limits the size of the batch that the decoding instances may take."
+    )
+    old = [first, kept + dropped, carried, last]
+    new = [first, kept + " The pool faces challenges of capacity and latency. " + carried, last]
+    fates = {(m.fate, m.old, m.new) for m in align(old, new).matches if m.old and m.new}
+    assert ("merged", (1, 2), (1,)) in fates
+    # the same sentence in a paragraph two places away is not taken
+    away = [first, kept + dropped, last, carried, last]
+    fates = {(m.fate, m.old) for m in align(away, [first, last, new[1], last]).matches}
+    assert ("removed", (1,)) in fates
+
+
+def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
+    """rust-impl-trait's class (`_kept_in_place`): a paragraph that keeps its first sentence
+    word for word, rewrites the rest and grows to three times its length, in its place, is
+    carried; a unit kept whole (a footnote the PDF reader glued to another) is not."""
+    before = "The example below shows the new rules at work on a function that returns a closure."
+    after = "These rules are the default in the new edition, and the older ones remain available."
+    kept = "This example demonstrates the way that editions can help us to remove complexity from Rust."
+    old = [before, kept + " The new capture rules of this edition mean that:", after]
+    grown = (
+        " In the old edition the default rules for lifetime parameters had not aged well."
+        " They frequently did not express what users needed and led to obscure workarounds."
+        " They led to other inconsistencies between asynchronous functions and the others."
+        " Return-position types in top-level functions and in trait functions differed too,"
+        " which surprised readers of the reference and writers of libraries alike."
+    )
+    new = [
+        before,
+        "A new paragraph about something else entirely is put here.",
+        kept + grown,
+        after,
+    ]
+    fates = {(m.fate, m.old, m.new) for m in align(old, new).matches if m.old and m.new}
+    assert ("rewritten", (1,), (2,)) in fates
+    footnote = (
+        "1This threshold is currently adjusted manually but can be adaptively adjusted later."
+    )
+    old = [before, footnote, after]
+    new = [before, footnote + grown, after]
+    assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
+
+
+def test_renumbered_references_are_no_change_of_a_sentence() -> None:
+    """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
+    one word, the same in both versions; a bracket with other words stays as it is."""
+    old = normalise(r"proposed sequence parallelism (SP) \[17, 18, 19, 20, 21, 22, 23\].")
+    new = normalise(r"proposed sequence parallelism (SP) \[21–27\].")
+    assert words(old) == words(new)
+    assert words(old)[-3:] == [")", "[#]", "."]
+    assert words("see [Table 2] and [x]") == ["see", "[", "Table", "2", "]", "and", "[", "x", "]"]
+    assert words("[] [1,2]") == ["[", "]", "[#]"]  # an empty bracket is no reference
 
 
 def test_short_units_need_a_near_exact_match() -> None:

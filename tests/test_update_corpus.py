@@ -3,7 +3,7 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they score now (0.867; first run 0.79; the FAST '25
+pairs kept aside (holdout), no fall below what they score now (0.917; first run 0.79; the FAST '25
 rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The three
 held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are scored by
 ``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
@@ -57,7 +57,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.885)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.915)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -75,12 +75,13 @@ def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
         assert s.precision == 1.0, (s.name, s.wrong)
 
 
-#: the recall each held-out set scores now (found / carryable): 187/197, 195/196 (194 before
-#: "in place" paired unequal runs); heldout3, 144/147, and heldout4, 282/292, as when each was
-#: built and first scored (heldout4 on main at 528e388, before any rule saw it); heldout5,
-#: 284/303 (precision 1.0, 198/198 same or moved), first scored unseen on main at 0fcd8e6's code
+#: the recall each held-out set scores now (found / carryable): 191/197 (187 before the sixth
+#: round's rules, bench/README), 195/196 (194 before "in place" paired unequal runs); heldout3,
+#: 144/147, and heldout4, 282/292, as when each was built and first scored (heldout4 on main at
+#: 528e388, before any rule saw it); heldout5, 284/303 (precision 1.0, 198/198 same or moved),
+#: first scored unseen on main at 0fcd8e6's code
 HELD_OUT_FLOORS = {
-    HELDOUT: (187, 197),
+    HELDOUT: (191, 197),
     HELDOUT2: (195, 196),
     HELDOUT3: (144, 147),
     HELDOUT4: (282, 292),

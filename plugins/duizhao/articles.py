@@ -21,6 +21,7 @@ from .memo import ArticleMemo, ParseCache
 from .project import Project
 from .quality.run import Quality
 from .sidecars import is_sidecar
+from .siteurls import SiteUrls
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
 
 
@@ -75,7 +76,9 @@ class ArticlesFeature(Feature):
         """Report every problem of every page (the other features have added theirs)."""
         if not self.checks:
             return
-        corpus = Corpus(build.docs_dir, figures=build.catalog)
+        corpus = Corpus(
+            build.docs_dir, figures=build.catalog, urls=SiteUrls.from_config(build.config)
+        )
         # What every link check reads of the pages: which exist, their anchors, which are
         # translations (links into files outside docs_dir, which MkDocs does not watch, are
         # read again at the next full build).

@@ -38,6 +38,7 @@ from .diagnostics import Diagnostic
 from .figures.catalog import Catalog
 from .site.attribution import check_attribution
 from .site.indexes import FEATURED_KEY, check_featured, check_listing, is_listed
+from .siteurls import SiteUrls
 from .yamlsafe import inside
 
 if TYPE_CHECKING:
@@ -136,8 +137,11 @@ class Corpus:
         loader: Loader = read_article,
         figures: Catalog | None = None,
         root: Path | None = None,
+        urls: SiteUrls | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
+        #: how the site's pages are published: where a link to the built site lands
+        self.urls = urls or SiteUrls()
         if root is None:
             root = self.docs_dir.parent if self.docs_dir else Path.cwd()
         #: links are followed only to files inside this folder (symlinks resolved)
@@ -180,6 +184,26 @@ class Corpus:
                 exists = False
             self._cache[key] = LinkTarget.of(self._loader(path)) if exists else None
         return self._cache[key]
+
+    def built_source(self, article: Article | LinkSource, url: str) -> Path | None:
+        """The Markdown file of the docs folder that makes the page a link to the built site
+        reaches (``url``: its path, ``../b/`` or ``/duizhao/b/``, or the site's own full URL),
+        written in ``article``; None when it reaches no such page (or ``article`` is not in
+        the docs folder)."""
+        if self.docs_dir is None:
+            return None
+        here = self.resolved(article.path)
+        if not here.is_relative_to(self.docs_dir):
+            return None
+        path = self.urls.own_path(url) if ":" in url or url.startswith("//") else url
+        if path is None:
+            return None
+        page = self.urls.lands_on(here.relative_to(self.docs_dir).as_posix(), path)
+        for src in self.urls.sources(page) if page is not None else ():
+            candidate = self.docs_dir / src
+            if self.get(candidate) is not None:
+                return candidate
+        return None
 
     def resolve_link(self, article: Article | LinkSource, link_path: str) -> Path | None:
         """The file a relative link points to, or None for links this checker leaves alone."""
@@ -392,15 +416,18 @@ def check_intro(article: Article) -> Iterator[Diagnostic]:
 
 def check_links(article: Article | LinkSource, corpus: Corpus) -> Iterator[Diagnostic]:
     for link in article.links:
-        if link.is_external or link.html:  # (raw HTML: MkDocs leaves it to the browser)
+        if link.html:  # (raw HTML: MkDocs leaves it to the browser)
             continue
         fragment = link.fragment
         target_path = link.path
-        if target_path and not target_path.endswith(".md"):
-            continue
+        built = None  # a link to the built site (``../b/#P042``): the page's Markdown file
+        if link.is_external or (target_path and not target_path.endswith(".md")):
+            built = corpus.built_source(article, target_path) if fragment else None
+            if built is None:
+                continue
         target: Article | LinkSource | LinkTarget = article
         if target_path:
-            resolved = corpus.resolve_link(article, target_path)
+            resolved = built or corpus.resolve_link(article, target_path)
             if resolved is None:
                 continue
             if not corpus.contains(resolved):

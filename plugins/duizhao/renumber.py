@@ -33,6 +33,7 @@ from .article import (
 )
 from .checks import Corpus, refused_input
 from .diagnostics import Diagnostic, display_path
+from .linkforms import code_lines, continued_hrefs
 from .lock import Lock, digest
 from .siteurls import SiteUrls
 from .source import SourceFile
@@ -161,6 +162,10 @@ class _Landing:
         return None
 
     def on_target(self, link: Link, doc: Doc, key: Path) -> bool:
+        if link.is_external:  # a full URL of the site itself is its path from the root
+            own = self.urls.own_path(link.path)
+            src = self._src(doc.path)
+            return own is not None and src is not None and self.urls.lands_on(src, own) == self.page
         if not link.path:
             return key == self.target
         resolved = self.corpus.resolve_link(doc.article, link.path)
@@ -170,6 +175,18 @@ class _Landing:
             return False
         src = self._src(doc.path)
         return src is not None and self.urls.lands_on(src, link.path) == self.page
+
+
+def _links(doc: Doc) -> list[Link]:
+    """The links of ``doc`` renumber follows: its parse's, less those in indented code (the
+    parse skips fenced code only), and the ``href`` values on a later line than their tag's
+    ``<`` (:mod:`duizhao.linkforms`). An HTML page of the docs (``.html``) has no Markdown
+    code: each of its lines is read as raw HTML."""
+    lines = doc.source.text.split("\n")
+    code = code_lines(lines) if doc.path.suffix == ".md" else set()
+    found = [link for link in doc.article.links if link.line - 1 not in code]
+    found += continued_hrefs(lines, 1, code)
+    return found
 
 
 def _new_range(article: Article, count: int, start: int, width: int) -> ParagraphRange | None:
@@ -270,8 +287,8 @@ def plan(
     edits: dict[Path, dict[int, list[tuple[int, int, str]]]] = {}
     lands = _Landing(corpus, target, docs_dir, urls or SiteUrls())
     for key, doc in docs.items():
-        for link in doc.article.links:
-            if link.is_external or link.fragment is None or link.column is None:
+        for link in _links(doc):
+            if link.fragment is None or link.column is None:
                 continue
             if not lands.on_target(link, doc, key):
                 continue

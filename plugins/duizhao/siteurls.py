@@ -23,6 +23,8 @@ __all__ = ["SiteUrls"]
 _INDEX_STEMS = ("index", "README")
 #: the file a server sends for a folder's URL
 _INDEX_FILE = "index.html"
+#: the schemes of a site's own full URLs
+_WEB_SCHEMES = ("http", "https")
 
 
 def _env(value: object) -> object:
@@ -45,27 +47,64 @@ class SiteUrls:
     directory_urls: bool = True
     #: the path of ``site_url`` ("/duizhao/"), where links from the server's root start
     prefix: str = "/"
+    #: the host of ``site_url`` (``example.org``, ``example.org:8443``), lower case: a full URL
+    #: on it is a link to the site itself; "" when ``site_url`` is not set
+    host: str = ""
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> SiteUrls:
         """The settings of mkdocs.yml's data (values that are not what MkDocs takes: default)."""
         directory = config.get("use_directory_urls", True)
         site_url = _env(config.get("site_url"))
-        path = urlsplit(site_url).path if isinstance(site_url, str) else ""
+        parts = urlsplit(site_url) if isinstance(site_url, str) else None
+        path = parts.path if parts else ""
         return cls(
             directory_urls=directory if isinstance(directory, bool) else True,
             prefix="/" + path.strip("/") + "/" if path.strip("/") else "/",
+            host=parts.netloc.lower() if parts and parts.scheme in _WEB_SCHEMES else "",
         )
 
+    def own_path(self, url: str) -> str | None:
+        """The path (from the server's root, query and fragment left out) of ``url`` when it
+        is a full URL of the site itself: ``https://example.org/duizhao/papers/x/`` under
+        ``site_url: https://example.org/duizhao/`` is ``/duizhao/papers/x/`` (http or https,
+        the host in any case, ``//example.org/…`` too). None for any other URL, and for every
+        URL when ``site_url`` is not set."""
+        if not self.host:
+            return None
+        try:
+            parts = urlsplit("https:" + url if url.startswith("//") else url)
+        except ValueError:  # ("http://[x" is no URL)
+            return None
+        if parts.scheme.lower() not in _WEB_SCHEMES or parts.netloc.lower() != self.host:
+            return None
+        return parts.path or "/"
+
     def page_url(self, src: str) -> str:
-        """The URL of the page made of ``src`` (a docs-relative POSIX path of a Markdown file)
-        from the site's root: ``papers/x/`` or ``papers/x.html``; ``""`` for the home page."""
+        """The URL of the page made of ``src`` (a docs-relative POSIX path of a Markdown file,
+        or of an HTML page, published at its own path) from the site's root: ``papers/x/`` or
+        ``papers/x.html``; ``""`` for the home page."""
         parent, name = posixpath.split(src)
-        stem = posixpath.splitext(name)[0]
+        stem, suffix = posixpath.splitext(name)
         folder = parent + "/" if parent else ""
+        if suffix != ".md":  # a page of its own (``x.html``): MkDocs copies it as it is
+            return folder if name == _INDEX_FILE else src
         if stem in _INDEX_STEMS:
             return folder
         return f"{folder}{stem}/" if self.directory_urls else f"{folder}{stem}.html"
+
+    def sources(self, url: str) -> list[str]:
+        """The docs-relative Markdown files that may make the page at ``url`` (as
+        :meth:`page_url` writes it), in MkDocs' order of preference: ``papers/x/`` is
+        ``papers/x.md``, ``papers/x/index.md`` or ``papers/x/README.md``."""
+        if url == "" or url.endswith("/"):
+            found = [f"{url}{stem}.md" for stem in _INDEX_STEMS]
+            if self.directory_urls and url:
+                found.insert(0, url[:-1] + ".md")
+            return found
+        if not self.directory_urls and url.endswith(".html"):
+            return [url[: -len(".html")] + ".md"]
+        return []
 
     def lands_on(self, src: str, href: str) -> str | None:
         """The page URL (as :meth:`page_url` writes it) that a link whose path is ``href`` (no

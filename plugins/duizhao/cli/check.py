@@ -105,7 +105,12 @@ def _check_project(root: Path, targets: list[Path], cache: bool) -> tuple[list[D
             files.append(path)
         else:
             refused.append(problem)
-    corpus = Corpus(project.docs_dir if project else None, figures=Catalog(root), root=root)
+    corpus = Corpus(
+        project.docs_dir if project else None,
+        figures=Catalog(root),
+        root=root,
+        urls=project.urls if project else None,
+    )
     quality, terms = _quality(project, cache)
     found = check_corpus(
         (read_article(p) for p in files),

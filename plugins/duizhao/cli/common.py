@@ -31,6 +31,13 @@ def find_project(path: Path | None = None) -> Project | None:
         raise click.UsageError(str(exc)) from exc
 
 
+def iter_linking(docs_dir: Path) -> Iterator[Path]:
+    """The files of the docs folder that may link to a paragraph: its Markdown pages and its
+    HTML pages (``.html``, which MkDocs copies to the site as they are)."""
+    yield from iter_markdown([docs_dir])
+    yield from sorted(p for p in docs_dir.rglob("*.html") if not p.is_dir())
+
+
 def iter_markdown(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():

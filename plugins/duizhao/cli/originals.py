@@ -16,7 +16,15 @@ from ..diagnostics import display_path
 from ..lock import LOCK_NAME
 from ..project import project_root
 from ..yamlsafe import MAX_TEXT_BYTES, InputError, read_bytes
-from .common import _fail, _project, _read_lock, _write, find_project, iter_markdown, project_lock
+from .common import (
+    _fail,
+    _project,
+    _read_lock,
+    _write,
+    find_project,
+    iter_linking,
+    project_lock,
+)
 
 if TYPE_CHECKING:
     from ..importer import Original, PdfImport
@@ -313,7 +321,7 @@ def _update(
         article,
         source,
         docs_dir=docs_dir,
-        files=list(iter_markdown([docs_dir])),
+        files=list(iter_linking(docs_dir)),
         lock=lock,
         lock_path=lock_path,
         key=key,

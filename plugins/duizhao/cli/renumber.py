@@ -8,7 +8,7 @@ import click
 
 from ..clipath import ArticlePath
 from ..project import project_root
-from .common import _fail, _project, _read_lock, _write, iter_markdown, project_lock
+from .common import _fail, _project, _read_lock, _write, iter_linking, project_lock
 
 
 @click.command("renumber")
@@ -42,7 +42,7 @@ def _renumber(article: Path, docs_dir: Path, lock_path: Path, key: str, *, write
     plan = renumbering.plan(
         article,
         docs_dir,
-        list(iter_markdown([docs_dir])),
+        list(iter_linking(docs_dir)),
         lock,
         lock_path,
         key,

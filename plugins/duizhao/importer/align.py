@@ -20,6 +20,8 @@ look right). It is deterministic and runs in named steps, each a small function:
    the shorter's words kept in the longer.
 7. Moved and rewritten, anywhere: what is left and shares a core of near-identical sentences,
    in order, when each is the other's best.
+8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
+   sentence of the other side near word for word become a merge (or a split).
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
@@ -28,19 +30,23 @@ itself.
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from heapq import nlargest
 from itertools import groupby, pairwise
 from operator import itemgetter
-from typing import Literal, TypeVar
+from typing import Literal
 
-from rapidfuzz.distance import Indel
-
-from ..worddiff import peel
+from .similarity import (
+    _common,
+    _kept_core,
+    _near_core,
+    _near_sentences,
+    _similarity,
+    _Units,
+    longest_increasing,
+)
 
 Fate = Literal["same", "moved", "edited", "rewritten", "split", "merged", "new", "removed"]
 #: The order fates are counted in a summary.
@@ -239,24 +245,6 @@ def normalise(text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def without_targets(key: str) -> str:
-    """``key`` with the targets of its Markdown links and images left out: ``[text](url)`` is
-    ``[text]``. One pass; an unclosed ``](`` keeps the rest as it is."""
-    out: list[str] = []
-    i = 0
-    while True:
-        j = key.find("](", i)
-        if j < 0:
-            out.append(key[i:])
-            return "".join(out)
-        k = key.find(")", j + 2)
-        if k < 0:
-            out.append(key[i:])
-            return "".join(out)
-        out.append(key[i : j + 1])
-        i = k + 1
-
-
 # --------------------------------------------------------------------------------------------
 # 2. The order's anchors
 
@@ -343,182 +331,8 @@ def _run_elsewhere(
     return None
 
 
-_T = TypeVar("_T")
-
-
-def longest_increasing(items: Iterable[tuple[int, _T]]) -> list[_T]:
-    """The payloads of a longest subsequence of ``items`` whose numbers strictly increase
-    (patience sorting, O(n log n))."""
-    tails: list[int] = []  # tails[k]: the smallest number ending a chain of length k + 1
-    ends: list[tuple[_T, object]] = []  # the chain ending there: (payload, previous link)
-    for number, payload in items:
-        k = bisect_left(tails, number)
-        link = (payload, ends[k - 1] if k else None)
-        if k == len(tails):
-            tails.append(number)
-            ends.append(link)
-        else:
-            tails[k] = number
-            ends[k] = link
-    chain: list[_T] = []
-    node: object = ends[-1] if ends else None
-    while node is not None:
-        assert isinstance(node, tuple)
-        payload, node = node
-        chain.append(payload)
-    chain.reverse()
-    return chain
-
-
 # --------------------------------------------------------------------------------------------
 # 4. Similarity
-
-
-class _Units:
-    """The keys of one side, with each word as one character so that rapidfuzz's Indel
-    similarity over these strings is a similarity over words."""
-
-    def __init__(self, keys: Sequence[str], vocabulary: dict[str, str]) -> None:
-        self.keys = list(keys)
-        #: what a short unit is compared by: its words as a reader sees them (case and link
-        #: targets aside: a link fixed in a one-line note is the same note)
-        self.folded = [without_targets(key).casefold() for key in self.keys]
-        tokens = [words(key) for key in self.keys]
-        self.words = [_encode(t, vocabulary) for t in tokens]
-        self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
-        self._vocabulary = vocabulary
-        self._sentences: dict[int, dict[str, int]] = {}
-        self._encoded: dict[int, list[tuple[str, int]]] = {}
-        self._ends: str | None = None
-        self._punctuation: frozenset[str] = frozenset()
-
-    def sentences(self, k: int, min_words: int) -> dict[str, int]:
-        """The long sentences of unit ``k`` (folded), each with its number of words."""
-        found = self._sentences.get(k)
-        if found is None:
-            found = {}
-            for sentence in _SENTENCE_END.split(self.folded[k]):
-                count = sum(w[:1].isalnum() for w in sentence.split())
-                if count >= min_words:
-                    found[sentence.strip()] = count
-            self._sentences[k] = found
-        return found
-
-    def encoded_sentences(self, k: int, min_words: int) -> list[tuple[str, int]]:
-        """The sentences of unit ``k`` of ``min_words`` words or more, in order: slices of its
-        encoded words, each ending at a ".", "!" or "?" word, with its number of words."""
-        found = self._encoded.get(k)
-        if found is None:
-            if self._ends is None:  # the codes of sentence ends and of punctuation, once
-                ends = {self._vocabulary.get(mark) for mark in ".!?"} - {None}
-                self._ends = "".join(str(code) for code in ends)
-                self._punctuation = frozenset(
-                    code for word, code in self._vocabulary.items() if not word[:1].isalnum()
-                )
-            found = []
-            start, text = 0, self.words[k]
-            for at, code in enumerate(text):
-                if code in self._ends or at == len(text) - 1:
-                    piece = text[start : at + 1]
-                    count = sum(c not in self._punctuation for c in piece)
-                    if count >= min_words:
-                        found.append((piece, count))
-                    start = at + 1
-            self._encoded[k] = found
-        return found
-
-
-#: where a sentence ends: ., ! or ? before a space (a heuristic; "e.g. " splits too, which
-#: only makes the pieces shorter, never joins two paragraphs' sentences)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def _kept_core(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> bool:
-    """Whether the sentences old ``i`` and new ``j`` share word for word hold
-    ``kept_share`` of the shorter one's words."""
-    a = olds.sentences(i, t.kept_sentence_words)
-    b = news.sentences(j, t.kept_sentence_words)
-    shared = [n for sentence, n in a.items() if sentence in b]
-    kept = sum(shared)
-    return (
-        len(shared) >= t.kept_sentences
-        and kept >= t.short_words
-        and kept >= t.kept_share * min(olds.counts[i], news.counts[j])
-    )
-
-
-def _near_core(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> int:
-    """The words of the sentences old ``i`` and new ``j`` share near word for word (each at a
-    word similarity of ``moved_sentence``, one to one, in the order of both), when they are
-    ``kept_sentences`` or more and hold ``kept_share`` of the shorter's words (0 otherwise)."""
-    need = t.kept_share * min(olds.counts[i], news.counts[j])
-    # sentences matched in order are a common subsequence of the two, each keeping
-    # ``moved_sentence`` of its words: too short a one rules the core out (one comparison)
-    if _common(olds.words[i], news.words[j]) < t.moved_sentence * need:
-        return 0
-    in_order = _near_sentences(olds, news, i, j, t)
-    held = sum(words for _x, _y, words in in_order)
-    return held if len(in_order) >= t.kept_sentences and held >= need else 0
-
-
-def _near_sentences(
-    olds: _Units, news: _Units, i: int, j: int, t: Thresholds
-) -> list[tuple[int, int, int]]:
-    """The long sentences of old ``i`` and new ``j`` paired near word for word (each at a
-    word similarity of ``moved_sentence``, best first, one to one, then the longest chain
-    in the order of both): (old sentence, new sentence, words held) each."""
-    a = olds.encoded_sentences(i, t.kept_sentence_words)
-    b = news.encoded_sentences(j, t.kept_sentence_words)
-    if not a or not b:
-        return []
-    close = sorted(
-        (-score, x, y)
-        for x, (sa, _) in enumerate(a)
-        for y, (sb, _) in enumerate(b)
-        if (score := _similarity(sa, sb, t.moved_sentence)) >= t.moved_sentence
-    )
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    kept: list[tuple[int, int]] = []
-    for _score, x, y in close:
-        if x not in used_a and y not in used_b:
-            used_a.add(x)
-            used_b.add(y)
-            kept.append((x, y))
-    in_order = longest_increasing((y, (x, y)) for x, y in sorted(kept))
-    return [(x, y, min(a[x][1], b[y][1])) for x, y in in_order]
-
-
-def words(key: str) -> list[str]:
-    """The words of a key, with the punctuation around them as words of their own (so that
-    ``matter.`` and ``matter`` share a word)."""
-    out: list[str] = []
-    for chunk in key.split():
-        lead, core, trail = peel(chunk)
-        out.extend(lead)
-        if core:
-            out.append(core)
-        out.extend(trail)
-    return out
-
-
-def _encode(words: Iterable[str], vocabulary: dict[str, str]) -> str:
-    out = []
-    for word in words:
-        code = vocabulary.get(word)
-        if code is None:
-            # from U+10000 on: no surrogates, and rapidfuzz takes any code point
-            code = vocabulary[word] = chr(0x10000 + len(vocabulary))
-        out.append(code)
-    return "".join(out)
-
-
-def _similarity(a: str, b: str, cutoff: float) -> float:
-    """Indel similarity, 0 below ``cutoff`` (skipped when the lengths alone rule it out)."""
-    la, lb = len(a), len(b)
-    if not la or not lb or 2 * min(la, lb) / (la + lb) < cutoff:
-        return 0.0
-    return float(Indel.normalized_similarity(a, b, score_cutoff=cutoff))
 
 
 @dataclass(frozen=True)
@@ -547,11 +361,6 @@ def _single(
     if gap and _kept_core(olds, news, i, j, t):
         return "rewritten", _similarity(olds.words[i], news.words[j], 0.0)
     return None
-
-
-def _common(a: str, b: str) -> float:
-    """Length of the longest common subsequence of two encoded texts (from Indel)."""
-    return (len(a) + len(b) - Indel.distance(a, b)) / 2
 
 
 def _joined(one: str, parts: tuple[str, str], t: Thresholds) -> float:
@@ -724,6 +533,81 @@ def _moved_rewritten(
     return out
 
 
+def _completed(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """``matches`` with a paragraph carried one to one grown into a merge (or a split) by a
+    neighbour left over, when that neighbour keeps a long sentence of the other side near
+    word for word (:func:`_near_sentences`: ``kept_sentence_words`` words at
+    ``moved_sentence``) that the carried paragraph does not keep itself, on the side of it
+    where it stood (FAST '25 joined two paragraphs of v3 and reworded both: the carried one
+    by its own evidence, the other by a sentence kept: "Although this process seems
+    straightforward, the selection policy is complex due to many restrictions."). Merges
+    first, then splits (with the part after the carried one only: a split keeps the
+    translation in its first part, which must be the one carried on its own evidence); each
+    neighbour joins one carry, in the order of the matches."""
+    out: list[Match] = []
+    for m in matches:
+        grown = None
+        if m.fate in ("edited", "rewritten") and len(m.old) == 1 and len(m.new) == 1:
+            grown = _grown(olds, news, m.old[0], m.new[0], used_old, t, (-1, 1))
+            if grown is not None:
+                k = grown
+                used_old.add(k)
+                parts = tuple(sorted((m.old[0], k)))
+                joined = olds.words[parts[0]] + olds.words[parts[1]]
+                score = _similarity(joined, news.words[m.new[0]], 0.0)
+                m = Match("merged", parts, m.new, round(score, 3))
+            else:
+                # a split keeps the translation in its first part: only a part after it
+                grown = _grown(news, olds, m.new[0], m.old[0], used_new, t, (1,))
+                if grown is not None:
+                    k = grown
+                    used_new.add(k)
+                    parts = tuple(sorted((m.new[0], k)))
+                    joined = news.words[parts[0]] + news.words[parts[1]]
+                    score = _similarity(olds.words[m.old[0]], joined, 0.0)
+                    m = Match("split", m.old, parts, round(score, 3))
+        out.append(m)
+    return out
+
+
+def _grown(
+    mine: _Units,
+    other: _Units,
+    i: int,
+    j: int,
+    used: set[int],
+    t: Thresholds,
+    sides: tuple[int, ...],
+) -> int | None:
+    """The neighbour of ``mine``'s paragraph ``i`` (carried to ``other``'s ``j``; ``sides``:
+    the one before, -1, and the one after, 1), left over,
+    that keeps a long sentence of ``j`` near word for word which ``i`` does not keep, in the
+    order of the two (the one before ``i`` keeps sentences before those ``i`` keeps), the one
+    holding the most words; None when there is none."""
+    own = _near_sentences(mine, other, i, j, t)
+    taken = {y for _x, y, _w in own}
+    best: tuple[int, int] | None = None
+    for k in (i + side for side in sides):
+        if k < 0 or k >= len(mine.keys) or k in used or not mine.keys[k]:
+            continue
+        extra = [(y, w) for _x, y, w in _near_sentences(mine, other, k, j, t) if y not in taken]
+        if not extra:
+            continue
+        if taken and any((y > min(taken)) if k < i else (y < max(taken)) for y, _w in extra):
+            continue
+        held = sum(w for _y, w in extra)
+        if best is None or held > best[0]:
+            best = (held, k)
+    return best[1] if best else None
+
+
 def _in_order(
     olds: _Units, news: _Units, run_old: list[int], run_new: list[int], t: Thresholds
 ) -> list[tuple[float, int, int]]:
@@ -759,7 +643,29 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     score = _similarity(a, b, t.positional)
     short = min(olds.counts[i], news.counts[j]) < t.short_words
     need = t.positional_short_kept if short else t.positional_kept
-    return score if score and _common(a, b) >= need * min(len(a), len(b)) else 0.0
+    if score and _common(a, b) >= need * min(len(a), len(b)):
+        return score
+    if short:
+        return 0.0
+    # a sentence kept: the shorter keeps half its words in near-identical sentences of the
+    # other and has a long sentence of its own besides (a unit kept whole in another is no
+    # evidence: Mooncake v3 glued an unrelated paragraph's footnote to another's start)
+    pairs = _near_sentences(olds, news, i, j, t)
+    shorter = olds if olds.counts[i] <= news.counts[j] else news
+    k = i if shorter is olds else j
+    held = sum(w for _x, _y, w in pairs)
+    if (
+        pairs
+        and held >= t.kept_share * shorter.counts[k]
+        and len(shorter.encoded_sentences(k, t.kept_sentence_words)) > len(pairs)
+    ):
+        return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
+    return 0.0
+
+
+#: the score of an in-place pair on a kept sentence alone when its word similarity is 0 (a
+#: score of 0 means "no evidence" in :func:`_in_order`'s table)
+_KEPT_SENTENCE_SCORE = 0.01
 
 
 # --------------------------------------------------------------------------------------------
@@ -819,6 +725,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7. Anywhere: moved and rewritten, a core of near-identical sentences kept
     matches += _moved_rewritten(olds, news, used_old, used_new, thresholds)
+
+    # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
+    matches = _completed(olds, news, matches, used_old, used_new, thresholds)
 
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
     matches += [Match("new", (), (j,), 0.0) for j in range(len(new)) if j not in used_new]

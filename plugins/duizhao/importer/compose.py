@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from ..article import Article, Heading, Paragraph
 from ..source import SourceFile
-from .align import longest_increasing
 from .apply import block_lines, quoted
 from .model import Chunk
+from .similarity import longest_increasing
 
 
 @dataclass(frozen=True)
