@@ -179,6 +179,8 @@ def check_links(o: m.Masked, t: m.Masked) -> str | None:
     # [第 7 篇](a007.md#P017) are the translator's, not the paper's.
     extra = [x for x in extra if not m.is_site_link(x)]
     if not missing and not extra:
+        if t.bare and (unlinked := sorted(set(t.bare) - set(o.bare))):
+            return f"link {_short(unlinked[:1])} of the original is written as a bare URL"
         return None
     what = f"missing {_short(missing)}" if missing else f"not in the original {_short(extra)}"
     return f"link targets differ from the original: {what}"

@@ -28,7 +28,10 @@ _MATH_RE = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re
 _LINK_RE = re.compile(r"\[([^\[\]\n]*)\]\(([^()\n]*)\)")
 #: The label duizhao gives an empty link to a placement of the page (``#fig-3``, ``#table-2``).
 _ANCHOR_LABEL = {"#fig": "图", "#table": "表"}
-_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。]+>?")
+_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）]+>?")
+#: What ends a bare URL's sentence and is no part of it, as GFM's autolinks read them: a URL
+#: "… from: https://developer.nvidia.com/nccl." ends before its full stop.
+_URL_TRAILING = ".,:;!?*_~'\""
 # HTML comments are found by scanning (an unclosed "<!--" would make every later one scan to
 # the end); tags end at the next '<' or '>'.
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>\n]*>")
@@ -39,6 +42,8 @@ class Masked(NamedTuple):
     code: tuple[str, ...]
     math: tuple[str, ...]
     targets: tuple[str, ...]
+    #: The targets written as bare URLs (also in ``targets``): a link's markup dropped.
+    bare: tuple[str, ...] = ()
 
 
 def mask(text: str) -> Masked:
@@ -46,6 +51,7 @@ def mask(text: str) -> Masked:
     code: list[str] = []
     math: list[str] = []
     targets: list[str] = []
+    bare: list[str] = []
     if "```" in text or "~~~" in text:  # code blocks: translators may translate comments
         text = _mask_fences(text)
     if ". " in text or ") " in text:
@@ -89,11 +95,18 @@ def mask(text: str) -> Masked:
     if "://" in text:
 
         def _url(m: re.Match[str]) -> str:
-            targets.append(m.group(0).strip("<>"))
-            return MASK
+            url = m.group(0)
+            if url.startswith("<") and url.endswith(">"):
+                targets.append(url[1:-1])
+                bare.append(url[1:-1])
+                return MASK
+            target = url.rstrip(_URL_TRAILING)
+            targets.append(target.strip("<>"))
+            bare.append(target.strip("<>"))
+            return MASK + url[len(target) :]
 
         text = _URL_RE.sub(_url, text)
-    return Masked(text, tuple(code), tuple(math), tuple(targets))
+    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare))
 
 
 def is_site_link(target: str) -> bool:
