@@ -33,6 +33,9 @@ MATH_WORD_MAX = 2
 TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
+#: Capitalised Latin abbreviations that are no acronyms when a colon follows them: "NB:" (nota
+#: bene) and "PS:" are written 注意 / 附注 ("NB" alone may be Naive Bayes).
+NOTE_WORDS = frozenset(("NB", "PS"))
 #: Common acronyms and their standard Chinese renderings (a maintained table, not the site
 #: glossary: the paragraph checks' findings are memoised by the block alone): such an acronym,
 #: or its plural (APIs), may be absent where one of its renderings is there (LM head: 语言模型头;
@@ -389,13 +392,16 @@ def check_acronyms(
     o: m.Masked, t: m.Masked, glossary_terms: frozenset[str] = frozenset()
 ) -> str | None:
     """An acronym of the original missing from the translation; ``glossary_terms`` (the site
-    glossary's English forms) are the glossary check's to judge."""
+    glossary's English forms) are the glossary check's to judge. An acronym typed full-width in
+    the translation (ＧＢ) is there (DZ424 reports its letters)."""
+    tprose = m.halfwidth_digits(t.prose)
     for mt in _ACRONYM_RE.finditer(o.prose):
         word = mt.group(1)
         if (
             word not in TRANSLATED_ACRONYMS
             and word not in glossary_terms
-            and not _has_word(t.prose, word, plural=True)  # DP of per-DP-rank is not in FSDP
+            and not (word in NOTE_WORDS and o.prose.startswith(":", mt.end()))
+            and not _has_word(tprose, word, plural=True)  # DP of per-DP-rank is not in FSDP
             and not _rendered(word, o.prose, t.prose)
         ):
             return f"acronym {word} of the original is missing from the translation"
@@ -407,7 +413,7 @@ def check_acronyms(
                 capitals >= DEFINED_ACRONYM_MIN_CAPITALS
                 and capitals < len(word)  # all capitals: read above
                 and word not in glossary_terms
-                and not _has_word(t.prose, word, plural=True)
+                and not _has_word(tprose, word, plural=True)
             ):
                 return f"acronym {word} of the original is missing from the translation"
     return None
