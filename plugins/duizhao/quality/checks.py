@@ -251,9 +251,11 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         if missing_version := sorted(ov - tv):
             return f"version {missing_version[0]} of the original is missing or changed"
         op, tp = eq.strip_versions(op), eq.strip_versions(tp)
-    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
-    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
-    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
+    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's, and
+    # so is one of a code span changed (`DIV 8` written `DIV 4`: the 4 may be in the prose).
+    changed = _changed_code(o, t)
+    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code, *changed))))
+    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
         extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
@@ -264,6 +266,14 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         if extra:
             return f"number {sorted(extra)[0]} is not in the original"
     return _check_units(op, tp) or _check_number_words(op, tp)
+
+
+def _changed_code(o: m.Masked, t: m.Masked) -> list[str]:
+    """The code spans of either side that the other does not have (DZ401 reports them)."""
+    if not o.code and not t.code:
+        return []
+    missing, extra = _multiset_diff(o.code, t.code)
+    return missing + extra
 
 
 def _equivalents(
