@@ -153,11 +153,17 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
     times when it writes it at least once, retypes nothing and never writes it as prose ("this
     `FlatParameter` … within the `FlatParameter`": "`FlatParameter` 使得对其中的参数……",
     referring back with 其中 or 它). A span dropped everywhere, dropped where another span is
-    new (retyped), or left in the prose without its backticks is an error."""
+    new (retyped), or left in the prose without its backticks is an error, unless the original
+    writes it as prose too (an identifier plain at its first mention, code at its second): the
+    translation may then write it plain."""
     missing, extra = _multiset_diff(o.code, t.code)
     if missing and not extra:
         present = set(t.code)
-        missing = [span for span in missing if span not in present or span in t.prose]
+        missing = [
+            span
+            for span in missing
+            if (span not in present or span in t.prose) and not _plain_in_both(span, o, t)
+        ]
     if not missing:
         return None
     parts = []
@@ -166,6 +172,13 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
     if extra:
         parts.append(f"not in the original {_short(extra)}")
     return "inline code differs from the original: " + "; ".join(parts)
+
+
+def _plain_in_both(span: str, o: m.Masked, t: m.Masked) -> bool:
+    """Does the original write ``span`` as prose too ("RL-PPO3 uses …; \`RL-PPO3\` explores")
+    and the translation write it at all? Then the translation follows the original's plain
+    mention ("RL-PPO3 使用……；它探索……")."""
+    return _has_word(o.prose, span) and (span in t.code or _has_word(t.prose, span))
 
 
 def check_math(o: m.Masked, t: m.Masked) -> str | None:
