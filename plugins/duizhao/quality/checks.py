@@ -175,9 +175,9 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
 
 
 def _plain_in_both(span: str, o: m.Masked, t: m.Masked) -> bool:
-    """Does the original write ``span`` as prose too ("RL-PPO3 uses …; \`RL-PPO3\` explores")
-    and the translation write it at all? Then the translation follows the original's plain
-    mention ("RL-PPO3 使用……；它探索……")."""
+    """Does the original write ``span`` as prose too ("pprof (…). Start by installing
+    ``pprof``", code) and the translation write it at all? Then the translation follows the
+    original's plain mention ("pprof（…）……安装它")."""
     return _has_word(o.prose, span) and (span in t.code or _has_word(t.prose, span))
 
 
