@@ -212,15 +212,18 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# Groups: 1 the character before, 2 the surname, 3 a second author's (and / &), 4 the year, 5 the
+# same authors' further years ("Haj-Ali et al., 2020; 2019a": "; 2019a").
 _AUTHOR_YEAR_RE = re.compile(
-    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| (?:and|&) ([A-Z][A-Za-z'\-]+))?"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
 )
+_CITE_YEAR_RE = re.compile(r"(?:19|20)\d\d[a-z]?")
 #: A translation's author-year forms written as the original's, so that one pattern reads
 #: both (a pattern of both forms is one the ReDoS checker cannot decide in time): full-width
 #: parentheses and comma, 等人 / 等 for et al., 和 / 与 for and — Zhang 等人（2019）, （Zhang
 #: 等，2019）, Zhang 和 Li（2019）.
-_ZH_CITE_MARKS = str.maketrans({"（": " (", "）": ")", "，": ", "})
+_ZH_CITE_MARKS = str.maketrans({"（": " (", "）": ")", "，": ", ", "；": "; "})
 _ZH_CITE_WORDS = (
     ("等人 (", "et al. ("), ("等 (", "et al. ("), ("等人, ", "et al., "), ("等, ", "et al., "),
     (" 和 ", " and "), (" 与 ", " and "),
@@ -276,14 +279,18 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 
 
 def author_years(prose: str) -> frozenset[tuple[str, str]]:
-    """(surname, year) of author-year citations."""
+    """(surname, year) of author-year citations: each author of two (Sutton & Barto, 1998),
+    each year of one author's list with its letter (Haj-Ali et al., 2020; 2019a)."""
     if not _YEAR_RE.search(prose):
         return frozenset()
-    return frozenset(
-        (m.group(2), m.group(3))
-        for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose))
-        if m.group(2) not in MONTHS
-    )
+    out: set[tuple[str, str]] = set()
+    for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose)):
+        if m.group(2) in MONTHS:
+            continue
+        years = [m.group(4), *_CITE_YEAR_RE.findall(m.group(5))] if m.group(5) else [m.group(4)]
+        for name in (m.group(2), m.group(3)) if m.group(3) else (m.group(2),):
+            out.update((name, year) for year in years)
+    return frozenset(out)
 
 
 def strip_citations(prose: str) -> str:
