@@ -75,6 +75,10 @@ _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
 #: (QoE), mixture of experts (MoE); it must have this many capitals.
 _DEFINED_ACRONYM_RE = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,11})\)")
 DEFINED_ACRONYM_MIN_CAPITALS = 2
+#: How far before a translation's acronym its definition's parenthesis may open (强化学习（即
+#: reinforcement learning，RL）), and how far after it one may follow (RL（强化学习）).
+DEFINITION_REACH = 40
+DEFINITION_GAP = 3
 _DIGIT_RE = re.compile(r"\d")
 #: Units compared when a number carries one on both sides (lower case); a prefixed family is
 #: listed whole (W and Wh: 391 MWh written 391 kWh is a change).
@@ -433,13 +437,35 @@ def check_acronyms(
             word = mt.group(1).removesuffix("s")  # LLMs: the plural of LLM
             capitals = sum(ch.isupper() for ch in word)
             if (
-                capitals >= DEFINED_ACRONYM_MIN_CAPITALS
-                and capitals < len(word)  # all capitals: read above
-                and word not in glossary_terms
-                and not _has_word(tprose, word, plural=True)
+                capitals < DEFINED_ACRONYM_MIN_CAPITALS
+                or word in glossary_terms
+                or word in TRANSLATED_ACRONYMS
             ):
+                continue
+            if not _has_word(tprose, word, plural=True):
                 return f"acronym {word} of the original is missing from the translation"
+            if not _kept_at_definition(tprose, word):
+                return (
+                    f"acronym {word}, which the original defines, is not kept at its definition"
+                    f" (中文（{word}）)"
+                )
     return None
+
+
+def _kept_at_definition(prose: str, word: str) -> bool:
+    """Is ``word`` written with its expansion: in parentheses (强化学习（RL）, （RL，…）) or
+    before them (RL（强化学习）)? The convention of DZ421: an acronym the original defines
+    ("Markov Decision Processes (MDPs)") is defined in the translation too."""
+    start = prose.find(word)
+    while start >= 0:
+        before = prose[max(0, start - DEFINITION_REACH) : start]
+        if max(before.rfind("（"), before.rfind("(")) > max(before.rfind("）"), before.rfind(")")):
+            return True
+        after = prose[start + len(word) : start + len(word) + DEFINITION_GAP].lstrip(" s")
+        if after.startswith(("（", "(")):
+            return True
+        start = prose.find(word, start + 1)
+    return False
 
 
 def _rendered(word: str, original: str, translation: str) -> bool:
