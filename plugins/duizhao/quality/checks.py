@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Diagnostic
 from . import equivalents as eq
 from . import mask as m
+from . import numwords as nw
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -375,6 +376,23 @@ def _check_number_words(op: str, tp: str) -> str | None:
     for value, word in sorted(words.items()):
         if value not in have and word.lower() not in dozens:  # two dozen: 24
             return f"number {word!r} ({value}) of the original is missing or changed"
+    if (changed := nw.changed_count(op, tp, words)) is not None:
+        return f"number {words[changed]!r} ({changed}) of the original is missing or changed"
+    return _check_word_time_units(op, tp, words)
+
+
+def _check_word_time_units(op: str, tp: str, words: dict[str, str]) -> str | None:
+    """A number word's time unit changed (five minutes written 五秒钟)."""
+    ot = nw.word_time_units(op)
+    if not ot:
+        return None
+    tt = nw.zh_numeral_time_units(tp)
+    for value, unit in eq.time_units(tp).items():
+        tt.setdefault(value, set()).update(unit)
+    for value, names in sorted(ot.items()):
+        if (there := tt.get(value)) and not names & there:
+            word = words.get(value, value)
+            return f"unit of {word!r} changed: {sorted(names)[0]} → {sorted(there)[0]}"
     return None
 
 

@@ -582,8 +582,10 @@ def halfwidth_digits(text: str) -> str:
 
 
 _EN_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
 }  # fmt: skip
 _EN_WORD_RE = re.compile(r"\b(" + "|".join(_EN_WORDS) + r")\b", re.I)
@@ -683,12 +685,16 @@ def en_word_numbers(prose: str) -> set[str]:
 #: The number words a translation writes as a numeral (一 .. 十二 or digits), never reworded
 #: away as "twice" (两倍, 再次), "double" (翻倍) or "hundreds" (数百) may be.
 _EN_SMALL = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-             "twelve")  # fmt: skip
+             "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+             "nineteen", "twenty", "a hundred", "one hundred", "a thousand",
+             "one thousand")  # fmt: skip
 #: (Matched in the lower-cased text, first letters first and no boundary test before them,
 #: which :func:`_small_words` makes: a case-insensitive alternation of the eleven words, tried
 #: at every position, cost 25 µs a block, a third of the number check.)
 _EN_SMALL_RE = re.compile(
-    r"(t(?:wo|hree|en|welve)|f(?:our|ive)|s(?:ix|even)|e(?:ight|leven)|nine)\b"
+    r"(t(?:wo|hree|hirteen|en|welve|wenty)|f(?:our|ourteen|ive|ifteen)|s(?:ix|ixteen|even|eventeen)"
+    r"|e(?:ight|ighteen|leven)|nine(?:teen)?|(?:a|one) (?:hundred|thousand)"
+    r"(?! (?:thousand|million|billion)))\b"
 )
 assert {w for w in _EN_SMALL if _EN_SMALL_RE.fullmatch(w)} == set(_EN_SMALL)
 #: Chinese words for two without a numeral: 双 (dual), 俩.
@@ -697,7 +703,12 @@ _ZH_TWO = ("双", "俩")
 
 def en_small_numbers(prose: str) -> dict[str, str]:
     """The small number words of ``prose`` (two .. twelve), canonical value → the word."""
-    return {_canon(_EN_WORDS[word]): word for word in _small_words(prose.lower())}
+    return {_canon(en_word_value(word)): word for word in _small_words(prose.lower())}
+
+
+def en_word_value(word: str) -> float:
+    """The value of a number word of :data:`_EN_SMALL` (a hundred: 100), lower case."""
+    return _EN_WORDS[word.rpartition(" ")[2]]
 
 
 def has_small_number(prose: str) -> bool:
