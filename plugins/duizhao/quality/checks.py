@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Diagnostic
 from . import equivalents as eq
 from . import mask as m
+from . import numwords as nw
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,6 +34,9 @@ MATH_WORD_MAX = 2
 TRANSLATED_ACRONYMS = frozenset(
     ("VRAM", "QA", "OS", "E2E", "URL", "URLs", "AI", "ML", "CPU", "GPU", "RAM", "DRAM", "ONLY")
 )
+#: Capitalised Latin abbreviations that are no acronyms when a colon follows them: "NB:" (nota
+#: bene) and "PS:" are written 注意 / 附注 ("NB" alone may be Naive Bayes).
+NOTE_WORDS = frozenset(("NB", "PS"))
 #: Common acronyms and their standard Chinese renderings (a maintained table, not the site
 #: glossary: the paragraph checks' findings are memoised by the block alone): such an acronym,
 #: or its plural (APIs), may be absent where one of its renderings is there (LM head: 语言模型头;
@@ -72,6 +76,10 @@ _ACRONYM_RE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?\b")
 #: (QoE), mixture of experts (MoE); it must have this many capitals.
 _DEFINED_ACRONYM_RE = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,11})\)")
 DEFINED_ACRONYM_MIN_CAPITALS = 2
+#: How far before a translation's acronym its definition's parenthesis may open (强化学习（即
+#: reinforcement learning，RL）), and how far after it one may follow (RL（强化学习）).
+DEFINITION_REACH = 40
+DEFINITION_GAP = 3
 _DIGIT_RE = re.compile(r"\d")
 #: Units compared when a number carries one on both sides (lower case); a prefixed family is
 #: listed whole (W and Wh: 391 MWh written 391 kWh is a change).
@@ -150,11 +158,17 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
     times when it writes it at least once, retypes nothing and never writes it as prose ("this
     `FlatParameter` … within the `FlatParameter`": "`FlatParameter` 使得对其中的参数……",
     referring back with 其中 or 它). A span dropped everywhere, dropped where another span is
-    new (retyped), or left in the prose without its backticks is an error."""
+    new (retyped), or left in the prose without its backticks is an error, unless the original
+    writes it as prose too (an identifier plain at its first mention, code at its second): the
+    translation may then write it plain."""
     missing, extra = _multiset_diff(o.code, t.code)
     if missing and not extra:
         present = set(t.code)
-        missing = [span for span in missing if span not in present or span in t.prose]
+        missing = [
+            span
+            for span in missing
+            if (span not in present or span in t.prose) and not _plain_in_both(span, o, t)
+        ]
     if not missing:
         return None
     parts = []
@@ -163,6 +177,13 @@ def check_code(o: m.Masked, t: m.Masked) -> str | None:
     if extra:
         parts.append(f"not in the original {_short(extra)}")
     return "inline code differs from the original: " + "; ".join(parts)
+
+
+def _plain_in_both(span: str, o: m.Masked, t: m.Masked) -> bool:
+    """Does the original write ``span`` as prose too ("pprof (…). Start by installing
+    ``pprof``", code) and the translation write it at all? Then the translation follows the
+    original's plain mention ("pprof（…）……安装它")."""
+    return _has_word(o.prose, span) and (span in t.code or _has_word(t.prose, span))
 
 
 def check_math(o: m.Masked, t: m.Masked) -> str | None:
@@ -179,6 +200,8 @@ def check_links(o: m.Masked, t: m.Masked) -> str | None:
     # [第 7 篇](a007.md#P017) are the translator's, not the paper's.
     extra = [x for x in extra if not m.is_site_link(x)]
     if not missing and not extra:
+        if t.bare and (unlinked := sorted(set(t.bare) - set(o.bare))):
+            return f"link {_short(unlinked[:1])} of the original is written as a bare URL"
         return None
     what = f"missing {_short(missing)}" if missing else f"not in the original {_short(extra)}"
     return f"link targets differ from the original: {what}"
@@ -246,9 +269,11 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         if missing_version := sorted(ov - tv):
             return f"version {missing_version[0]} of the original is missing or changed"
         op, tp = eq.strip_versions(op), eq.strip_versions(tp)
-    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's.
-    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code))))
-    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code))))
+    # A number that moved in or out of math or code (delimiters dropped) is DZ402/DZ401's, and
+    # so is one of a code span changed (`DIV 8` written `DIV 4`: the 4 may be in the prose).
+    changed = _changed_code(o, t)
+    on = set(m.numbers(op)) - set(m.numbers(" ".join((*t.math, *t.code, *changed))))
+    tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
         extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
@@ -259,6 +284,14 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         if extra:
             return f"number {sorted(extra)[0]} is not in the original"
     return _check_units(op, tp) or _check_number_words(op, tp)
+
+
+def _changed_code(o: m.Masked, t: m.Masked) -> list[str]:
+    """The code spans of either side that the other does not have (DZ401 reports them)."""
+    if not o.code and not t.code:
+        return []
+    missing, extra = _multiset_diff(o.code, t.code)
+    return missing + extra
 
 
 def _equivalents(
@@ -343,6 +376,23 @@ def _check_number_words(op: str, tp: str) -> str | None:
     for value, word in sorted(words.items()):
         if value not in have and word.lower() not in dozens:  # two dozen: 24
             return f"number {word!r} ({value}) of the original is missing or changed"
+    if (changed := nw.changed_count(op, tp, words)) is not None:
+        return f"number {words[changed]!r} ({changed}) of the original is missing or changed"
+    return _check_word_time_units(op, tp, words)
+
+
+def _check_word_time_units(op: str, tp: str, words: dict[str, str]) -> str | None:
+    """A number word's time unit changed (five minutes written 五秒钟)."""
+    ot = nw.word_time_units(op)
+    if not ot:
+        return None
+    tt = nw.zh_numeral_time_units(tp)
+    for value, unit in eq.time_units(tp).items():
+        tt.setdefault(value, set()).update(unit)
+    for value, names in sorted(ot.items()):
+        if (there := tt.get(value)) and not names & there:
+            word = words.get(value, value)
+            return f"unit of {word!r} changed: {sorted(names)[0]} → {sorted(there)[0]}"
     return None
 
 
@@ -387,13 +437,16 @@ def check_acronyms(
     o: m.Masked, t: m.Masked, glossary_terms: frozenset[str] = frozenset()
 ) -> str | None:
     """An acronym of the original missing from the translation; ``glossary_terms`` (the site
-    glossary's English forms) are the glossary check's to judge."""
+    glossary's English forms) are the glossary check's to judge. An acronym typed full-width in
+    the translation (ＧＢ) is there (DZ424 reports its letters)."""
+    tprose = m.halfwidth_digits(t.prose)
     for mt in _ACRONYM_RE.finditer(o.prose):
         word = mt.group(1)
         if (
             word not in TRANSLATED_ACRONYMS
             and word not in glossary_terms
-            and not _has_word(t.prose, word, plural=True)  # DP of per-DP-rank is not in FSDP
+            and not (word in NOTE_WORDS and o.prose.startswith(":", mt.end()))
+            and not _has_word(tprose, word, plural=True)  # DP of per-DP-rank is not in FSDP
             and not _rendered(word, o.prose, t.prose)
         ):
             return f"acronym {word} of the original is missing from the translation"
@@ -402,13 +455,35 @@ def check_acronyms(
             word = mt.group(1).removesuffix("s")  # LLMs: the plural of LLM
             capitals = sum(ch.isupper() for ch in word)
             if (
-                capitals >= DEFINED_ACRONYM_MIN_CAPITALS
-                and capitals < len(word)  # all capitals: read above
-                and word not in glossary_terms
-                and not _has_word(t.prose, word, plural=True)
+                capitals < DEFINED_ACRONYM_MIN_CAPITALS
+                or word in glossary_terms
+                or word in TRANSLATED_ACRONYMS
             ):
+                continue
+            if not _has_word(tprose, word, plural=True):
                 return f"acronym {word} of the original is missing from the translation"
+            if not _kept_at_definition(tprose, word):
+                return (
+                    f"acronym {word}, which the original defines, is not kept at its definition"
+                    f" (中文（{word}）)"
+                )
     return None
+
+
+def _kept_at_definition(prose: str, word: str) -> bool:
+    """Is ``word`` written with its expansion: in parentheses (强化学习（RL）, （RL，…）) or
+    before them (RL（强化学习）)? The convention of DZ421: an acronym the original defines
+    ("Markov Decision Processes (MDPs)") is defined in the translation too."""
+    start = prose.find(word)
+    while start >= 0:
+        before = prose[max(0, start - DEFINITION_REACH) : start]
+        if max(before.rfind("（"), before.rfind("(")) > max(before.rfind("）"), before.rfind(")")):
+            return True
+        after = prose[start + len(word) : start + len(word) + DEFINITION_GAP].lstrip(" s")
+        if after.startswith(("（", "(")):
+            return True
+        start = prose.find(word, start + 1)
+    return False
 
 
 def _rendered(word: str, original: str, translation: str) -> bool:

@@ -28,7 +28,10 @@ _MATH_RE = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re
 _LINK_RE = re.compile(r"\[([^\[\]\n]*)\]\(([^()\n]*)\)")
 #: The label duizhao gives an empty link to a placement of the page (``#fig-3``, ``#table-2``).
 _ANCHOR_LABEL = {"#fig": "图", "#table": "表"}
-_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。]+>?")
+_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）]+>?")
+#: What ends a bare URL's sentence and is no part of it, as GFM's autolinks read them: a URL
+#: "… from: https://developer.nvidia.com/nccl." ends before its full stop.
+_URL_TRAILING = ".,:;!?*_~'\""
 # HTML comments are found by scanning (an unclosed "<!--" would make every later one scan to
 # the end); tags end at the next '<' or '>'.
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>\n]*>")
@@ -39,6 +42,8 @@ class Masked(NamedTuple):
     code: tuple[str, ...]
     math: tuple[str, ...]
     targets: tuple[str, ...]
+    #: The targets written as bare URLs (also in ``targets``): a link's markup dropped.
+    bare: tuple[str, ...] = ()
 
 
 def mask(text: str) -> Masked:
@@ -46,6 +51,7 @@ def mask(text: str) -> Masked:
     code: list[str] = []
     math: list[str] = []
     targets: list[str] = []
+    bare: list[str] = []
     if "```" in text or "~~~" in text:  # code blocks: translators may translate comments
         text = _mask_fences(text)
     if ". " in text or ") " in text:
@@ -89,11 +95,18 @@ def mask(text: str) -> Masked:
     if "://" in text:
 
         def _url(m: re.Match[str]) -> str:
-            targets.append(m.group(0).strip("<>"))
-            return MASK
+            url = m.group(0)
+            if url.startswith("<") and url.endswith(">"):
+                targets.append(url[1:-1])
+                bare.append(url[1:-1])
+                return MASK
+            target = url.rstrip(_URL_TRAILING)
+            targets.append(target.strip("<>"))
+            bare.append(target.strip("<>"))
+            return MASK + url[len(target) :]
 
         text = _URL_RE.sub(_url, text)
-    return Masked(text, tuple(code), tuple(math), tuple(targets))
+    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare))
 
 
 def is_site_link(target: str) -> bool:
@@ -199,15 +212,18 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# Groups: 1 the character before, 2 the surname, 3 a second author's (and / &), 4 the year, 5 the
+# same authors' further years ("Haj-Ali et al., 2020; 2019a": "; 2019a").
 _AUTHOR_YEAR_RE = re.compile(
-    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| and [A-Z][A-Za-z'\-]+| & [A-Z][A-Za-z'\-]+)?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?"
+    r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| (?:and|&) ([A-Z][A-Za-z'\-]+))?"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
 )
+_CITE_YEAR_RE = re.compile(r"(?:19|20)\d\d[a-z]?")
 #: A translation's author-year forms written as the original's, so that one pattern reads
 #: both (a pattern of both forms is one the ReDoS checker cannot decide in time): full-width
 #: parentheses and comma, 等人 / 等 for et al., 和 / 与 for and — Zhang 等人（2019）, （Zhang
 #: 等，2019）, Zhang 和 Li（2019）.
-_ZH_CITE_MARKS = str.maketrans({"（": " (", "）": ")", "，": ", "})
+_ZH_CITE_MARKS = str.maketrans({"（": " (", "）": ")", "，": ", ", "；": "; "})
 _ZH_CITE_WORDS = (
     ("等人 (", "et al. ("), ("等 (", "et al. ("), ("等人, ", "et al., "), ("等, ", "et al., "),
     (" 和 ", " and "), (" 与 ", " and "),
@@ -263,14 +279,18 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 
 
 def author_years(prose: str) -> frozenset[tuple[str, str]]:
-    """(surname, year) of author-year citations."""
+    """(surname, year) of author-year citations: each author of two (Sutton & Barto, 1998),
+    each year of one author's list with its letter (Haj-Ali et al., 2020; 2019a)."""
     if not _YEAR_RE.search(prose):
         return frozenset()
-    return frozenset(
-        (m.group(2), m.group(3))
-        for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose))
-        if m.group(2) not in MONTHS
-    )
+    out: set[tuple[str, str]] = set()
+    for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose)):
+        if m.group(2) in MONTHS:
+            continue
+        years = [m.group(4), *_CITE_YEAR_RE.findall(m.group(5))] if m.group(5) else [m.group(4)]
+        for name in (m.group(2), m.group(3)) if m.group(3) else (m.group(2),):
+            out.update((name, year) for year in years)
+    return frozenset(out)
 
 
 def strip_citations(prose: str) -> str:
@@ -562,8 +582,10 @@ def halfwidth_digits(text: str) -> str:
 
 
 _EN_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
 }  # fmt: skip
 _EN_WORD_RE = re.compile(r"\b(" + "|".join(_EN_WORDS) + r")\b", re.I)
@@ -663,12 +685,16 @@ def en_word_numbers(prose: str) -> set[str]:
 #: The number words a translation writes as a numeral (一 .. 十二 or digits), never reworded
 #: away as "twice" (两倍, 再次), "double" (翻倍) or "hundreds" (数百) may be.
 _EN_SMALL = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-             "twelve")  # fmt: skip
+             "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+             "nineteen", "twenty", "a hundred", "one hundred", "a thousand",
+             "one thousand")  # fmt: skip
 #: (Matched in the lower-cased text, first letters first and no boundary test before them,
 #: which :func:`_small_words` makes: a case-insensitive alternation of the eleven words, tried
 #: at every position, cost 25 µs a block, a third of the number check.)
 _EN_SMALL_RE = re.compile(
-    r"(t(?:wo|hree|en|welve)|f(?:our|ive)|s(?:ix|even)|e(?:ight|leven)|nine)\b"
+    r"(t(?:wo|hree|hirteen|en|welve|wenty)|f(?:our|ourteen|ive|ifteen)|s(?:ix|ixteen|even|eventeen)"
+    r"|e(?:ight|ighteen|leven)|nine(?:teen)?|(?:a|one) (?:hundred|thousand)"
+    r"(?! (?:thousand|million|billion)))\b"
 )
 assert {w for w in _EN_SMALL if _EN_SMALL_RE.fullmatch(w)} == set(_EN_SMALL)
 #: Chinese words for two without a numeral: 双 (dual), 俩.
@@ -677,7 +703,12 @@ _ZH_TWO = ("双", "俩")
 
 def en_small_numbers(prose: str) -> dict[str, str]:
     """The small number words of ``prose`` (two .. twelve), canonical value → the word."""
-    return {_canon(_EN_WORDS[word]): word for word in _small_words(prose.lower())}
+    return {_canon(en_word_value(word)): word for word in _small_words(prose.lower())}
+
+
+def en_word_value(word: str) -> float:
+    """The value of a number word of :data:`_EN_SMALL` (a hundred: 100), lower case."""
+    return _EN_WORDS[word.rpartition(" ")[2]]
 
 
 def has_small_number(prose: str) -> bool:
