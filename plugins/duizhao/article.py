@@ -151,7 +151,7 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         article.body = "\n".join(body_lines)
     else:  # the same text, sliced rather than joined again
         article.body = text[sum(map(len, lines[:body_index])) + body_index :]
-    result = scan(body_lines, first_line=body_index + 1)
+    result = scan(body_lines, first_line=body_index + 1, text=article.body)
     _report_nesting(article, lines, body_lines, body_index, result)
     article.links = list(result.links)
     article.headings = list(result.headings)

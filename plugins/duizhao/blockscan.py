@@ -135,7 +135,9 @@ class _Open:
     index: int
 
 
-def scan(lines: list[str], first_line: int = 1, *, with_links: bool = True) -> Scan:
+def scan(
+    lines: list[str], first_line: int = 1, *, with_links: bool = True, text: str | None = None
+) -> Scan:
     """Find blocks, links and headings in body ``lines``; ``first_line`` numbers ``lines[0]``.
     ``with_links=False`` leaves the links out (the renderer wants the blocks only: reading the
     links of a line of thousands was a third of duizhao's part of its build, issue 19).
@@ -145,17 +147,23 @@ def scan(lines: list[str], first_line: int = 1, *, with_links: bool = True) -> S
     A duizhao block never contains another of the same kind: an opener while one is still open
     closes the open one implicitly (and it is reported unclosed), which keeps one missing
     ``///`` from swallowing the rest of the article.
+
+    ``text``: the lines joined by line feeds, when the caller has it: a page whose text holds
+    no ``href`` is not searched for one line by line (most pages have no raw HTML link).
     """
-    return _Scanner(lines, first_line, with_links).run()
+    may_href = with_links and (text is None or _HREF in text or _HREF_UPPER in text)
+    return _Scanner(lines, first_line, with_links, may_href).run()
 
 
 class _Scanner:
     """The state of one :func:`scan`: what is open (blocks, a fence, a comment) and found."""
 
-    def __init__(self, lines: list[str], first_line: int, with_links: bool) -> None:
+    def __init__(self, lines: list[str], first_line: int, with_links: bool, may_href: bool) -> None:
         self.lines = lines
         self.first_line = first_line
         self.with_links = with_links
+        #: the lines may hold an ``href`` of raw HTML (with_links, and the page's text has one)
+        self.may_href = may_href
         self.blocks: list[Block] = []
         self.links: list[Link] = []
         self.headings: list[Heading] = []
@@ -169,6 +177,7 @@ class _Scanner:
 
     def run(self) -> Scan:
         first_line, with_links, links = self.first_line, self.with_links, self.links
+        may_href = self.may_href
         for index, line in enumerate(self.lines):
             if self.fence is not None:
                 if line.strip() == self.fence[0]:
@@ -180,7 +189,7 @@ class _Scanner:
             if first == " " or first == "\t":
                 first = line.lstrip(" \t")[:1]
             if first not in _SYNTAX_STARTS and not self.in_comment and "](" not in line:
-                if with_links and (_HREF in line or _HREF_UPPER in line):
+                if may_href and (_HREF in line or _HREF_UPPER in line):
                     links.extend(_html_links(line, first_line + index))
                 continue  # prose: no fence, comment, block, heading or link starts here
             if line == "///" and not self.in_comment and not self.ghosts:
@@ -310,7 +319,7 @@ class _Scanner:
         # scrubbed line needs "](" or a leading "[" and "]:" in the line itself.
         is_inline = "](" in line
         is_ref_def = first == "[" and "]:" in line
-        if _HREF in line or _HREF_UPPER in line:
+        if self.may_href and (_HREF in line or _HREF_UPPER in line):
             links.extend(_html_links(line, number))
         if not (is_inline or is_ref_def):
             return
