@@ -144,8 +144,31 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
         text = text[1:]
     lines = split_lines(text)
     article = Article(path=path, text=text)
+    body_index = _read_front_matter(article, lines)
+    article.body_line = body_index + 1
+    body_lines = lines[body_index:]
+    if "\r" in text:
+        article.body = "\n".join(body_lines)
+    else:  # the same text, sliced rather than joined again
+        article.body = text[sum(map(len, lines[:body_index])) + body_index :]
+    result = scan(body_lines, first_line=body_index + 1, text=article.body)
+    _report_nesting(article, lines, body_lines, body_index, result)
+    article.links = list(result.links)
+    article.headings = list(result.headings)
+    for block in result.blocks:
+        if block.kind == "paragraph":
+            article.paragraphs.append(split_paragraph(block))
+        else:
+            article.figures.append(FigurePlacement(block))
+    _report_scan(article, lines, result)
+    _find_intro(article, body_lines, body_index, result.blocks)
+    return article
+
+
+def _read_front_matter(article: Article, lines: list[str]) -> int:
+    """Read the front matter into ``article`` (its problems as DZ010); the body's index."""
+    path = article.path
     fm = _front_matter(lines)
-    body_index = 0
     if lines and re.match(r"^-{3}[ \t]*$", lines[0]) and fm is None:
         article.diagnostics.append(
             Diagnostic(
@@ -155,57 +178,58 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 "front matter opened with '---' is never closed; end it with a line '---'",
             )
         )
-    if fm is not None:
-        start, end = fm
-        article.has_front_matter = True
-        body_index = end + 1
-        source = "\n".join(lines[start:end]) + "\n"
-        # One parse gives the data and the node with the key lines.
-        node: yaml.Node | None = None
-        try:
-            meta, node = load_yaml(source)
-        except InputError as exc:
-            line = start + exc.line
-            quoted = snippet(lines[line - 1]) if 0 < line <= len(lines) else ""
-            article.diagnostics.append(
-                Diagnostic(
-                    path,
-                    line,
-                    "DZ010",
-                    f"unreadable front matter: {exc.message} "
-                    f"in {quoted!r}; write YAML such as 'title: My article'",
-                )
+    if fm is None:
+        return 0
+    start, end = fm
+    article.has_front_matter = True
+    source = "\n".join(lines[start:end]) + "\n"
+    # One parse gives the data and the node with the key lines.
+    node: yaml.Node | None = None
+    try:
+        meta, node = load_yaml(source)
+    except InputError as exc:
+        line = start + exc.line
+        quoted = snippet(lines[line - 1]) if 0 < line <= len(lines) else ""
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                line,
+                "DZ010",
+                f"unreadable front matter: {exc.message} "
+                f"in {quoted!r}; write YAML such as 'title: My article'",
             )
-            meta = {}
-            # The keys as written, so that the page is still known as an article (and its
-            # problem reported) when its YAML cannot be read.
-            for number in range(start, end):
-                km = _TOP_KEY_RE.match(lines[number])
-                if km and km.group(1) in ("paragraphs", "paper"):
-                    article.meta_lines.setdefault(km.group(1), number + 1)
-        if meta is None:
-            meta = {}
-        if not isinstance(meta, dict):
-            article.diagnostics.append(
-                Diagnostic(
-                    path,
-                    start + 1,
-                    "DZ010",
-                    "unreadable front matter: expected "
-                    f"'key: value' pairs, got a YAML {type(meta).__name__}",
-                )
+        )
+        meta = {}
+        # The keys as written, so that the page is still known as an article (and its
+        # problem reported) when its YAML cannot be read.
+        for number in range(start, end):
+            km = _TOP_KEY_RE.match(lines[number])
+            if km and km.group(1) in ("paragraphs", "paper"):
+                article.meta_lines.setdefault(km.group(1), number + 1)
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        article.diagnostics.append(
+            Diagnostic(
+                path,
+                start + 1,
+                "DZ010",
+                "unreadable front matter: expected "
+                f"'key: value' pairs, got a YAML {type(meta).__name__}",
             )
-            meta = {}
-        article.meta = {str(k): v for k, v in meta.items()}
-        if node is not None:
-            article.meta_lines = _key_lines(node, start + 1)
-    article.body_line = body_index + 1
-    body_lines = lines[body_index:]
-    if "\r" in text:
-        article.body = "\n".join(body_lines)
-    else:  # the same text, sliced rather than joined again
-        article.body = text[sum(map(len, lines[:body_index])) + body_index :]
-    result = scan(body_lines, first_line=body_index + 1)
+        )
+        meta = {}
+    article.meta = {str(k): v for k, v in meta.items()}
+    if node is not None:
+        article.meta_lines = _key_lines(node, start + 1)
+    return end + 1
+
+
+def _report_nesting(
+    article: Article, lines: list[str], body_lines: list[str], body_index: int, result: Scan
+) -> None:
+    """DZ020-DZ022: Markdown, HTML or ``///`` blocks nested too deeply (shown as text)."""
+    path = article.path
     deep = list(too_deep(body_lines, article.body))
     if deep:
         more = f" (and {len(deep) - 1} more lines)" if len(deep) > 1 else ""
@@ -241,13 +265,11 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                 f"block {snippet(lines[deep_blocks[0] - 1])!r} is shown as text; nest less deeply",
             )
         )
-    article.links = list(result.links)
-    article.headings = list(result.headings)
-    for block in result.blocks:
-        if block.kind == "paragraph":
-            article.paragraphs.append(split_paragraph(block))
-        else:
-            article.figures.append(FigurePlacement(block))
+
+
+def _report_scan(article: Article, lines: list[str], result: Scan) -> None:
+    """DZ007, DZ015, DZ016: a block or fence never closed, a closing line with no block."""
+    path = article.path
     for line, kind, detail in result.problems:
         if kind == "unclosed-block":
             article.diagnostics.append(
@@ -279,8 +301,6 @@ def parse(text: str, path: str | Path = "<string>") -> Article:
                     "remove it or open a block such as '/// paragraph | P001'",
                 )
             )
-    _find_intro(article, body_lines, body_index, result.blocks)
-    return article
 
 
 def _find_intro(

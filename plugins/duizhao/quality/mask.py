@@ -505,8 +505,8 @@ def has_reference_word(prose: str, *, chinese: bool) -> bool:
     """The cheap prefilter: could ``prose`` hold a reference at all?"""
     if chinese:
         return _REF_ZH_TRIGGER_RE.search(prose) is not None
-    lower = prose.lower()
-    return any(w in lower for w in _REF_EN_TRIGGERS)
+    # (the words tested in C, by map, not in a generator: the check asks for every block)
+    return any(map(prose.lower().__contains__, _REF_EN_TRIGGERS))
 
 
 def _strip_ref(mt: re.Match[str]) -> str:
@@ -523,8 +523,7 @@ def _has_list_or_bare(prose: str, *, chinese: bool) -> bool:
             or "章" in prose
             or any(_REF_MORE_RE.match(prose, mt.end()) for mt in _REF_ZH_RE.finditer(prose))
         )
-    low = prose.lower()
-    return any(w in low for w in _REF_EN_PLURALS)
+    return any(map(prose.lower().__contains__, _REF_EN_PLURALS))
 
 
 def strip_references(prose: str, *, chinese: bool, accept: frozenset[Ref] = frozenset()) -> str:

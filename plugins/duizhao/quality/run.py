@@ -11,6 +11,7 @@ cache file.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,7 +115,9 @@ class Quality:
             return []
         key = stamp = None
         if self._cache is not None and article.stamp is not None:
-            key, stamp = str(article.path.resolve()), article.stamp
+            # (the absolute path names the file: no symlink resolved, one lstat per folder
+            # saved; check_local reads only files inside the project)
+            key, stamp = os.path.abspath(article.path), article.stamp
             stored = self._cache.get(key, stamp)
             if stored is not None:
                 return [Diagnostic(article.path, *f) for f in stored]

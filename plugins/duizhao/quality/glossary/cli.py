@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ...diagnostics import Diagnostic, Severity
-from .model import Glossary, glossary_path, read_glossary
+
+if TYPE_CHECKING:
+    from .model import Glossary
 
 DRAFT_NAME = "glossary.draft.yml"
 
@@ -20,6 +23,8 @@ def _root() -> Path:
 
 
 def _load(root: Path) -> Glossary:
+    from .model import glossary_path, read_glossary  # (not imported by `duizhao check`)
+
     glossary, problems = read_glossary(glossary_path(root))
     for d in problems:
         click.echo(d.format(), err=True)
@@ -31,6 +36,7 @@ def _load(root: Path) -> Glossary:
 def glossary_diagnostics(root: Path, articles: list) -> list[Diagnostic]:  # type: ignore[type-arg]
     """What ``duizhao check`` adds: the glossary's own problems and each paragraph's terms."""
     from .check import check_articles
+    from .model import glossary_path, read_glossary
 
     path = glossary_path(root)
     glossary, problems = read_glossary(path)
