@@ -1,9 +1,11 @@
-"""Caption grammar and choice on generated pages. A paper sets its captions' labels one way ("Figure 1:", "Table 2:" in ACL's and AAAI's
-styles, "Fig. 3:" in a restyled IEEEtran paper); a label that opens a line with another
-delimiter while a caption of the same float is set the paper's way is a reference: a
-sentence that ends "... as in / Figure 1." in running text, or a line of another caption
-opening "Fig. 3." (a caption that refers to the next figure). It starts no caption, and the
-caption it stands in goes on through it.
+"""Caption grammar and choice on generated pages. A paper sets its captions' labels one
+way ("Figure 1:", "Table 2:" in ACL's and AAAI's styles, "Fig. 3:" in a restyled IEEEtran
+paper); a label that opens a line with another delimiter while a caption of the same float
+is set the paper's way is a reference: a sentence that ends "... as in / Figure 1." in
+running text, or a line of another caption opening "Fig. 3." (a caption that refers to the
+next figure). It starts no caption, and the caption it stands in goes on through it. And
+Word sets a caption's label without a delimiter, centred ("Table 1 Comparison of the
+models").
 
 No real paper with these shapes was found in the papers fetched for them (about fifty: ACL,
 AAAI, IEEE and Word exports; tests/test_detect_real.py holds the real ones found for other
