@@ -9,6 +9,10 @@ Each paper is held to all of its floats found, boxed and captioned as labelled.
    bold heading (no heading by the engine's rules: a line of text) right under the second
    table's caption; the side vote read that line as the second table's body and sent both
    tables' regions down, the first over the second's body: aaai-authorkit.
+3. ACL's template: a table captioned below it at the top of a column, a figure's body right
+   under that caption (the figure's caption under it, nothing under that); the side vote
+   read the figure's body as the table's, the table was left without one and the second
+   table, page-wide, took the text under its caption: acl-semeval.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ def _detector(pdf: Path) -> tuple[list[object], list[float]]:
     return list(detect_figures(pdf)), [0.0]
 
 
-@pytest.mark.parametrize("slug", ["word-plantcnn", "aaai-authorkit"])
+@pytest.mark.parametrize("slug", ["word-plantcnn", "aaai-authorkit", "acl-semeval"])
 def test_every_float_is_found_boxed_and_captioned(slug: str) -> None:
     score = pdfcorpus.score([PAPERS[slug]], _detector).papers[slug]
     assert score.labels > 0

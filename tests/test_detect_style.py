@@ -1,9 +1,11 @@
-"""A paper sets its captions' labels one way ("Figure 1:", "Table 2:" in ACL's and AAAI's
-styles, "Fig. 3:" in a restyled IEEEtran paper); a label that opens a line with another
-delimiter while a caption of the same float is set the paper's way is a reference: a
-sentence that ends "... as in / Figure 1." in running text, or a line of another caption
-opening "Fig. 3." (a caption that refers to the next figure). It starts no caption, and the
-caption it stands in goes on through it.
+"""Caption grammar and choice on generated pages. A paper sets its captions' labels one
+way ("Figure 1:", "Table 2:" in ACL's and AAAI's styles, "Fig. 3:" in a restyled IEEEtran
+paper); a label that opens a line with another delimiter while a caption of the same float
+is set the paper's way is a reference: a sentence that ends "... as in / Figure 1." in
+running text, or a line of another caption opening "Fig. 3." (a caption that refers to the
+next figure). It starts no caption, and the caption it stands in goes on through it. And
+Word sets a caption's label without a delimiter, centred ("Table 1 Comparison of the
+models").
 
 No real paper with these shapes was found in the papers fetched for them (about fifty: ACL,
 AAAI, IEEE and Word exports; tests/test_detect_real.py holds the real ones found for other
@@ -104,3 +106,25 @@ def test_a_caption_line_opening_with_the_next_figures_label_goes_on(tmp_path: Pa
     assert found["Fig. 3"].caption == "Latency of the stages.", found["Fig. 3"]
     assert _iou(found["Fig. 2"].box, chart2) >= 0.9, (found["Fig. 2"].box, chart2)
     assert _iou(found["Fig. 3"].box, chart3) >= 0.9, (found["Fig. 3"].box, chart3)
+
+
+def test_a_centred_label_without_a_delimiter_starts_a_caption(tmp_path: Path) -> None:
+    """Word: "Table 1 Comparison of the models", no delimiter, set centred in its column
+    over a raster picture of the table; running text that opens "Table 2 Results ..."
+    flush with the column is a paragraph, not a caption."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 200, 2)
+    title = "Table 1 Comparison of the models"
+    width = CHAR * BODY * len(title)
+    c.color((0, 0, 0))
+    cap = c.text((LEFT[0] + LEFT[1] - width) / 2, y + 14 + BODY, title, BODY)
+    picture = c.image(LEFT[0] + 20, cap[3] + 6, LEFT[1] - 20, cap[3] + 120, 3)
+    _lines(c, LEFT, picture[3] + 14 + BODY, "Table 2 Results " + " ".join(WORDS[5:40]))
+    body(c, LEFT, picture[3] + 14 + 4 * LEAD, 720, 4)
+    body(c, RIGHT, 72, 720, 6)
+    pdf = tmp_path / "word.pdf"
+    pdf.write_bytes(_pdf([c]))
+    found = detect_figures(pdf)
+    assert [(f.label, f.caption) for f in found] == [("Table 1", "Comparison of the models")]
+    assert _iou(found[0].box, picture) >= 0.9, (found[0].box, picture)

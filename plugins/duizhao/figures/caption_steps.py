@@ -118,14 +118,17 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         # A bold label ("**Algorithm 1** Ordering"): its first glyph is set in bold.
         bold = bool(f.chars) and layout.fonts[f.chars[0].font].bold
         label = caption_label(text, bold)
+        centred = label is None and len(first) == 1 and _centred_title(page, f, layout)
+        if centred:
+            label = parse_label(text)  # "Table 1 Comparison of the models", set centred
         if label is None:
             opening = parse_label(text) if len(first) == 1 else None
             if opening is not None and id(f) not in page.body:
                 bare.append((f, opening))
             continue
-        if id(f) in page.body and _in_paragraph(page, f, layout):
+        if id(f) in page.body and not centred and _in_paragraph(page, f, layout):
             continue  # "… shown in / Fig. 7. The two stages …": a reference at a line's start
-        if _opens_paragraph(page, f, layout):
+        if not centred and _opens_paragraph(page, f, layout):
             continue  # "    Figure 1. shows …" over running text: a paragraph's first line
         line = merge(first, layout.fonts, s) if len(first) > 1 else f
         score = (s.bold_label_score if bold else 0.0) + (
@@ -134,6 +137,23 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         score += 0.0 if id(f) in page.body else s.apart_score
         found.append(Caption(page, label, [line], _span(page, line, layout), score))
     return found + _row_siblings(page, found, bare, layout)
+
+
+def _centred_title(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """``f`` opens with a figure's or a table's label and a capital after it, no delimiter
+    between ("Table 1 Comparison of the models", as Word sets captions at the body size),
+    and is set centred in its column (or the text width), its margins equal within
+    ``centred_caption`` em and wider than that: a caption. Running text is set flush with
+    the column's edges, a paragraph's first line indented on the left only."""
+    label = parse_label(f.text)
+    if label is None or label.kind not in REPORTED:
+        return False
+    if not f.text[label.end :].lstrip(" \t\u00a0")[:1].isupper():
+        return False
+    s = layout.settings
+    c0, c1 = page.layout.column_of(f.x0, f.x1, s.column_share) or page.layout.text_span
+    left, right = f.x0 - c0, c1 - f.x1
+    return abs(left - right) <= s.centred_caption * f.size < min(left, right)
 
 
 def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:

@@ -58,7 +58,7 @@ from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 31
+DETECT_VERSION = 32
 
 __all__ = [
     "DETECT_VERSION",
@@ -447,6 +447,14 @@ def choose(
         if key not in best or caption.score > best[key].score:
             best[key] = caption
     chosen = sorted(best.values(), key=lambda c: (c.page.layout.number, c.box[1], c.box[0]))
+    # A figure's body surely above its caption (nothing under it) is no table's body.
+    figures = [
+        (c, b)
+        for c in chosen
+        if c.kind == "figure"
+        and (b := regions[id(c)][True]) is not None
+        and regions[id(c)][False] is None
+    ]
     side: dict[str, bool] = {}
     for kind in {c.kind for c in chosen}:
         votes: Counter[bool] = Counter()
@@ -462,6 +470,7 @@ def choose(
             up_gap, down_gap = (
                 _first_gap(caption, r[u], u)
                 if _telling(caption, r[u], graphic[id(caption)][u], layout)
+                and not (kind == "table" and _a_figures(caption, r[u], figures))
                 else float("inf")
                 for u in (True, False)
             )
@@ -488,6 +497,17 @@ def choose(
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
     return _unshared(seeds, regions, graphic), regions
+
+
+def _a_figures(
+    caption: Caption, region: Box | None, figures: Sequence[tuple[Caption, Box]]
+) -> bool:
+    """``region`` overlaps the body of a figure on ``caption``'s page whose body is surely
+    above its caption (nothing under it): a table captioned below its body, a figure right
+    under that caption (ACL's template), has that figure's body under it, not its own."""
+    return region is not None and any(
+        f.page is caption.page and _overlaps(b, region) for f, b in figures
+    )
 
 
 def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) -> bool:

@@ -207,6 +207,10 @@ class Settings:
     #: a label's text may stand this far (em) right of it, on its line (within this share of
     #: the size, between middles)
     label_gap: float = 3.0
+    #: a label without a delimiter before a capital ("Table 1 Comparison") starts a caption
+    #: when its line is centred in its column within this (em, the difference of its
+    #: margins), each margin wider than that
+    centred_caption: float = 1.5
     label_line: float = 0.5
     #: scores of a caption candidate: a bold label, a delimiter after it, standing apart from
     #: running text, a region right beside it (within ``near_lines`` leadings)
