@@ -20,14 +20,16 @@ from pathlib import Path
 
 import jieba
 
-#: The modules whose code makes the documents (relative to this package): a change to one
-#: is a change to every page's key.
+#: The modules whose code makes the documents (relative to this package), and this one (the
+#: files' format): a change to one is a change to every page's key.
 MAKERS = (
     "pagefind.py",
     "segment.py",
     "paragraphs.py",
     "site_index.py",
+    "documents_cache.py",
     "../htmlscan.py",
+    "../linear.py",  # htmlscan's scanning
     "../escape.py",
 )
 #: The files' suffix.
