@@ -722,3 +722,22 @@ def test_the_code_digest_covers_every_module_that_makes_a_pages_documents(tmp_pa
         sys.setprofile(None)
     ours = {path for path in ran if package in path.parents}
     assert ours and ours <= makers, sorted(str(p.relative_to(package)) for p in ours - makers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"documents": {"a/index.html": "<html></html>"}, "words": [["显存"]]}',
+        '{"documents": {"a/index.html": 1}, "words": []}',
+        '{"documents": {"a/index.html": "<html></html>"}, "words": [1]}',
+    ],
+)
+def test_a_cache_file_of_the_wrong_shape_is_made_again(tmp_path: Path, text: str) -> None:
+    """A file that is JSON but not documents (corrupted, or another format) is a miss,
+    never a crash or documents that are not text."""
+    from duizhao.search.documents_cache import DocumentsCache
+
+    cache = DocumentsCache(tmp_path, "salt")
+    key = cache.key("a/", "T", "<p>显存</p>", "zh", False)
+    (tmp_path / f"{key}.json").write_text(text, "utf-8")
+    assert cache.get(key) is None

@@ -72,8 +72,13 @@ class DocumentsCache:
             documents, words = data["documents"], data["words"]
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if not isinstance(documents, dict) or not isinstance(words, list):
-            return None
+        if not (
+            isinstance(documents, dict)
+            and isinstance(words, list)
+            and all(isinstance(value, str) for value in documents.values())
+            and all(isinstance(word, str) for word in words)
+        ):
+            return None  # JSON, but not documents and words (corrupted): made again
         return documents, set(words)
 
     def put(self, key: str, documents: dict[str, str], words: set[str]) -> None:
