@@ -7,6 +7,7 @@ import gzip
 import json
 import os
 import re
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -691,3 +692,52 @@ def test_the_cache_key_follows_every_input_of_the_documents(tmp_path: Path) -> N
     assert base.get(key) == ({"a/index.html": "<html></html>"}, {"显存"})
     (tmp_path / f"{key}.json").write_text("{cut", "utf-8")
     assert base.get(key) is None  # unreadable: made again
+
+
+def test_the_code_digest_covers_every_module_that_makes_a_pages_documents(tmp_path: Path) -> None:
+    """Every duizhao module that runs while a page's documents are made, kept and read back
+    is in MAKERS: a change to its code is a change to every page's key."""
+    import duizhao
+    from duizhao.search import documents_cache
+    from duizhao.search.documents_cache import MAKERS, DocumentsCache
+    from duizhao.search.site_index import SiteIndex
+
+    package = Path(duizhao.__file__).parent
+    here = Path(documents_cache.__file__).parent
+    makers = {(here / name).resolve() for name in MAKERS}
+    ran: set[Path] = set()
+
+    def profile(frame: Any, event: str, _arg: Any) -> None:
+        if event == "call":
+            ran.add(Path(frame.f_code.co_filename).resolve())
+
+    site = SiteIndex(tmp_path / "site", "zh", streaming=False)
+    site.cache = DocumentsCache(tmp_path / "cache", "salt")
+    html = '<h2 id="s">第一节</h2><p>显存 memory &amp; <code>x</code></p><!-- c --><br>'
+    sys.setprofile(profile)
+    try:
+        site.page("a/", "显存 & T", html, False)  # made and kept
+        site.page("a/", "显存 & T", html, False)  # read back
+    finally:
+        sys.setprofile(None)
+    ours = {path for path in ran if package in path.parents}
+    assert ours and ours <= makers, sorted(str(p.relative_to(package)) for p in ours - makers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"documents": {"a/index.html": "<html></html>"}, "words": [["显存"]]}',
+        '{"documents": {"a/index.html": 1}, "words": []}',
+        '{"documents": {"a/index.html": "<html></html>"}, "words": [1]}',
+    ],
+)
+def test_a_cache_file_of_the_wrong_shape_is_made_again(tmp_path: Path, text: str) -> None:
+    """A file that is JSON but not documents (corrupted, or another format) is a miss,
+    never a crash or documents that are not text."""
+    from duizhao.search.documents_cache import DocumentsCache
+
+    cache = DocumentsCache(tmp_path, "salt")
+    key = cache.key("a/", "T", "<p>显存</p>", "zh", False)
+    (tmp_path / f"{key}.json").write_text(text, "utf-8")
+    assert cache.get(key) is None

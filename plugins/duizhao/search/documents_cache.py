@@ -20,14 +20,16 @@ from pathlib import Path
 
 import jieba
 
-#: The modules whose code makes the documents (relative to this package): a change to one
-#: is a change to every page's key.
+#: The modules whose code makes the documents (relative to this package), and this one (the
+#: files' format): a change to one is a change to every page's key.
 MAKERS = (
     "pagefind.py",
     "segment.py",
     "paragraphs.py",
     "site_index.py",
+    "documents_cache.py",
     "../htmlscan.py",
+    "../linear.py",  # htmlscan's scanning
     "../escape.py",
 )
 #: The files' suffix.
@@ -70,8 +72,13 @@ class DocumentsCache:
             documents, words = data["documents"], data["words"]
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if not isinstance(documents, dict) or not isinstance(words, list):
-            return None
+        if not (
+            isinstance(documents, dict)
+            and isinstance(words, list)
+            and all(isinstance(value, str) for value in documents.values())
+            and all(isinstance(word, str) for word in words)
+        ):
+            return None  # JSON, but not documents and words (corrupted): made again
         return documents, set(words)
 
     def put(self, key: str, documents: dict[str, str], words: set[str]) -> None:
