@@ -65,7 +65,7 @@ test-fast: setup
 # ten to thirty times the suite's examples (tests/budget.py; the suite runs a short slice), and the
 # reader's whole screenshot matrix (the suite takes seven of its twelve shots).
 # tests/test_scaling.py's build family builds every class at 10-160 KB within BUILD_BUDGET
-# (240 s of CPU a class, duizhao's builds and plain Material's; brackets, the longest, 135 s).
+# (240 s of CPU a class, duizhao's builds and plain Material's; the longest, emphasis, 111 s).
 # The four held-out PDF corpora are held to their detection floors here (the suite scores the
 # tuned corpus and checks the held-out sets' form). tests/test_neutral.py compares every site's
 # pages with duizhao's vendored packages and switched off (the suite: CleanRL and Hatch).
