@@ -190,9 +190,13 @@ SLOW_BUILD: set[str] = set()
 #: missed): its scatter on a loaded machine is a few per cent, far inside the bounds, while
 #: three timings of each of the largest builds (brackets at 160 KB: 36 s with duizhao, 29 s on
 #: plain Material, which is itself ×3 per doubling there) made one class take over 30 minutes.
-TIMED_ONCE = 5.0
+#: The suite times every build once (0: its two classes sit at duizhao/plain 1.29-1.44 against
+#: the bound's 2, and a missed bound is timed again CONFIRM times before it fails): three
+#: timings of its 1-2 s builds were 33 s of the file's 46 s of CPU (two classes, 12 builds
+#: each), one timing is 4 builds a class. ``make fuzz`` keeps REPEAT timings below 5 s.
+TIMED_ONCE = 5.0 if LONG else 0.0
 #: The build family's time budget in CPU seconds per class (both sites, every size, every
-#: timing): ``make fuzz`` builds 12 classes (brackets, the longest, took 135 s in all). A class
+#: timing): ``make fuzz`` builds 12 classes (13-111 s each, 517 s in all, session 33). A class
 #: that spends it fails at once, naming the builds, instead of running on for an hour.
 BUILD_BUDGET = 240.0
 
@@ -239,6 +243,8 @@ def test_build_is_no_worse_than_plain_material(
         worse = [
             kb for kb in SIZES if times[kb, "duizhao"] > BUILD_RATIO_TO_PLAIN * times[kb, "plain"]
         ]
+        if not worse and steeper_than_plain(times):
+            worse = SIZES  # (the growth per doubling: every size is timed again)
         if not worse:
             break
         # (one timing more each time: CONFIRM of them, within the budget)
@@ -257,6 +263,14 @@ def test_build_is_no_worse_than_plain_material(
     if max(per_doubling(plain)) <= RATIO_PER_DOUBLING:
         worst = max(per_doubling(ours))
         assert worst <= RATIO_PER_DOUBLING, f"build {kind}: ×{worst:.2f} per doubling"
+
+
+def steeper_than_plain(times: dict[tuple[int, str], float]) -> bool:
+    """duizhao's build grows over RATIO_PER_DOUBLING per doubling where plain Material's does
+    not (the last assertion of the build family)."""
+    ours = {kb: times[kb, "duizhao"] for kb in SIZES}
+    plain = {kb: times[kb, "plain"] for kb in SIZES}
+    return max(per_doubling(plain)) <= RATIO_PER_DOUBLING < max(per_doubling(ours))
 
 
 def per_doubling(times: dict[int, float]) -> list[float]:
