@@ -96,3 +96,44 @@ def zh_numeral_time_units(prose: str) -> dict[str, set[str]]:
         if value is not None:
             out.setdefault(m._canon(value), set()).add(TIME_UNIT[word])
     return out
+
+
+# Flags and prose formulas: -O3, --tp=2, n-1, 2(n-1) (the number pattern reads no digit after a
+# letter, and n-1 written n+1 keeps its 1)
+
+#: A command-line flag with a digit, outside code (-O3, -j8, --stage=2).
+_FLAG_RE = re.compile(r"(?<![\w\-])-{1,2}[A-Za-z][A-Za-z_\-]{0,30}\d[\w.=]{0,12}")
+#: A one-letter variable, + or - and a number: n-1, k + 1 (Top-1 is a name, not a formula).
+_FORMULA_RE = re.compile(r"(?<![\w.])([A-Za-z]) ?([\-+−]) ?(\d{1,6})(?![\w.])")
+_MINUS = str.maketrans({"−": "-"})
+
+
+def flags(prose: str) -> Counter[str]:
+    """The flags with a digit of ``prose`` (-O3)."""
+    if "-" not in prose:
+        return Counter()
+    return Counter(flag.rstrip(".=") for flag in _FLAG_RE.findall(prose))  # -O3. ends a sentence
+
+
+def formulas(prose: str) -> Counter[str]:
+    """The one-letter formulas of ``prose`` as written without spaces (n-1, k+1)."""
+    if "-" not in prose and "+" not in prose and "−" not in prose:
+        return Counter()
+    return Counter("".join(mt.groups()).translate(_MINUS) for mt in _FORMULA_RE.finditer(prose))
+
+
+def check_formulas(op: str, tp: str) -> str | None:
+    """A flag or formula of the original the translation writes otherwise: -O3 written -O2,
+    "n-1 additions" written n+1 (where 2(n-1) elsewhere keeps an n-1)."""
+    for read, kind in ((flags, "flag"), (formulas, "formula")):
+        missing, extra = read(op) - read(tp), read(tp) - read(op)
+        for was in sorted(missing):
+            now = [x for x in sorted(extra) if _stem(x) == _stem(was)]
+            if now:
+                return f"{kind} {was} of the original is written {now[0]}"
+    return None
+
+
+def _stem(token: str) -> str:
+    """A flag's or formula's letters (-O of -O3, n of n-1)."""
+    return token.lstrip("-")[:1]
