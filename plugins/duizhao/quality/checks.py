@@ -283,7 +283,11 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
             return f"number {sorted(missing)[0]} of the original is missing or changed"
         if extra:
             return f"number {sorted(extra)[0]} is not in the original"
-    return _check_units(op, tp) or _check_number_words(op, tp)
+    return (
+        _check_units(op, tp)
+        or _check_number_words(op, tp)
+        or nw.check_formulas(op, " ".join((tp, *t.code)))
+    )
 
 
 def _changed_code(o: m.Masked, t: m.Masked) -> list[str]:

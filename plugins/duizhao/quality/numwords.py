@@ -13,6 +13,8 @@ from collections import Counter
 from . import mask as m
 from .equivalents import TIME_UNIT
 
+#: How many times a number word must be written for its count to be compared.
+REPEATED_COUNT = 2
 #: The counts a translation's numerals of a changed count may hold (2 .. 20: 两种, 十五个).
 _SMALL_VALUES = frozenset(m._canon(v) for v in range(2, 21))
 #: An English time word after a number word (five minutes, two hours).
@@ -60,6 +62,8 @@ def changed_count(op: str, tp: str, words: dict[str, str]) -> str | None:
     if "dozen" in op.lower():
         return None  # two dozen: 24 or 二十多, counted by the dozen check
     wanted = word_counts(op)
+    if max(wanted.values(), default=0) < REPEATED_COUNT:
+        return None  # a word written once is missing where no numeral has its value (above)
     written = numeral_counts(tp)
     original = set(wanted) | set(m.numbers(op)) | m.en_word_numbers(op)
     if not any(v in _SMALL_VALUES and v not in original for v in written):
@@ -96,3 +100,51 @@ def zh_numeral_time_units(prose: str) -> dict[str, set[str]]:
         if value is not None:
             out.setdefault(m._canon(value), set()).add(TIME_UNIT[word])
     return out
+
+
+# Flags and prose formulas: -O3, --tp=2, n-1, 2(n-1) (the number pattern reads no digit after a
+# letter, and n-1 written n+1 keeps its 1)
+
+#: A command-line flag with a digit, outside code (-O3, -j8, --stage=2).
+#: (The dash first, what is before it looked behind after: the search skips to dashes.)
+_FLAG_RE = re.compile(r"-(?<![\w\-]-)-?[A-Za-z][A-Za-z_\-]{0,30}\d[\w.=]{0,12}")
+#: What every formula holds, found fast (an operator first): the cheap prefilter.
+_FORMULA_HINT_RE = re.compile(r"[\-+−] ?\d")
+#: A one-letter variable, + or - and a number: n-1, k + 1 (Top-1 is a name, not a formula).
+_FORMULA_RE = re.compile(r"(?<![\w.])([A-Za-z]) ?([\-+−]) ?(\d{1,6})(?![\w.])")
+_MINUS = str.maketrans({"−": "-"})
+
+
+def flags(prose: str) -> Counter[str]:
+    """The flags with a digit of ``prose`` (-O3)."""
+    if "-" not in prose:
+        return Counter()
+    return Counter(flag.rstrip(".=") for flag in _FLAG_RE.findall(prose))  # -O3. ends a sentence
+
+
+def formulas(prose: str) -> Counter[str]:
+    """The one-letter formulas of ``prose`` as written without spaces (n-1, k+1)."""
+    if _FORMULA_HINT_RE.search(prose) is None:
+        return Counter()
+    return Counter("".join(mt.groups()).translate(_MINUS) for mt in _FORMULA_RE.finditer(prose))
+
+
+def check_formulas(op: str, tp: str) -> str | None:
+    """A flag or formula of the original the translation writes otherwise: -O3 written -O2,
+    "n-1 additions" written n+1 (where 2(n-1) elsewhere keeps an n-1)."""
+    for read, kind in ((flags, "flag"), (formulas, "formula")):
+        was_there = read(op)
+        if not was_there:
+            continue  # the common case: the translation is not read
+        now_there = read(tp)
+        missing, extra = was_there - now_there, now_there - was_there
+        for was in sorted(missing):
+            now = [x for x in sorted(extra) if _stem(x) == _stem(was)]
+            if now:
+                return f"{kind} {was} of the original is written {now[0]}"
+    return None
+
+
+def _stem(token: str) -> str:
+    """A flag's or formula's letters (-O of -O3, n of n-1)."""
+    return token.lstrip("-")[:1]
