@@ -19,10 +19,12 @@ from heldout_pdf import assert_floors, assert_in_no_other_set, assert_well_forme
 
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at 528e388 and again
 #: with the second held-out set's last classes fixed, DETECT_VERSION 22: 15 papers, 13
-#: templates, 78 pages, 81 floats): recall 0.901, precision 0.901, captions 0.889.
-RECALL_FLOOR = 0.90
-PRECISION_FLOOR = 0.90
-CAPTION_FLOOR = 0.88
+#: templates, 78 pages, 81 floats): recall 0.901, precision 0.901, captions 0.889. Raised to
+#: the score after classes told in words to fixers who never read the set (DETECT_VERSION 32,
+#: 2026-12-03): 0.914, 0.925, 0.901.
+RECALL_FLOOR = 0.91
+PRECISION_FLOOR = 0.92
+CAPTION_FLOOR = 0.90
 #: The worst template at the first measurement (bmc: two legends with no body in the file were
 #: given invented bodies, and a table's header row was cut off). Issue 20 wants 0.9: not met.
 TEMPLATE_FLOOR = 0.2

@@ -24,15 +24,18 @@ from heldout_pdf import assert_floors, assert_in_no_other_set, assert_well_forme
 
 #: Overall floors, rounded down to 0.01. First measurement, unseen (main at 69c99cf,
 #: 2026-12-03: 15 papers, 12 templates, 78 pages, 131 floats): recall 0.840, precision 0.924,
-#: captions 0.824 (recall is 110/131 = 0.8397). Issue 20 wants 0.95: not met.
-RECALL_FLOOR = 0.83
+#: captions 0.824 (recall is 110/131 = 0.8397). Issue 20 wants 0.95: not met. Raised to the
+#: score after classes told in words to fixers who never read the set, on its 14 papers
+#: (DETECT_VERSION 32, 2026-12-03): 0.902, 0.924, 0.893 (the 14 scored 0.852 / 0.929 / 0.836 at
+#: the first measurement).
+RECALL_FLOOR = 0.90
 PRECISION_FLOOR = 0.92
-CAPTION_FLOOR = 0.82
+CAPTION_FLOOR = 0.89
 #: The worst template at the first measurement is word-ieee at 0.000 (captions: a Word export's
 #: section-numbered labels "Fig.1.1", "FIG.3.2" were not read; recall 0.091); next is
 #: onecol-article at 0.111 (a page of three ruled tables captioned below got boxes of a few
-#: points under each caption). So there is no template floor yet: raise it with the fixes.
-TEMPLATE_FLOOR = 0.0
+#: points under each caption). After the fixes: onecol-article still 0.111, word-ieee 0.636.
+TEMPLATE_FLOOR = 0.11
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT4)
 OTHER_SETS = (pdfcorpus.CORPUS, pdfcorpus.HELDOUT, pdfcorpus.HELDOUT2, pdfcorpus.HELDOUT3)
