@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -592,6 +593,36 @@ def test_a_build_makes_its_documents_in_a_worker_not_on_its_own_thread(
     assert "激活 占用 的 显存" in by_url["a/"]["content"]
     search = site.site_dir / "search"
     assert not [p for p in search.iterdir() if p.name.startswith(".pagefind")]
+
+
+def test_a_build_with_other_threads_running_does_not_fork(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forking a process with other threads (a crop pool's manager, a plugin's own) may copy a
+    lock another thread holds: the documents are then made in the build's process."""
+    from duizhao.search import pagefind_feature, site_index
+
+    makers = Events()
+    real = site_index.page_documents
+
+    def documents(*args: Any, **kwargs: Any) -> Any:
+        makers.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(site_index, "page_documents", documents)
+    monkeypatch.setattr(pagefind_feature, "FORK_MIN_CHARACTERS", 100)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        site = pagefind_site(make_site)
+        site.build(strict=True)
+    finally:
+        stop.set()
+        other.join()
+    assert len(makers) >= 3 and set(makers.items()) == {str(os.getpid())}
+    by_url = {f["meta"].get("url") or f["url"].lstrip("/"): f for f in fragments(site.site_dir)}
+    assert "激活 占用 的 显存" in by_url["a/"]["content"]
 
 
 def _gone(pid: int) -> bool:

@@ -196,6 +196,12 @@ class PagefindFeature(Feature):
         build's jieba and dictionaries loaded by then), else this process."""
         if self.worker is None and self.forking:
             self.forking = False
+            if threading.active_count() > 1:
+                # A fork copies one thread of a process that has others (a figure crop
+                # pool's manager thread, a plugin's own): a lock another thread held
+                # stays held in the child, which may deadlock. So no fork then.
+                log.debug("search: pagefind: documents made in the build's process (threads)")
+                return self.site
             try:
                 self.worker = IndexProcess(self.site)
             except OSError as error:
