@@ -567,10 +567,9 @@ def test_a_failed_build_ends_the_service_and_leaves_nothing(tmp_path: Path) -> N
 # the cut into parts run beside the build's thread, not on it.
 
 
-def test_a_build_makes_its_documents_in_a_worker_not_on_its_own_thread(
-    make_site: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from duizhao.search import pagefind_feature, site_index
+def _document_makers(monkeypatch: pytest.MonkeyPatch) -> Events:
+    """The process ids that make a page's documents, one per page, in the order made."""
+    from duizhao.search import site_index
 
     makers = Events()
     real = site_index.page_documents
@@ -580,6 +579,15 @@ def test_a_build_makes_its_documents_in_a_worker_not_on_its_own_thread(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(site_index, "page_documents", documents)
+    return makers
+
+
+def test_a_build_makes_its_documents_in_a_worker_not_on_its_own_thread(
+    make_site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duizhao.search import pagefind_feature
+
+    makers = _document_makers(monkeypatch)
     site = pagefind_site(make_site)
     site.build(strict=True)  # a small site: made on the build's thread (a worker costs more)
     assert len(makers) >= 3 and set(makers.items()) == {str(os.getpid())}
@@ -600,16 +608,9 @@ def test_a_build_with_other_threads_running_does_not_fork(
 ) -> None:
     """Forking a process with other threads (a crop pool's manager, a plugin's own) may copy a
     lock another thread holds: the documents are then made in the build's process."""
-    from duizhao.search import pagefind_feature, site_index
+    from duizhao.search import pagefind_feature
 
-    makers = Events()
-    real = site_index.page_documents
-
-    def documents(*args: Any, **kwargs: Any) -> Any:
-        makers.append(os.getpid())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(site_index, "page_documents", documents)
+    makers = _document_makers(monkeypatch)
     monkeypatch.setattr(pagefind_feature, "FORK_MIN_CHARACTERS", 100)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait, daemon=True)
