@@ -216,3 +216,47 @@ def test_a_path_outside_every_project_is_its_own_project(
     project(tmp_path / "loose", {"docs/a.md": LINKED, "docs/b.md": GOOD}, config=None)
     code, out, _ = run(["check", "../loose/docs"], tmp_path / "site", monkeypatch)
     assert (code, out) == (1, "../loose/" + BROKEN_LINK)
+
+
+#: Modules `duizhao check` has no use for: the other commands' own modules (issue 23: start-up).
+NOT_FOR_CHECK = (
+    "duizhao.cli.new",
+    "duizhao.cli.originals",
+    "duizhao.cli.renumber",
+    "duizhao.cli.status",
+    "duizhao.clipath",
+    "duizhao.figures.cli",
+    "duizhao.quality.glossary.cli",
+    "duizhao.importer",
+    "duizhao.pdf",
+    "duizhao.search",
+    "duizhao.plugin",
+    "duizhao.markdown",
+    "jieba",
+    "mkdocs",
+    "PIL",
+)
+
+
+def test_check_imports_only_what_it_uses(tmp_path: Path) -> None:
+    project(tmp_path, {"docs/a.md": GOOD})
+    code = (
+        "import sys\nfrom duizhao.cli import main\n"
+        "try:\n    main(['check', '--strict'])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True
+    )
+    loaded = set(proc.stdout.split())
+    assert "duizhao.cli.check" in loaded, proc.stderr
+    assert sorted(loaded.intersection(NOT_FOR_CHECK)) == []
+
+
+def test_every_command_is_listed_and_runs_its_help() -> None:
+    runner = CliRunner()
+    listing = runner.invoke(main, ["--help"]).output
+    for name in ("check", "figures", "glossary", "import", "new", "renumber", "status", "update"):
+        assert f"  {name} " in listing
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0 and "Usage:" in result.output, name
