@@ -316,3 +316,33 @@ def test_results_in_the_sites_palette(site: str, context: Any, scheme: str, devi
         page.screenshot(
             path=str(Path(os.environ["DUIZHAO_README_SHOTS"]) / f"search-{device}-{scheme}.png")
         )
+
+
+#: Fresh contexts (each with a cold cache) in which a query is typed at once after the box opens.
+EARLY_RUNS = 3
+#: How long an early query may take to be answered (Pagefind loading from a cold cache).
+EARLY_MS = 8_000
+
+
+def test_a_query_typed_while_the_index_loads_is_answered(site: str, context: Any) -> None:
+    """Issue 24: "s", then 显存 typed at once (text inserted without key events, as Playwright
+    types Chinese and as a paste or some input methods put it in): once Pagefind is in, the
+    latest text in the box is answered, and an earlier text's results do not follow it."""
+    meta, marks = ".md-search-result__meta", ".md-search-result__list mark"
+    for run in range(EARLY_RUNS):
+        watch = Watch(site)
+        page = watch.attach(context()).new_page()
+        page.goto(site)
+        page.keyboard.press("s")
+        page.keyboard.type("显存")
+        expect(page.locator(meta)).not_to_have_text("键入以开始搜索", timeout=EARLY_MS)
+        expect(page.locator(marks).first).to_have_text("显存")
+        if run == EARLY_RUNS - 1:  # a newer text replaces it, inserted the same way
+            page.keyboard.press("ControlOrMeta+a")
+            page.keyboard.insert_text("流水线并行")
+            expect(page.locator(marks).filter(has_text="流水线").first).to_be_visible()
+            page.evaluate("window.__dzList = null")
+            page.wait_for_function(STEADY, arg=STEADY_MS, timeout=EARLY_MS)
+            assert page.locator(".md-search__input").input_value() == "流水线并行"
+            expect(page.locator(marks).filter(has_text="显存")).to_have_count(0)
+        watch.check()
