@@ -312,6 +312,11 @@ def test_truncated_lock_is_reported_with_the_way_out_everywhere(
         assert result.stderr.startswith("duizhao.lock:4: DZ303 lock file is not valid JSON: ")
         assert "(truncated?)" in result.stderr
         assert "rebuild it with 'duizhao status --accept docs/'" in result.stderr
+    check = run(
+        "check"
+    )  # as the build does, below: a check that passes, a build that does not warn
+    assert check.exit_code == 1
+    assert "duizhao.lock:4: DZ303 lock file is not valid JSON: " in check.stdout
     site = make_site({"a.md": ARTICLE})
     (site.root / "duizhao.lock").write_text(TRUNCATED, encoding="utf-8")
     site.build()

@@ -118,7 +118,21 @@ def _check_project(root: Path, targets: list[Path], cache: bool) -> tuple[list[D
         lambda article: check_local(article, quality),
     )
     quality.save()
-    return terms + found + refused, len(files) + len(refused)
+    return terms + found + refused + _lock_problems(project), len(files) + len(refused)
+
+
+def _lock_problems(project: Project | None) -> list[Diagnostic]:
+    """The project's duizhao.lock, read as the build reads it: DZ303 if it is unreadable (the
+    build reports it too, so a check that passes is a build that does not warn of it)."""
+    from ..lock import LockError, read_lock
+
+    if project is None:
+        return []
+    try:
+        read_lock(project.lock_path)
+    except LockError as exc:
+        return [exc.diagnostic]
+    return []
 
 
 def _quality(project: Project | None, cache: bool) -> tuple[Quality, list[Diagnostic]]:
