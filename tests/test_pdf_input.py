@@ -154,7 +154,13 @@ SLOW = {"million", "fanned"}
 #: PDFium loads the million-object page in about 1.5-2.5 s of CPU, so the guard's 2 s limit may
 #: stop the child before it counts the objects (seen once on an idle clean clone): either
 #: refusal is one bounded line that writes nothing.
-EITHER_REFUSAL = {"million": ("parsing it takes more than 2 s of CPU",)}
+#: The thousand fanned-out forms grow PDFium's memory and CPU together: on an idle machine the
+#: 2 s CPU limit stops the child first, on a loaded one (load 6-12, seen at 14:35 on
+#: 2026-12-04 in main as well) the 1,024 MB memory limit: either refusal is right.
+EITHER_REFUSAL = {
+    "million": ("parsing it takes more than 2 s of CPU",),
+    "fanned": ("parsing it takes more than 1,024 MB of memory",),
+}
 
 
 def _files(root: Path) -> list[str]:
@@ -182,9 +188,8 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
     lines = result.stderr.strip().splitlines()
     where = "paper.pdf" if page is None else f"paper.pdf:{page}"
     reasons = (reason, *EITHER_REFUSAL.get(case, ()))
-    assert len(lines) == 1 and lines[0].startswith(tuple(f"{where}: DZ113 {r}" for r in reasons)), (
-        lines
-    )
+    refusals = tuple(f"{where}: DZ113 {r}" for r in reasons)
+    assert len(lines) == 1 and lines[0].startswith(refusals), lines
     assert "Traceback" not in result.output and "Error" not in result.output
     spent = resource.getrusage(resource.RUSAGE_CHILDREN)
     child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
@@ -193,7 +198,8 @@ def test_bad_pdfs_get_one_line_naming_file_and_page(
         return  # the import reads the same way; a second million-object parse adds nothing
     result = CliRunner().invoke(main, ["import", "docs/x.md", "--from", "paper.pdf"])
     assert result.exit_code == 2, result.output  # the original is refused
-    assert result.stderr.strip().splitlines() == lines
+    again = result.stderr.strip().splitlines()
+    assert len(again) == 1 and again[0].startswith(refusals), again  # (parsed again: either)
     if case not in SLOW:
         result = CliRunner().invoke(main, ["update", "docs/a.md", "--from", "paper.pdf"])
         assert result.exit_code == 2, result.output
@@ -336,9 +342,9 @@ def test_figures_preview_refuses_a_hostile_page_in_bounded_time(
     """``figures preview`` renders whole pages: each is parsed first in the guard's forked
     child (the command runs no threads) and checked as the reader checks it."""
     make = {"fanned": rawpdf.fanned_forms, "nested": rawpdf.nested_forms}[case]
-    reason = {
-        "fanned": "parsing it takes more than 2 s of CPU",
-        "nested": "forms nested 32 deep or more",
+    reasons = {
+        "fanned": ("parsing it takes more than 2 s of CPU", *EITHER_REFUSAL["fanned"]),
+        "nested": ("forms nested 32 deep or more",),
     }[case]
     spec = "source: ../papers/bad.pdf\nfigures:\n  - {id: 1, page: 1, box: [72, 300, 300, 400]}\n"
     site = make_site(
@@ -353,7 +359,7 @@ def test_figures_preview_refuses_a_hostile_page_in_bounded_time(
     child_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
-    assert lines[0].startswith(f"bad.pdf page 1: {reason}"), lines
+    assert lines[0].startswith(tuple(f"bad.pdf page 1: {r}" for r in reasons)), lines
     assert "Traceback" not in result.output
     assert child_cpu < SETTINGS.parse_seconds + 1.0
     assert not (site.root / "preview").exists() or not list((site.root / "preview").iterdir())

@@ -173,7 +173,13 @@ def _child(
     """Load each page under the limits, report it, and exit (never returns)."""
     code = 0
     try:
+        import faulthandler
         import pickle
+
+        # A page over the memory limit aborts the child by design (the parent says why);
+        # where the parent enabled faulthandler (pytest, PYTHONFAULTHANDLER) it would print
+        # the child's stack as if it had crashed.
+        faulthandler.disable()
 
         import pypdfium2.raw as pdfium_c  # (imported already: the parent opened the PDF)
 
