@@ -3,6 +3,7 @@ every seeded copy has a base and differs from it. Fast; the scoring itself lives
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ HALVES = [
     "quality-heldout2",
     "quality-heldout3",
     "quality-heldout4",
+    "quality-heldout5",
 ]
 ERRORS = {"code", "math", "link", "citation", "number", "reference", "identical"}
 WARNINGS = {"untranslated", "acronym", "glossary", "halfwidth-punct", "fullwidth", "spacing"}
@@ -71,7 +73,25 @@ def test_traps_and_glossary_have_their_fields(half: str) -> None:
 
 
 def test_command_line_names_every_half() -> None:
-    """`python -m tests.test_quality_corpus heldout4` scores quality-heldout4 (short names)."""
+    """`python -m tests.test_quality_corpus heldout5` scores quality-heldout5 (short names)."""
     from tests.test_quality_corpus import PARTS
 
     assert sorted(PARTS.values()) == sorted(HALVES)
+
+
+#: Halves built after the others whose sources must be new to tests/data/ (none of the repositories
+#: their paragraphs cite may be named in any other SOURCES.md nor in another half's paragraphs).
+FRESH_HALVES = ["quality-heldout5"]
+
+
+@pytest.mark.parametrize("half", FRESH_HALVES)
+def test_fresh_half_sources_overlap_no_other_data(half: str) -> None:
+    repos = {str(p["source"]).split()[0] for p in _load(half, "paragraphs")}
+    assert repos and all(re.fullmatch(r"[\w.-]+/[\w.-]+", r) for r in repos), repos
+    others = [f for f in DATA.rglob("SOURCES.md") if f.parent.name != half]
+    others += [DATA / h / "paragraphs.yml" for h in HALVES if h != half]
+    assert len(others) > 10
+    for f in others:
+        text = f.read_text(encoding="utf-8").lower()
+        clash = sorted(r for r in repos if r.lower() in text)
+        assert not clash, f"{f.relative_to(DATA)} names {clash}"
