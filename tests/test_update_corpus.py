@@ -37,6 +37,7 @@ from bench.update import (  # noqa: E402
     HELDOUT3,
     HELDOUT4,
     HELDOUT5,
+    HELDOUT6,
     Expected,
     pairs,
     read_expected,
@@ -124,9 +125,11 @@ def test_the_fourth_and_fifth_held_out_sets_have_their_pairs(data: Path) -> None
 
 
 @pytest.mark.parametrize(
-    "path", pairs(data=HELDOUT4) + pairs(data=HELDOUT5), ids=lambda p: f"{p.parent.name}/{p.name}"
+    "path",
+    pairs(data=HELDOUT4) + pairs(data=HELDOUT5) + pairs(data=HELDOUT6),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
 )
-def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
+def test_the_fourth_fifth_and_sixth_held_out_sets_are_well_formed(path: Path) -> None:
     """Not scored here: its originals and frozen units are there, its hand-check reads, every
     unit has exactly one fate, and ``same``/``moved`` join units with equal keys."""
     from duizhao.importer.align import normalise
@@ -151,6 +154,19 @@ def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
             news += line.new
     assert sorted(olds) == list(range(1, len(old) + 1))
     assert sorted(news) == list(range(1, len(new) + 1))
+
+
+def _repositories(sources: Path) -> set[str]:
+    return set(re.findall(r"https://github\.com/([\w.-]+/[\w.-]+)", sources.read_text("utf-8")))
+
+
+def test_the_sixth_held_out_set_takes_no_repository_of_another_set() -> None:
+    """Each held-out set is other projects: no repository the sixth one names (SOURCES.md) is
+    named by the tuned pairs or by an earlier held-out set."""
+    mine = _repositories(HELDOUT6 / "SOURCES.md")
+    for other in (DATA, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5):
+        theirs = {name.lower() for name in _repositories(other / "SOURCES.md")}
+        assert not {name.lower() for name in mine} & theirs, other.name
 
 
 def test_identical_and_moved_paragraphs_are_all_found(scores: list[object]) -> None:
