@@ -54,6 +54,9 @@ HELDOUT4 = ROOT / "tests" / "data" / "update-heldout4"
 #: A fifth held-out set (issue 22, sixth round): other projects again and two more papers, with
 #: more of what the others have few of (splits, merges, far moves, rewrites, repeated lines).
 HELDOUT5 = ROOT / "tests" / "data" / "update-heldout5"
+#: A sixth held-out set (issue 22, seventh round): other projects and stacks again (VitePress,
+#: Hugo, Docusaurus, Sphinx/MyST, GitBook) and two more papers' LaTeX, built by reading alone.
+HELDOUT6 = ROOT / "tests" / "data" / "update-heldout6"
 TARGET_SECONDS = 2.0
 CARRIED = ("same", "moved", "edited", "rewritten", "split", "merged")
 
@@ -131,6 +134,8 @@ def split_of(path: Path) -> str:
         return "heldout4"
     if path.parent == HELDOUT5:
         return "heldout5"
+    if path.parent == HELDOUT6:
+        return "heldout6"
     marker = path / "SPLIT"
     return marker.read_text(encoding="utf-8").strip() if marker.is_file() else "dev"
 
@@ -227,7 +232,16 @@ def report(scores: list[Score]) -> bool:
         f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
     )
     print(header)
-    for split in ("dev", "holdout", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"):
+    for split in (
+        "dev",
+        "holdout",
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+    ):
         group = [s for s in scores if s.split == split]
         for s in group:
             exact = f"{s.exact_found}/{s.exact}"
@@ -425,13 +439,14 @@ def main(argv: list[str] | None = None) -> int:
             "heldout3",
             "heldout4",
             "heldout5",
+            "heldout6",
         ],
         default="all",
     )
     parser.add_argument(
         "--heldout",
         action="store_true",
-        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4, -5)",
+        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4, -5, -6)",
     )
     parser.add_argument(
         "--heldout2",
@@ -453,6 +468,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="--show and --freeze read tests/data/update-heldout5",
     )
+    parser.add_argument(
+        "--heldout6",
+        action="store_true",
+        help="--show and --freeze read tests/data/update-heldout6",
+    )
     parser.add_argument("--show", metavar="NAME")
     parser.add_argument("--freeze", metavar="NAME")
     parser.add_argument("--repeat", type=int, default=5)
@@ -470,7 +490,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{carries} carries, {wrong} wrong, {missed} unchanged paragraphs missed")
         return 1 if wrong or missed else 0
     data = (
-        HELDOUT5
+        HELDOUT6
+        if args.heldout6
+        else HELDOUT5
         if args.heldout5
         else HELDOUT4
         if args.heldout4
@@ -488,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.freeze:
         freeze(data / args.freeze)
         return 0
-    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5] if args.heldout else []
+    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6] if args.heldout else []
     found = pairs() + [p for d in held if d.is_dir() for p in pairs(data=d)]
     scores = [score(p) for p in found]
     if args.pairs != "all":

@@ -9,7 +9,9 @@ held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are 
 ``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
 no less than they score now. The fourth (tests/data/update-heldout4) is only checked to be
 well formed here (its files, its hand-check read, every unit given a fate), and so is the fifth
-(tests/data/update-heldout5); both were scored once, unseen, and hold that score. Then one
+(tests/data/update-heldout5); both were scored once, unseen, and hold that score. The sixth
+(tests/data/update-heldout6) is checked to be well formed and to take no repository of another
+set; it is scored by ``python -m bench.update --heldout --pairs heldout6``. Then one
 real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
 """
 
@@ -37,6 +39,7 @@ from bench.update import (  # noqa: E402
     HELDOUT3,
     HELDOUT4,
     HELDOUT5,
+    HELDOUT6,
     Expected,
     pairs,
     read_expected,
@@ -118,15 +121,17 @@ def _fits(count: int, shape: int | None) -> bool:
     return count >= 2 if shape is None else count == shape
 
 
-@pytest.mark.parametrize("data", [HELDOUT4, HELDOUT5], ids=lambda d: d.name)
-def test_the_fourth_and_fifth_held_out_sets_have_their_pairs(data: Path) -> None:
-    assert len(pairs(data=data)) >= 7
+@pytest.mark.parametrize("data", [HELDOUT4, HELDOUT5, HELDOUT6], ids=lambda d: d.name)
+def test_the_fourth_fifth_and_sixth_held_out_sets_have_their_pairs(data: Path) -> None:
+    assert len(pairs(data=data)) >= (10 if data == HELDOUT6 else 7)
 
 
 @pytest.mark.parametrize(
-    "path", pairs(data=HELDOUT4) + pairs(data=HELDOUT5), ids=lambda p: f"{p.parent.name}/{p.name}"
+    "path",
+    pairs(data=HELDOUT4) + pairs(data=HELDOUT5) + pairs(data=HELDOUT6),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
 )
-def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
+def test_the_fourth_fifth_and_sixth_held_out_sets_are_well_formed(path: Path) -> None:
     """Not scored here: its originals and frozen units are there, its hand-check reads, every
     unit has exactly one fate, and ``same``/``moved`` join units with equal keys."""
     from duizhao.importer.align import normalise
@@ -151,6 +156,20 @@ def test_the_fourth_and_fifth_held_out_sets_are_well_formed(path: Path) -> None:
             news += line.new
     assert sorted(olds) == list(range(1, len(old) + 1))
     assert sorted(news) == list(range(1, len(new) + 1))
+
+
+def _repositories(sources: Path) -> set[str]:
+    return set(re.findall(r"https://github\.com/([\w.-]+/[\w.-]+)", sources.read_text("utf-8")))
+
+
+def test_the_sixth_held_out_set_takes_no_repository_of_another_set() -> None:
+    """Each held-out set is other projects: no repository the sixth one names (SOURCES.md) is
+    named by the tuned pairs or by an earlier held-out set."""
+    mine = _repositories(HELDOUT6 / "SOURCES.md")
+    assert len(mine) >= 6, mine
+    for other in (DATA, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5):
+        theirs = {name.lower() for name in _repositories(other / "SOURCES.md")}
+        assert not {name.lower() for name in mine} & theirs, other.name
 
 
 def test_identical_and_moved_paragraphs_are_all_found(scores: list[object]) -> None:
