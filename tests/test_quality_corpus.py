@@ -120,11 +120,14 @@ def test_tuned_half_meets_targets() -> None:
 #: told in words to a fixer who never read them (q23e, q23f); the floors are the scores after
 #: those fixes (heldout3 1.000 / 0.992, 0.960 / 1.000; heldout4 1.000 / 0.976, 0.981 / 1.000;
 #: no error on a clean item in either), so they are no longer unseen measurements.
+#: heldout5 is its first, unseen score, on main at 83e4c70 (2026-12-04): errors 0.941 / 0.962,
+#: warnings 0.897 / 0.986, 7 errors on 225 clean items (163 paragraphs, 62 traps).
 HELD_OUT_FLOORS = {
     "heldout": (1.0, 0.98, 0.92, 0.97, 0),
     "heldout2": (0.99, 0.99, 0.95, 1.0, 0),
     "heldout3": (1.0, 0.99, 0.96, 1.0, 0),
     "heldout4": (1.0, 0.97, 0.98, 1.0, 0),
+    "heldout5": (0.94, 0.96, 0.89, 0.98, 7),
 }
 
 

@@ -10,8 +10,9 @@ held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are 
 no less than they score now. The fourth (tests/data/update-heldout4) is only checked to be
 well formed here (its files, its hand-check read, every unit given a fate), and so is the fifth
 (tests/data/update-heldout5); both were scored once, unseen, and hold that score. The sixth
-(tests/data/update-heldout6) is checked to be well formed and to take no repository of another
-set; it is scored by ``python -m bench.update --heldout --pairs heldout6``. Then one
+(tests/data/update-heldout6) takes no repository of another set; scored once unseen, it holds
+its recall and at most its three wrong carries (``python -m bench.update --heldout --pairs
+heldout6``). Then one
 real paper update end to end: Mooncake arXiv v1 → v3, through `duizhao import` and `update`.
 """
 
@@ -89,7 +90,21 @@ HELD_OUT_FLOORS = {
     HELDOUT3: (144, 147),
     HELDOUT4: (282, 292),
     HELDOUT5: (284, 303),
+    HELDOUT6: (279, 320),
 }
+
+#: heldout6, first scored unseen on main at 83e4c70's code (2026-12-04): recall 279/320,
+#: precision 280/283. Its three wrong carries are the floor it may not exceed: two are the
+#: labeller's look-alikes (the same sentence frame about another Sphinx extension, carried
+#: in place and stale), one a real fault (an edited line carried to a neighbour in its gap
+#: when its own new version sits past the next anchor: a move and an edit together).
+HELD_OUT_WRONG_CEILING = {HELDOUT6: 3}
+
+
+@pytest.mark.parametrize("data", list(HELD_OUT_WRONG_CEILING), ids=lambda d: d.name)
+def test_held_out_pairs_carry_no_more_to_wrong_paragraphs(data: Path) -> None:
+    wrong = [(s.name, w) for s in map(score, pairs(data=data)) for w in s.wrong]
+    assert len(wrong) <= HELD_OUT_WRONG_CEILING[data], wrong
 
 
 @pytest.mark.parametrize("data", list(HELD_OUT_FLOORS), ids=lambda d: d.name)
