@@ -254,6 +254,82 @@ def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
     assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
 
 
+def test_a_paragraph_rewritten_in_depth_keeping_its_marks_is_carried_in_place() -> None:
+    """drf-throttling's class (`_marked`): between the same two neighbours, a paragraph whose
+    words mostly changed but that names the same setting and values (code spans) is carried,
+    and the plan says why; one that shares a single mark, or two marks but few of its
+    words, is not."""
+    before = "The default policy may be set globally, using the `RATES` setting. For example."
+    after = "You can also set the policy on a per-view basis, using the class-based views."
+    old_text = (
+        "The rate descriptions used in `RATES` may include `second`, `minute`, `hour` or "
+        "`day` as the throttle period."
+    )
+    new_text = (
+        "The rates used in `RATES` can be specified over a period of second, minute, hour or "
+        "day. The period must be specified after the `/` separator using `s`, `m`, `h` or "
+        "`d`, respectively. For increased clarity, extended units such as `second`, `minute`, "
+        "`hour`, `day` or even abbreviations like `sec`, `min`, `hr` are allowed, as only the "
+        "first character is relevant to identify the rate."
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, new_text, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new) == ("rewritten", (1,))
+    assert match.why.startswith("in place, the same marks: ")
+    one_mark = (
+        "A burst of requests from one client is refused with a status of `429` until the "
+        "period of the rates ends, and the response says when to retry after the period."
+    )
+    fates = [m.fate for m in align([before, old_text, after], [before, one_mark, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+    other = (
+        "Each `day` the `RATES` counters are reset for every client of the service, "
+        "which the operators of large deployments have asked to be able to change."
+    )
+    fates = [m.fate for m in align([before, old_text, after], [before, other, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+
+
+def test_a_paragraph_split_in_place_with_both_halves_reworded_is_carried() -> None:
+    """textual-command-palette's class (`_joined_in_place`): a paragraph cut into a lead-in
+    and a list of its points, each reworded, between the same neighbours, is a split; two
+    unrelated new paragraphs in its place are not."""
+    before = "Hits are shown the moment the palette opens, so they should be quick to make."
+    after = "The shutdown method is called when the palette is closed, to close what you made."
+    old_text = (
+        "Discover is similar to search but with the difference that no search value is "
+        "passed to it, and it should yield instances of hits. There is no matching and no "
+        "match score is needed. The hit contains information about how it should be "
+        "displayed, and an optional help string; discovery hits are sorted in ascending "
+        "alphabetical order. It also contains a callback, which will be run if the user "
+        "selects that command."
+    )
+    lead = "Discover is similar to search, but no search value is passed to it, with these differences:"
+    points = (
+        "- discover accepts no parameters (instead of the search value);\n- discover yields "
+        "instances of hits;\n- discovery hits are sorted in ascending alphabetical order "
+        "because there is no matching and no match score is generated. Hits contain "
+        "information about how they should be displayed, an optional help string, and a "
+        "callback which will be run if the user selects that command."
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, lead, points, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new, match.why) == ("split", (1, 2), "in place, split")
+    unrelated = [
+        "Providers are loaded when the palette starts, each from the class named in the app.",
+        "- a provider may be slow;\n- a provider may fail, and its error is shown in the log "
+        "of the application with the name of the provider and the time it took to fail.",
+    ]
+    fates = [m.fate for m in align([before, old_text, after], [before, *unrelated, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 2
+
+
 def test_renumbered_references_are_no_change_of_a_sentence() -> None:
     """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
     one word, the same in both versions; a bracket with other words stays as it is."""

@@ -147,6 +147,26 @@ class Thresholds:
     #: those sharing a rare word) that keep most of its words, in order: the work stays linear
     #: when every paragraph is rewritten (500 unrelated ones: 23,000 pairs share a rare word)
     moved_candidates: int = 3
+    #: marks (:func:`~duizhao.importer.similarity.marks`: code spans, quoted option names,
+    #: link texts, names, figures), in place only: a paragraph rewritten in depth to answer
+    #: the same thing keeps what it names (DRF's throttling rates "may include `second`,
+    #: `minute`, `hour` or `day`" became three sentences on the `/` separator and
+    #: abbreviations: word similarity 0.34). Between the same two carried neighbours, a pair
+    #: under ``positional`` is evidence when the marks both share, each in at most
+    #: ``mark_units`` units of its version, are ``marks_shared`` or more
+    #: (``marks_short_shared`` when one is short) and ``marks_share`` of the fewer's marks,
+    #: and the shorter still keeps ``positional_kept`` of its words in order, at a word
+    #: similarity of ``marks_words``. The seeded edits' synthetic words have no marks (no
+    #: capital inside a sentence, no backticks or quotes, small counts only), so none of
+    #: their unrelated pairs has this evidence.
+    mark_units: int = 3
+    marks_shared: int = 2
+    marks_short_shared: int = 3
+    marks_share: float = 0.5
+    marks_words: float = 0.2
+    #: in place, split or merged (:func:`_joined_in_place`): each part of the two joined must
+    #: add this share of its words to what the other part alone keeps of the one paragraph
+    in_place_part: float = 0.5
 
 
 THRESHOLDS = Thresholds()
@@ -161,6 +181,8 @@ class Match:
     new: tuple[int, ...]
     #: similarity of the originals (1.0 for equal keys)
     score: float = 1.0
+    #: the evidence, when a plan must say it (a weaker kind than the fate and score tell)
+    why: str = ""
 
 
 @dataclass
@@ -484,12 +506,79 @@ def _in_place(
         run_new = [j for j in range(max(n0) + 1, min(n1)) if j not in used_new and news.keys[j]]
         if not run_old or not run_new or max(len(run_old), len(run_new)) > t.positional_run:
             continue
-        for score, i, j in _in_order(olds, news, run_old, run_new, t):
+        paired = _in_order(olds, news, run_old, run_new, t)
+        for score, i, j in paired:
             fate: Fate = "edited" if score >= t.edited else "rewritten"
-            out.append(Match(fate, (i,), (j,), round(score, 3)))
+            out.append(Match(fate, (i,), (j,), round(score, 3), _why_in_place(olds, news, i, j, t)))
             used_old.add(i)
             used_new.add(j)
+        out += _joined_in_place(olds, news, run_old, run_new, paired, used_old, used_new, t)
     return out
+
+
+def _joined_in_place(
+    olds: _Units,
+    news: _Units,
+    run_old: list[int],
+    run_new: list[int],
+    paired: list[tuple[float, int, int]],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Splits and merges in place (``Thresholds.in_place_part``): between the same two
+    carried neighbours, a paragraph left over and two consecutive ones of the other version
+    left over, in the order of the pairs made there, whose joined text has the evidence of
+    a pair in place (a word similarity from ``positional``, the shorter keeping
+    ``positional_kept`` of its words) when each part adds ``in_place_part`` of its words to
+    what the other keeps (Textual's "`discover` is similar to `search` but …" cut into a
+    lead-in and a list, each reworded)."""
+    out: list[Match] = []
+
+    def in_order(i: int, j: int) -> bool:
+        return all((x < i) == (y < j) for _s, x, y in paired)
+
+    for mine, other, fate in ((olds, news, "split"), (news, olds, "merged")):
+        singles = run_old if fate == "split" else run_new
+        doubles = run_new if fate == "split" else run_old
+        used_single = used_old if fate == "split" else used_new
+        used_double = used_new if fate == "split" else used_old
+        for i in singles:
+            if i in used_single or mine.counts[i] < t.short_words:
+                continue
+            for j in doubles:
+                k = j + 1
+                if k not in doubles or j in used_double or k in used_double:
+                    continue
+                o, n = (i, j) if fate == "split" else (j, i)
+                if not in_order(o, n):
+                    continue
+                score = _parts_in_place(mine.words[i], other.words[j], other.words[k], t)
+                if score:
+                    used_single.add(i)
+                    used_double.update((j, k))
+                    match = (
+                        Match("split", (i,), (j, k), round(score, 3), "in place, split")
+                        if fate == "split"
+                        else Match("merged", (j, k), (i,), round(score, 3), "in place, merged")
+                    )
+                    out.append(match)
+                    break
+    return out
+
+
+def _parts_in_place(one: str, first: str, second: str, t: Thresholds) -> float:
+    """The word similarity of ``one`` with ``first`` and ``second`` joined when it is evidence
+    of a split or merge in place (0 otherwise)."""
+    joined = first + second
+    score = _similarity(one, joined, t.positional)
+    both = _common(one, joined)
+    if not score or both < t.positional_kept * min(len(one), len(joined)):
+        return 0.0
+    for part, alone in ((first, second), (second, first)):
+        if both - _common(one, alone) < t.in_place_part * len(part):
+            return 0.0
+    return score
 
 
 def _moved_rewritten(
@@ -645,6 +734,8 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     need = t.positional_short_kept if short else t.positional_kept
     if score and _common(a, b) >= need * min(len(a), len(b)):
         return score
+    if _marked(olds, news, i, j, t, short):
+        return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
     if short:
         return 0.0
     # a sentence kept: the shorter keeps half its words in near-identical sentences of the
@@ -661,6 +752,36 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     ):
         return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
     return 0.0
+
+
+def _why_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> str:
+    """What a plan says of a pair in place carried on its marks ("" for the other kinds)."""
+    a, b = olds.words[i], news.words[j]
+    short = min(olds.counts[i], news.counts[j]) < t.short_words
+    need = t.positional_short_kept if short else t.positional_kept
+    if _similarity(a, b, t.positional) and _common(a, b) >= need * min(len(a), len(b)):
+        return ""
+    if not _marked(olds, news, i, j, t, short):
+        return ""
+    shared = sorted(olds.rare_marks(i, t.mark_units) & news.rare_marks(j, t.mark_units))
+    more = f" and {len(shared) - 3} more" if len(shared) > 3 else ""
+    return "in place, the same marks: " + ", ".join(shared[:3]) + more
+
+
+def _marked(olds: _Units, news: _Units, i: int, j: int, t: Thresholds, short: bool) -> bool:
+    """Whether old ``i`` and new ``j`` name the same things (``Thresholds.mark_units`` …):
+    their rare marks shared, and the shorter's words kept in order."""
+    mine, theirs = olds.rare_marks(i, t.mark_units), news.rare_marks(j, t.mark_units)
+    if not mine or not theirs:
+        return False
+    shared = len(mine & theirs)
+    if shared < (t.marks_short_shared if short else t.marks_shared):
+        return False
+    if shared < t.marks_share * min(len(mine), len(theirs)):
+        return False
+    a, b = olds.words[i], news.words[j]
+    need = t.positional_short_kept if short else t.positional_kept
+    return bool(_similarity(a, b, t.marks_words)) and _common(a, b) >= need * min(len(a), len(b))
 
 
 #: the score of an in-place pair on a kept sentence alone when its word similarity is 0 (a
