@@ -330,6 +330,64 @@ def test_a_paragraph_split_in_place_with_both_halves_reworded_is_carried() -> No
     assert fates.count("removed") == 1 and fates.count("new") == 2
 
 
+def test_the_sole_paragraph_left_in_place_needs_less_of_a_kept_sentence() -> None:
+    """textual-screens' class (``sole_kept_share``): the one paragraph left on each side right
+    between two carried neighbours, a long sentence kept (a third of its words) and the
+    rest reworded, is carried; with a third paragraph new beside it, it is not."""
+    before = "The app class has a new class variable that names screens for the screen API."
+    after = "You can also install new named screens dynamically with the install method."
+    kept = (
+        "The name of the screen may be used interchangeably with screen objects in much of the API."
+    )
+    old_text = (
+        "Named screens can be defined with the app's class variables of its own kind. This is "
+        "typically used for screens that exist for the lifetime of your app. " + kept
+    )
+    new_text = (
+        "You can associate a screen with a name by defining a class variable in your app, "
+        "which should be a dict that maps names on to screen objects. " + kept
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, new_text, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new, match.why) == ("rewritten", (1,), "in place, a sentence kept")
+    other = "A paragraph about the modes of an app, which switch between sets of screens at once."
+    fates = [
+        m.fate for m in align([before, old_text, after], [before, other, new_text, after]).matches
+    ]
+    assert fates.count("removed") == 1
+
+
+def test_a_neighbour_of_a_paragraph_moved_far_moves_with_it() -> None:
+    """textual-widgets' class (`_beside_moved`): a section moved far down (out of the order),
+    its first paragraph near-exact, the next reworded, is carried whole; the paragraph that
+    follows the moved one in the new version only is not paired with an unrelated one."""
+    filler = [
+        f"Paragraph {k} of the guide explains one more part of the widget API in enough words."
+        for k in range(1, 9)
+    ]
+    first = (
+        "Widgets can have a list of associated key bindings, which enable it to call actions in "
+        "response to key presses."
+    )
+    second = "A widget's bindings will only be checked if it or one of its descendants has focus."
+    old = [first, second, *filler]
+    new = [
+        *filler,
+        first.replace("which enable it", "which let them"),
+        "A widget is only able to handle key presses if it or one of its descendants has focus.",
+    ]
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    assert (by_old[(0,)].fate, by_old[(0,)].new) == ("edited", (8,))
+    match = by_old[(1,)]
+    assert (match.fate, match.new, match.why) == ("rewritten", (9,), "beside a moved neighbour")
+    unrelated = "The counter example shows how a focused widget is highlighted by its CSS rule."
+    fates = [m.fate for m in align(old, [*new[:9], unrelated]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+
+
 def test_renumbered_references_are_no_change_of_a_sentence() -> None:
     """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
     one word, the same in both versions; a bracket with other words stays as it is."""

@@ -17,9 +17,12 @@ look right). It is deterministic and runs in named steps, each a small function:
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
 6. In place: what is left between the same two carried neighbours of both versions (up to
    ten on each side), paired in the order of both on weaker evidence: a word similarity and
-   the shorter's words kept in the longer.
+   the shorter's words kept in the longer, or the same rare *marks* (code spans, quoted
+   options, names, figures), or a kept sentence; then one paragraph and two consecutive
+   ones of the other side whose joined text has that evidence (split or merged in place).
 7. Moved and rewritten, anywhere: what is left and shares a core of near-identical sentences,
-   in order, when each is the other's best.
+   in order, when each is the other's best. Then (7b) the neighbours of a paragraph carried
+   out of the order, on the evidence of step 6: they moved with it.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 
@@ -155,18 +158,27 @@ class Thresholds:
     #: under ``positional`` is evidence when the marks both share, each in at most
     #: ``mark_units`` units of its version, are ``marks_shared`` or more
     #: (``marks_short_shared`` when one is short) and ``marks_share`` of the fewer's marks,
-    #: and the shorter still keeps ``positional_kept`` of its words in order, at a word
-    #: similarity of ``marks_words``. The seeded edits' synthetic words have no marks (no
+    #: and the shorter still keeps ``marks_kept`` of its words in order
+    #: (``positional_short_kept`` when one is short), at a word similarity of
+    #: ``marks_words`` (DRF's API Key package described anew: 0.38, 0.385 kept; Textual's
+    #: `2fr`/`1fr` example: 0.567, 0.596 kept). The seeded edits' synthetic words have no marks (no
     #: capital inside a sentence, no backticks or quotes, small counts only), so none of
     #: their unrelated pairs has this evidence.
     mark_units: int = 3
     marks_shared: int = 2
     marks_short_shared: int = 3
     marks_share: float = 0.5
-    marks_words: float = 0.2
+    marks_words: float = 0.3
+    marks_kept: float = 0.35
     #: in place, split or merged (:func:`_joined_in_place`): each part of the two joined must
     #: add this share of its words to what the other part alone keeps of the one paragraph
     in_place_part: float = 0.5
+    #: a sole pair in place (the one paragraph left on each side, right between two carried
+    #: neighbours): its near-identical sentences need hold only this share of the shorter's
+    #: words, which must still have a long sentence of its own besides (Textual's named
+    #: screens: "The name of the screen may be used interchangeably …" kept, 18 of 48 words,
+    #: the rest reworded)
+    sole_kept_share: float = 0.3
 
 
 THRESHOLDS = Thresholds()
@@ -506,13 +518,68 @@ def _in_place(
         run_new = [j for j in range(max(n0) + 1, min(n1)) if j not in used_new and news.keys[j]]
         if not run_old or not run_new or max(len(run_old), len(run_new)) > t.positional_run:
             continue
-        paired = _in_order(olds, news, run_old, run_new, t)
+        # the one paragraph left on each side, right between the two carried neighbours
+        sole = (
+            len(run_old) == len(run_new) == 1
+            and run_old[0] == max(o0) + 1 == min(o1) - 1
+            and run_new[0] == max(n0) + 1 == min(n1) - 1
+        )
+        paired = _in_order(olds, news, run_old, run_new, t, sole=sole)
         for score, i, j in paired:
             fate: Fate = "edited" if score >= t.edited else "rewritten"
             out.append(Match(fate, (i,), (j,), round(score, 3), _why_in_place(olds, news, i, j, t)))
             used_old.add(i)
             used_new.add(j)
         out += _joined_in_place(olds, news, run_old, run_new, paired, used_old, used_new, t)
+    return out
+
+
+def _beside_moved(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Paragraphs that moved with a neighbour (``Thresholds.beside_moved``): a long paragraph
+    carried one to one out of the order of the carried matches (a section moved, or a whole
+    section inserted before it) is a neighbour in both versions of what was next to it; the
+    paragraph left over right after it (or before it) in the old version and the one left
+    over right after it (before it) in the new are paired on the evidence of a pair in place
+    (:func:`_kept_in_place`), and so on along the run. Textual moved its key bindings
+    section twenty places down: "A widget's bindings will only be checked if it or one of
+    its descendants has focus" → "A widget is only be able to handle key presses if …"."""
+    carried = sorted(
+        (m for m in matches if len(m.old) == 1 and len(m.new) == 1), key=lambda m: m.old
+    )
+    chain = {id(m) for m in longest_increasing((m.new[0], m) for m in carried)}
+    out: list[Match] = []
+    for m in carried:
+        if id(m) in chain:
+            continue
+        i0, j0 = m.old[0], m.new[0]
+        if min(olds.counts[i0], news.counts[j0]) < t.short_words:
+            continue  # a heading or a one-line note moved is no context
+        for step in (1, -1):
+            i, j = i0 + step, j0 + step
+            while (
+                0 <= i < len(olds.keys)
+                and 0 <= j < len(news.keys)
+                and i not in used_old
+                and j not in used_new
+                and olds.keys[i]
+                and news.keys[j]
+            ):
+                score = _kept_in_place(olds, news, i, j, t)
+                if not score:
+                    break
+                fate: Fate = "edited" if score >= t.edited else "rewritten"
+                why = _why_in_place(olds, news, i, j, t) or "beside a moved neighbour"
+                out.append(Match(fate, (i,), (j,), round(score, 3), why))
+                used_old.add(i)
+                used_new.add(j)
+                i, j = i + step, j + step
     return out
 
 
@@ -698,12 +765,18 @@ def _grown(
 
 
 def _in_order(
-    olds: _Units, news: _Units, run_old: list[int], run_new: list[int], t: Thresholds
+    olds: _Units,
+    news: _Units,
+    run_old: list[int],
+    run_new: list[int],
+    t: Thresholds,
+    *,
+    sole: bool = False,
 ) -> list[tuple[float, int, int]]:
     """The pairs of ``run_old`` and ``run_new`` with evidence (:func:`_kept_in_place`) that
     keep the order of both and have the largest sum of scores (a table over the two runs;
     ties go to the earlier pairs)."""
-    scores = [[_kept_in_place(olds, news, i, j, t) for j in run_new] for i in run_old]
+    scores = [[_kept_in_place(olds, news, i, j, t, sole=sole) for j in run_new] for i in run_old]
     rows, cols = len(run_old), len(run_new)
     # best[a][b]: the best sum over run_old[a:] and run_new[b:]
     best = [[0.0] * (cols + 1) for _ in range(rows + 1)]
@@ -725,7 +798,9 @@ def _in_order(
     return out
 
 
-def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> float:
+def _kept_in_place(
+    olds: _Units, news: _Units, i: int, j: int, t: Thresholds, *, sole: bool = False
+) -> float:
     """The word similarity of old ``i`` and new ``j`` when it is evidence enough for two
     paragraphs in the same place (0 otherwise)."""
     a, b = olds.words[i], news.words[j]
@@ -747,7 +822,7 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     held = sum(w for _x, _y, w in pairs)
     if (
         pairs
-        and held >= t.kept_share * shorter.counts[k]
+        and held >= (t.sole_kept_share if sole else t.kept_share) * shorter.counts[k]
         and len(shorter.encoded_sentences(k, t.kept_sentence_words)) > len(pairs)
     ):
         return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
@@ -762,7 +837,7 @@ def _why_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> 
     if _similarity(a, b, t.positional) and _common(a, b) >= need * min(len(a), len(b)):
         return ""
     if not _marked(olds, news, i, j, t, short):
-        return ""
+        return "in place, a sentence kept"
     shared = sorted(olds.rare_marks(i, t.mark_units) & news.rare_marks(j, t.mark_units))
     more = f" and {len(shared) - 3} more" if len(shared) > 3 else ""
     return "in place, the same marks: " + ", ".join(shared[:3]) + more
@@ -780,7 +855,7 @@ def _marked(olds: _Units, news: _Units, i: int, j: int, t: Thresholds, short: bo
     if shared < t.marks_share * min(len(mine), len(theirs)):
         return False
     a, b = olds.words[i], news.words[j]
-    need = t.positional_short_kept if short else t.positional_kept
+    need = t.positional_short_kept if short else t.marks_kept
     return bool(_similarity(a, b, t.marks_words)) and _common(a, b) >= need * min(len(a), len(b))
 
 
@@ -846,6 +921,10 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7. Anywhere: moved and rewritten, a core of near-identical sentences kept
     matches += _moved_rewritten(olds, news, used_old, used_new, thresholds)
+
+    # 7b. Beside a paragraph carried out of the order: its neighbours, on their own evidence
+    # (after 7, whose cores are surer evidence for the same paragraphs)
+    matches += _beside_moved(olds, news, matches, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)
