@@ -388,6 +388,36 @@ def test_a_neighbour_of_a_paragraph_moved_far_moves_with_it() -> None:
     assert fates.count("removed") == 1 and fates.count("new") == 1
 
 
+def test_a_sentence_cut_by_a_code_block_the_new_version_removed_is_merged() -> None:
+    """hatch-release-1100's class (`_continued`): "For example, running the following
+    command:", a code block, "will run tests in all environments …" became one reworded
+    sentence; the continuation (it opens in lower case after a colon) joins the carry. A
+    paragraph after a full stop, or one that keeps none of its words, does not."""
+    head = (
+        "The command is designed to be both simple to use while also satisfying the needs "
+        "of most projects. For example, running the following command:"
+    )
+    tail = (
+        "will run tests in all environments in the matrix, with parallelized test execution "
+        "in each, with a randomized test order and will report the code coverage at the end."
+    )
+    after = "See the tutorial for a detailed walk-through and the config reference for options."
+    one = (
+        "The command is designed to be both simple to use while also satisfying the needs "
+        "of most projects. For example, the following shows Hatch running tests for Jinja in "
+        "all environments in the default matrix:"
+    )
+    by_old = {m.old: m for m in align([head, tail, after], [one, after]).matches if m.old}
+    match = by_old[(0, 1)]
+    assert (match.fate, match.new, match.why) == ("merged", (0,), "one sentence across a block")
+    stopped = head[:-1] + "."
+    fates = {m.old: m.fate for m in align([stopped, tail, after], [one, after]).matches}
+    assert fates[(1,)] == "removed"
+    elsewhere = "will be shown in the log as soon as it starts, with its arguments and its host."
+    fates = {m.old: m.fate for m in align([head, elsewhere, after], [one, after]).matches}
+    assert fates[(1,)] == "removed"
+
+
 def test_renumbered_references_are_no_change_of_a_sentence() -> None:
     """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
     one word, the same in both versions; a bracket with other words stays as it is."""
