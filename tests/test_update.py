@@ -418,6 +418,27 @@ def test_a_sentence_cut_by_a_code_block_the_new_version_removed_is_merged() -> N
     assert fates[(1,)] == "removed"
 
 
+def test_an_edited_line_moved_a_few_places_is_carried() -> None:
+    """ollama-development's class (`_short_moved`): a one-line item, edited, moved a few
+    places across unchanged paragraphs, is carried when it is the only near-exact
+    candidate both ways; a line said twice in the new version is not."""
+    body = [
+        f"Paragraph {k} of the build guide describes one more step of the build in words."
+        for k in range(1, 7)
+    ]
+    line = "Requires the Metal toolchain. Install Xcode first, then:"
+    old = [*body[:2], *body[2:], line]
+    new = [
+        *body[:2],
+        "MLX Metal requires the Metal toolchain. Install Xcode first, then:",
+        *body[2:],
+    ]
+    match = next(m for m in align(old, new).matches if m.old == (6,))
+    assert (match.fate, match.new, match.why) == ("edited", (2,), "a line moved, near-exact")
+    twice = [*new[:3], *body[2:4], new[2], *body[4:]]
+    assert [m.fate for m in align(old, twice).matches if m.old == (6,)] == ["removed"]
+
+
 def test_renumbered_references_are_no_change_of_a_sentence() -> None:
     """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
     one word, the same in both versions; a bracket with other words stays as it is."""

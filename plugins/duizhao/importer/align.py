@@ -78,7 +78,8 @@ class Thresholds:
     #: their words: "the", "GPU", "KVCache" …)
     rewritten: float = 0.6
     #: a unit of fewer words is short (a heading, a caption, a one-line paragraph): matched
-    #: on characters, near-exact only, never "rewritten", never across anchors
+    #: on characters, near-exact only, never "rewritten", never across anchors (but for a
+    #: line moved a few places that has one candidate only: ``short_moved_places``)
     short_words: int = 12
     #: character similarity a short unit needs, case aside (one or two characters in a
     #: 25-character line)
@@ -179,6 +180,10 @@ class Thresholds:
     #: screens: "The name of the screen may be used interchangeably …" kept, 18 of 48 words,
     #: the rest reworded)
     sole_kept_share: float = 0.3
+    #: short units moved (:func:`_short_moved`): lines of this many words or more, at most
+    #: this many positions apart, near-exact (``short``), each the other's only candidate
+    short_moved_words: int = 6
+    short_moved_places: int = 20
     #: a carried paragraph ending on a colon and the next opening in lower case (one sentence
     #: cut by a code block or list) are merged when the next, left over, has this share of
     #: its words kept in the carry's other side beyond what the first shares
@@ -499,6 +504,58 @@ def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]
             used_new.update(c.new)
             out.append(Match(c.fate, c.old, c.new, round(c.score, 3)))
     return out
+
+
+def _short_moved(
+    olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+) -> list[Match]:
+    """Short units left over and moved (``Thresholds.short_moved_places``): a line of
+    ``short_moved_words`` words or more, near-exact by characters (``short``) to exactly one
+    unit left over on the other side within ``short_moved_places`` positions, and that one
+    to it alone (an edited list item or one-line note moved a few places: Ollama moved
+    "Requires the Metal toolchain. Install Xcode first, then:" up into the macOS section and
+    made it "MLX Metal requires …"). A line said twice ("Install prerequisites:") has two
+    candidates and is left."""
+
+    def candidates(
+        mine: _Units, other: _Units, used_m: set[int], used_o: set[int]
+    ) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        for i in range(len(mine.keys)):
+            if i in used_m or not mine.keys[i] or not _short_line(mine, i, t):
+                continue
+            lo, hi = (
+                max(0, i - t.short_moved_places),
+                min(len(other.keys), i + t.short_moved_places + 1),
+            )
+            near = [
+                j
+                for j in range(lo, hi)
+                if j not in used_o
+                and other.keys[j]
+                and _short_line(other, j, t)
+                and _similarity(mine.folded[i], other.folded[j], t.short) >= t.short
+            ]
+            if near:
+                found[i] = near
+        return found
+
+    forward = candidates(olds, news, used_old, used_new)
+    backward = candidates(news, olds, used_new, used_old)
+    out: list[Match] = []
+    for i, near in sorted(forward.items()):
+        if len(near) == 1 and backward.get(near[0]) == [i]:
+            j = near[0]
+            score = _similarity(olds.folded[i], news.folded[j], 0.0)
+            out.append(Match("edited", (i,), (j,), round(score, 3), "a line moved, near-exact"))
+            used_old.add(i)
+            used_new.add(j)
+    return out
+
+
+def _short_line(units: _Units, k: int, t: Thresholds) -> bool:
+    """A short unit with enough words to be told apart from a heading or a label."""
+    return t.short_moved_words <= units.counts[k] < t.short_words
 
 
 def _in_place(
@@ -962,6 +1019,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
         if result:
             candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
     matches += _assign(candidates, used_old, used_new)
+
+    # 5b. Short units moved a few places, near-exact, each the other's only candidate
+    matches += _short_moved(olds, news, used_old, used_new, thresholds)
 
     # 6. In place: what is left between the same two carried neighbours
     matches += _in_place(olds, news, matches, used_old, used_new, thresholds)

@@ -266,44 +266,57 @@ def marks(key: str) -> frozenset[str]:
     """The *marks* of a key: its code spans, quoted phrases and link texts, the words written
     with a capital letter that do not open a sentence (names: ``Django``, ``KVCache``,
     ``TTFT``) and the numbers that are more than a small count (a digit and something else,
-    or four digits: ``3339``, ``1.5``, ``16%``). A paragraph rewritten in depth to say the
+    or four digits: ``3339``, ``1.5``, ``v2``). A paragraph rewritten in depth to say the
     same thing keeps them (a setting's name in backticks, an option's in quotes, a figure);
-    words of the language do not count. One pass (no regular expression); a span that does
-    not close is read as words."""
+    words of the language do not count. No regular expression: the spans by ``str.find``
+    from each opening character, then one pass over the words, which skips a word in lower
+    case without a digit at C speed. A span that does not close is read as words."""
     found: set[str] = set()
     plain: list[str] = []
-    i, n = 0, len(key)
-    while i < n:
+    start = 0
+    nxt = {c: key.find(c) for c in _MARK_CLOSE}
+    while True:
+        live = [p for p in nxt.values() if p >= 0]
+        if not live:
+            break
+        i = min(live)
         c = key[i]
-        close = _MARK_CLOSE.get(c)
-        if close is not None:
-            j = key.find(close, i + 1, i + 2 + _MARK_SPAN)
-            inner = key[i + 1 : j].strip() if j > i else ""
-            # a link text only when a target follows; a bracket of numbers is a citation
-            if inner and (c != "[" or (key.startswith("(", j + 1) and not inner.isdigit())):
-                found.add(c + inner + close)
-                plain.append(" ")
-                i = j + 1
-                continue
-        plain.append(c)
-        i += 1
+        close = _MARK_CLOSE[c]
+        j = key.find(close, i + 1, i + 2 + _MARK_SPAN)
+        inner = key[i + 1 : j].strip() if j > i else ""
+        # a link text only when a target follows; a bracket of numbers is a citation
+        if inner and (c != "[" or (key.startswith("(", j + 1) and not inner.isdigit())):
+            found.add(c + inner + close)
+            plain.append(key[start:i])
+            start = i = j + 1
+        else:
+            i += 1
+        for d in nxt:
+            if 0 <= nxt[d] < i:
+                nxt[d] = key.find(d, i)
+    plain.append(key[start:])
     opens = True  # the next word opens a sentence
-    for chunk in "".join(plain).split():
-        _lead, core, trail = peel(chunk)
-        if core and (_named(core, opens) or _figure(core)):
-            found.add(core)
-        opens = trail[-1:] in (".", "!", "?", ":") or (not core and chunk[-1:] in ".!?:")
+    for chunk in " ".join(plain).split():
+        if not chunk.islower() or not _DIGITS.isdisjoint(chunk):
+            core = peel(chunk)[1]
+            if core and (_named(core, opens) or _figure(core)):
+                found.add(core)
+        opens = chunk[-1] in ".!?:"
     return frozenset(found)
+
+
+_DIGITS = frozenset("0123456789")
 
 
 def _named(word: str, opens: bool) -> bool:
     """A capital inside the word, or at its start where no sentence opens."""
-    return any(ch.isupper() for ch in word[1:]) or (word[0].isupper() and not opens)
+    rest = word[1:]
+    return rest != rest.lower() or (word[0].isupper() and not opens)
 
 
 def _figure(word: str) -> bool:
     """A number that is more than a small count: four digits, or digits and other signs."""
-    return any(ch.isdigit() for ch in word) and (len(word) >= 4 or not word.isdigit())
+    return not _DIGITS.isdisjoint(word) and (len(word) >= 4 or not word.isdigit())
 
 
 #: the spans a mark is read from, by their opening character, and how long one may be
