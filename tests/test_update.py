@@ -254,6 +254,191 @@ def test_a_paragraph_keeping_one_sentence_in_place_is_carried() -> None:
     assert [m.fate for m in align(old, new).matches if m.old == (1,)] == ["removed"]
 
 
+def test_a_paragraph_rewritten_in_depth_keeping_its_marks_is_carried_in_place() -> None:
+    """drf-throttling's class (`_marked`): between the same two neighbours, a paragraph whose
+    words mostly changed but that names the same setting and values (code spans) is carried,
+    and the plan says why; one that shares a single mark, or two marks but few of its
+    words, is not."""
+    before = "The default policy may be set globally, using the `RATES` setting. For example."
+    after = "You can also set the policy on a per-view basis, using the class-based views."
+    old_text = (
+        "The rate descriptions used in `RATES` may include `second`, `minute`, `hour` or "
+        "`day` as the throttle period."
+    )
+    new_text = (
+        "The rates used in `RATES` can be specified over a period of second, minute, hour or "
+        "day. The period must be specified after the `/` separator using `s`, `m`, `h` or "
+        "`d`, respectively. For increased clarity, extended units such as `second`, `minute`, "
+        "`hour`, `day` or even abbreviations like `sec`, `min`, `hr` are allowed, as only the "
+        "first character is relevant to identify the rate."
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, new_text, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new) == ("rewritten", (1,))
+    assert match.why.startswith("in place, the same marks: ")
+    one_mark = (
+        "A burst of requests from one client is refused with a status of `429` until the "
+        "period of the rates ends, and the response says when to retry after the period."
+    )
+    fates = [m.fate for m in align([before, old_text, after], [before, one_mark, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+    other = (
+        "Each `day` the `RATES` counters are reset for every client of the service, "
+        "which the operators of large deployments have asked to be able to change."
+    )
+    fates = [m.fate for m in align([before, old_text, after], [before, other, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+
+
+def test_a_paragraph_split_in_place_with_both_halves_reworded_is_carried() -> None:
+    """textual-command-palette's class (`_joined_in_place`): a paragraph cut into a lead-in
+    and a list of its points, each reworded, between the same neighbours, is a split; two
+    unrelated new paragraphs in its place are not."""
+    before = "Hits are shown the moment the palette opens, so they should be quick to make."
+    after = "The shutdown method is called when the palette is closed, to close what you made."
+    old_text = (
+        "Discover is similar to search but with the difference that no search value is "
+        "passed to it, and it should yield instances of hits. There is no matching and no "
+        "match score is needed. The hit contains information about how it should be "
+        "displayed, and an optional help string; discovery hits are sorted in ascending "
+        "alphabetical order. It also contains a callback, which will be run if the user "
+        "selects that command."
+    )
+    lead = "Discover is similar to search, but no search value is passed to it, with these differences:"
+    points = (
+        "- discover accepts no parameters (instead of the search value);\n- discover yields "
+        "instances of hits;\n- discovery hits are sorted in ascending alphabetical order "
+        "because there is no matching and no match score is generated. Hits contain "
+        "information about how they should be displayed, an optional help string, and a "
+        "callback which will be run if the user selects that command."
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, lead, points, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new, match.why) == ("split", (1, 2), "in place, split")
+    unrelated = [
+        "Providers are loaded when the palette starts, each from the class named in the app.",
+        "- a provider may be slow;\n- a provider may fail, and its error is shown in the log "
+        "of the application with the name of the provider and the time it took to fail.",
+    ]
+    fates = [m.fate for m in align([before, old_text, after], [before, *unrelated, after]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 2
+
+
+def test_the_sole_paragraph_left_in_place_needs_less_of_a_kept_sentence() -> None:
+    """textual-screens' class (``sole_kept_share``): the one paragraph left on each side right
+    between two carried neighbours, a long sentence kept (a third of its words) and the
+    rest reworded, is carried; with a third paragraph new beside it, it is not."""
+    before = "The app class has a new class variable that names screens for the screen API."
+    after = "You can also install new named screens dynamically with the install method."
+    kept = (
+        "The name of the screen may be used interchangeably with screen objects in much of the API."
+    )
+    old_text = (
+        "Named screens can be defined with the app's class variables of its own kind. This is "
+        "typically used for screens that exist for the lifetime of your app. " + kept
+    )
+    new_text = (
+        "You can associate a screen with a name by defining a class variable in your app, "
+        "which should be a dict that maps names on to screen objects. " + kept
+    )
+    match = next(
+        m
+        for m in align([before, old_text, after], [before, new_text, after]).matches
+        if m.old == (1,)
+    )
+    assert (match.fate, match.new, match.why) == ("rewritten", (1,), "in place, a sentence kept")
+    other = "A paragraph about the modes of an app, which switch between sets of screens at once."
+    fates = [
+        m.fate for m in align([before, old_text, after], [before, other, new_text, after]).matches
+    ]
+    assert fates.count("removed") == 1
+
+
+def test_a_neighbour_of_a_paragraph_moved_far_moves_with_it() -> None:
+    """textual-widgets' class (`_beside_moved`): a section moved far down (out of the order),
+    its first paragraph near-exact, the next reworded, is carried whole; the paragraph that
+    follows the moved one in the new version only is not paired with an unrelated one."""
+    filler = [
+        f"Paragraph {k} of the guide explains one more part of the widget API in enough words."
+        for k in range(1, 9)
+    ]
+    first = (
+        "Widgets can have a list of associated key bindings, which enable it to call actions in "
+        "response to key presses."
+    )
+    second = "A widget's bindings will only be checked if it or one of its descendants has focus."
+    old = [first, second, *filler]
+    new = [
+        *filler,
+        first.replace("which enable it", "which let them"),
+        "A widget is only able to handle key presses if it or one of its descendants has focus.",
+    ]
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    assert (by_old[(0,)].fate, by_old[(0,)].new) == ("edited", (8,))
+    match = by_old[(1,)]
+    assert (match.fate, match.new, match.why) == ("rewritten", (9,), "beside a moved neighbour")
+    unrelated = "The counter example shows how a focused widget is highlighted by its CSS rule."
+    fates = [m.fate for m in align(old, [*new[:9], unrelated]).matches]
+    assert fates.count("removed") == 1 and fates.count("new") == 1
+
+
+def test_a_sentence_cut_by_a_code_block_the_new_version_removed_is_merged() -> None:
+    """hatch-release-1100's class (`_continued`): "For example, running the following
+    command:", a code block, "will run tests in all environments …" became one reworded
+    sentence; the continuation (it opens in lower case after a colon) joins the carry. A
+    paragraph after a full stop, or one that keeps none of its words, does not."""
+    head = (
+        "The command is designed to be both simple to use while also satisfying the needs "
+        "of most projects. For example, running the following command:"
+    )
+    tail = (
+        "will run tests in all environments in the matrix, with parallelized test execution "
+        "in each, with a randomized test order and will report the code coverage at the end."
+    )
+    after = "See the tutorial for a detailed walk-through and the config reference for options."
+    one = (
+        "The command is designed to be both simple to use while also satisfying the needs "
+        "of most projects. For example, the following shows Hatch running tests for Jinja in "
+        "all environments in the default matrix:"
+    )
+    by_old = {m.old: m for m in align([head, tail, after], [one, after]).matches if m.old}
+    match = by_old[(0, 1)]
+    assert (match.fate, match.new, match.why) == ("merged", (0,), "one sentence across a block")
+    stopped = head[:-1] + "."
+    fates = {m.old: m.fate for m in align([stopped, tail, after], [one, after]).matches}
+    assert fates[(1,)] == "removed"
+    elsewhere = "will be shown in the log as soon as it starts, with its arguments and its host."
+    fates = {m.old: m.fate for m in align([head, elsewhere, after], [one, after]).matches}
+    assert fates[(1,)] == "removed"
+
+
+def test_an_edited_line_moved_a_few_places_is_carried() -> None:
+    """ollama-development's class (`_short_moved`): a one-line item, edited, moved a few
+    places across unchanged paragraphs, is carried when it is the only near-exact
+    candidate both ways; a line said twice in the new version is not."""
+    body = [
+        f"Paragraph {k} of the build guide describes one more step of the build in words."
+        for k in range(1, 7)
+    ]
+    line = "Requires the Metal toolchain. Install Xcode first, then:"
+    old = [*body[:2], *body[2:], line]
+    new = [
+        *body[:2],
+        "MLX Metal requires the Metal toolchain. Install Xcode first, then:",
+        *body[2:],
+    ]
+    match = next(m for m in align(old, new).matches if m.old == (6,))
+    assert (match.fate, match.new, match.why) == ("edited", (2,), "a line moved, near-exact")
+    twice = [*new[:3], *body[2:4], new[2], *body[4:]]
+    assert [m.fate for m in align(old, twice).matches if m.old == (6,)] == ["removed"]
+
+
 def test_renumbered_references_are_no_change_of_a_sentence() -> None:
     """A new version renumbers its references (Mooncake FAST '25): a bracketed list of them is
     one word, the same in both versions; a bracket with other words stays as it is."""

@@ -17,9 +17,12 @@ look right). It is deterministic and runs in named steps, each a small function:
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
 6. In place: what is left between the same two carried neighbours of both versions (up to
    ten on each side), paired in the order of both on weaker evidence: a word similarity and
-   the shorter's words kept in the longer.
+   the shorter's words kept in the longer, or the same rare *marks* (code spans, quoted
+   options, names, figures), or a kept sentence; then one paragraph and two consecutive
+   ones of the other side whose joined text has that evidence (split or merged in place).
 7. Moved and rewritten, anywhere: what is left and shares a core of near-identical sentences,
-   in order, when each is the other's best.
+   in order, when each is the other's best. Then (7b) the neighbours of a paragraph carried
+   out of the order, on the evidence of step 6: they moved with it.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 
@@ -75,7 +78,8 @@ class Thresholds:
     #: their words: "the", "GPU", "KVCache" …)
     rewritten: float = 0.6
     #: a unit of fewer words is short (a heading, a caption, a one-line paragraph): matched
-    #: on characters, near-exact only, never "rewritten", never across anchors
+    #: on characters, near-exact only, never "rewritten", never across anchors (but for a
+    #: line moved a few places that has one candidate only: ``short_moved_places``)
     short_words: int = 12
     #: character similarity a short unit needs, case aside (one or two characters in a
     #: 25-character line)
@@ -147,6 +151,44 @@ class Thresholds:
     #: those sharing a rare word) that keep most of its words, in order: the work stays linear
     #: when every paragraph is rewritten (500 unrelated ones: 23,000 pairs share a rare word)
     moved_candidates: int = 3
+    #: marks (:func:`~duizhao.importer.similarity.marks`: code spans, quoted option names,
+    #: link texts, names, figures), in place only: a paragraph rewritten in depth to answer
+    #: the same thing keeps what it names (DRF's throttling rates "may include `second`,
+    #: `minute`, `hour` or `day`" became three sentences on the `/` separator and
+    #: abbreviations: word similarity 0.34). Between the same two carried neighbours, a pair
+    #: under ``positional`` is evidence when the marks both share, each in at most
+    #: ``mark_units`` units of its version, are ``marks_shared`` or more
+    #: (``marks_short_shared`` when one is short) and ``marks_share`` of the fewer's marks,
+    #: and the shorter still keeps ``marks_kept`` of its words in order
+    #: (``positional_short_kept`` when one is short), at a word similarity of
+    #: ``marks_words`` (DRF's API Key package described anew: 0.38, 0.385 kept; Textual's
+    #: `2fr`/`1fr` example: 0.567, 0.596 kept). The seeded edits' synthetic words have no marks (no
+    #: capital inside a sentence, no backticks or quotes, small counts only), so none of
+    #: their unrelated pairs has this evidence.
+    mark_units: int = 3
+    marks_shared: int = 2
+    marks_short_shared: int = 3
+    marks_share: float = 0.5
+    marks_words: float = 0.3
+    marks_kept: float = 0.35
+    #: in place, split or merged (:func:`_joined_in_place`): each part of the two joined must
+    #: add this share of its words to what the other part alone keeps of the one paragraph
+    in_place_part: float = 0.5
+    #: a sole pair in place (the one paragraph left on each side, right between two carried
+    #: neighbours): its near-identical sentences need hold only this share of the shorter's
+    #: words, which must still have a long sentence of its own besides (Textual's named
+    #: screens: "The name of the screen may be used interchangeably …" kept, 18 of 48 words,
+    #: the rest reworded)
+    sole_kept_share: float = 0.3
+    #: short units moved (:func:`_short_moved`): lines of this many words or more, at most
+    #: this many positions apart, near-exact (``short``), each the other's only candidate
+    short_moved_words: int = 6
+    short_moved_places: int = 20
+    #: a carried paragraph ending on a colon and the next opening in lower case (one sentence
+    #: cut by a code block or list) are merged when the next, left over, has this share of
+    #: its words kept in the carry's other side beyond what the first shares
+    #: (:func:`_continued`; Hatch's two halves: 6 of 32 words, 0.19)
+    continued_kept: float = 0.15
 
 
 THRESHOLDS = Thresholds()
@@ -161,6 +203,8 @@ class Match:
     new: tuple[int, ...]
     #: similarity of the originals (1.0 for equal keys)
     score: float = 1.0
+    #: the evidence, when a plan must say it (a weaker kind than the fate and score tell)
+    why: str = ""
 
 
 @dataclass
@@ -462,6 +506,58 @@ def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]
     return out
 
 
+def _short_moved(
+    olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+) -> list[Match]:
+    """Short units left over and moved (``Thresholds.short_moved_places``): a line of
+    ``short_moved_words`` words or more, near-exact by characters (``short``) to exactly one
+    unit left over on the other side within ``short_moved_places`` positions, and that one
+    to it alone (an edited list item or one-line note moved a few places: Ollama moved
+    "Requires the Metal toolchain. Install Xcode first, then:" up into the macOS section and
+    made it "MLX Metal requires …"). A line said twice ("Install prerequisites:") has two
+    candidates and is left."""
+
+    def candidates(
+        mine: _Units, other: _Units, used_m: set[int], used_o: set[int]
+    ) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        for i in range(len(mine.keys)):
+            if i in used_m or not mine.keys[i] or not _short_line(mine, i, t):
+                continue
+            lo, hi = (
+                max(0, i - t.short_moved_places),
+                min(len(other.keys), i + t.short_moved_places + 1),
+            )
+            near = [
+                j
+                for j in range(lo, hi)
+                if j not in used_o
+                and other.keys[j]
+                and _short_line(other, j, t)
+                and _similarity(mine.folded[i], other.folded[j], t.short) >= t.short
+            ]
+            if near:
+                found[i] = near
+        return found
+
+    forward = candidates(olds, news, used_old, used_new)
+    backward = candidates(news, olds, used_new, used_old)
+    out: list[Match] = []
+    for i, near in sorted(forward.items()):
+        if len(near) == 1 and backward.get(near[0]) == [i]:
+            j = near[0]
+            score = _similarity(olds.folded[i], news.folded[j], 0.0)
+            out.append(Match("edited", (i,), (j,), round(score, 3), "a line moved, near-exact"))
+            used_old.add(i)
+            used_new.add(j)
+    return out
+
+
+def _short_line(units: _Units, k: int, t: Thresholds) -> bool:
+    """A short unit with enough words to be told apart from a heading or a label."""
+    return t.short_moved_words <= units.counts[k] < t.short_words
+
+
 def _in_place(
     olds: _Units,
     news: _Units,
@@ -484,12 +580,134 @@ def _in_place(
         run_new = [j for j in range(max(n0) + 1, min(n1)) if j not in used_new and news.keys[j]]
         if not run_old or not run_new or max(len(run_old), len(run_new)) > t.positional_run:
             continue
-        for score, i, j in _in_order(olds, news, run_old, run_new, t):
+        # the one paragraph left on each side, right between the two carried neighbours
+        sole = (
+            len(run_old) == len(run_new) == 1
+            and run_old[0] == max(o0) + 1 == min(o1) - 1
+            and run_new[0] == max(n0) + 1 == min(n1) - 1
+        )
+        paired = _in_order(olds, news, run_old, run_new, t, sole=sole)
+        for score, i, j in paired:
             fate: Fate = "edited" if score >= t.edited else "rewritten"
-            out.append(Match(fate, (i,), (j,), round(score, 3)))
+            out.append(Match(fate, (i,), (j,), round(score, 3), _why_in_place(olds, news, i, j, t)))
             used_old.add(i)
             used_new.add(j)
+        out += _joined_in_place(olds, news, run_old, run_new, paired, used_old, used_new, t)
     return out
+
+
+def _beside_moved(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Paragraphs that moved with a neighbour (``Thresholds.beside_moved``): a long paragraph
+    carried one to one out of the order of the carried matches (a section moved, or a whole
+    section inserted before it) is a neighbour in both versions of what was next to it; the
+    paragraph left over right after it (or before it) in the old version and the one left
+    over right after it (before it) in the new are paired on the evidence of a pair in place
+    (:func:`_kept_in_place`), and so on along the run. Textual moved its key bindings
+    section twenty places down: "A widget's bindings will only be checked if it or one of
+    its descendants has focus" → "A widget is only be able to handle key presses if …"."""
+    carried = sorted(
+        (m for m in matches if len(m.old) == 1 and len(m.new) == 1), key=lambda m: m.old
+    )
+    chain = {id(m) for m in longest_increasing((m.new[0], m) for m in carried)}
+    out: list[Match] = []
+    for m in carried:
+        if id(m) in chain:
+            continue
+        i0, j0 = m.old[0], m.new[0]
+        if min(olds.counts[i0], news.counts[j0]) < t.short_words:
+            continue  # a heading or a one-line note moved is no context
+        for step in (1, -1):
+            i, j = i0 + step, j0 + step
+            while (
+                0 <= i < len(olds.keys)
+                and 0 <= j < len(news.keys)
+                and i not in used_old
+                and j not in used_new
+                and olds.keys[i]
+                and news.keys[j]
+            ):
+                score = _kept_in_place(olds, news, i, j, t)
+                if not score:
+                    break
+                fate: Fate = "edited" if score >= t.edited else "rewritten"
+                why = _why_in_place(olds, news, i, j, t) or "beside a moved neighbour"
+                out.append(Match(fate, (i,), (j,), round(score, 3), why))
+                used_old.add(i)
+                used_new.add(j)
+                i, j = i + step, j + step
+    return out
+
+
+def _joined_in_place(
+    olds: _Units,
+    news: _Units,
+    run_old: list[int],
+    run_new: list[int],
+    paired: list[tuple[float, int, int]],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Splits and merges in place (``Thresholds.in_place_part``): between the same two
+    carried neighbours, a paragraph left over and two consecutive ones of the other version
+    left over, in the order of the pairs made there, whose joined text has the evidence of
+    a pair in place (a word similarity from ``positional``, the shorter keeping
+    ``positional_kept`` of its words) when each part adds ``in_place_part`` of its words to
+    what the other keeps (Textual's "`discover` is similar to `search` but …" cut into a
+    lead-in and a list, each reworded)."""
+    out: list[Match] = []
+
+    def in_order(i: int, j: int) -> bool:
+        return all((x < i) == (y < j) for _s, x, y in paired)
+
+    for mine, other, fate in ((olds, news, "split"), (news, olds, "merged")):
+        singles = run_old if fate == "split" else run_new
+        doubles = run_new if fate == "split" else run_old
+        used_single = used_old if fate == "split" else used_new
+        used_double = used_new if fate == "split" else used_old
+        for i in singles:
+            if i in used_single or mine.counts[i] < t.short_words:
+                continue
+            for j in doubles:
+                k = j + 1
+                if k not in doubles or j in used_double or k in used_double:
+                    continue
+                o, n = (i, j) if fate == "split" else (j, i)
+                if not in_order(o, n):
+                    continue
+                score = _parts_in_place(mine.words[i], other.words[j], other.words[k], t)
+                if score:
+                    used_single.add(i)
+                    used_double.update((j, k))
+                    match = (
+                        Match("split", (i,), (j, k), round(score, 3), "in place, split")
+                        if fate == "split"
+                        else Match("merged", (j, k), (i,), round(score, 3), "in place, merged")
+                    )
+                    out.append(match)
+                    break
+    return out
+
+
+def _parts_in_place(one: str, first: str, second: str, t: Thresholds) -> float:
+    """The word similarity of ``one`` with ``first`` and ``second`` joined when it is evidence
+    of a split or merge in place (0 otherwise)."""
+    joined = first + second
+    score = _similarity(one, joined, t.positional)
+    both = _common(one, joined)
+    if not score or both < t.positional_kept * min(len(one), len(joined)):
+        return 0.0
+    for part, alone in ((first, second), (second, first)):
+        if both - _common(one, alone) < t.in_place_part * len(part):
+            return 0.0
+    return score
 
 
 def _moved_rewritten(
@@ -556,25 +774,67 @@ def _completed(
         grown = None
         if m.fate in ("edited", "rewritten") and len(m.old) == 1 and len(m.new) == 1:
             grown = _grown(olds, news, m.old[0], m.new[0], used_old, t, (-1, 1))
+            why = ""
+            if grown is None:
+                grown = _continued(olds, news, m.old[0], m.new[0], used_old, t)
+                why = _CONTINUED
             if grown is not None:
                 k = grown
                 used_old.add(k)
                 parts = tuple(sorted((m.old[0], k)))
                 joined = olds.words[parts[0]] + olds.words[parts[1]]
                 score = _similarity(joined, news.words[m.new[0]], 0.0)
-                m = Match("merged", parts, m.new, round(score, 3))
+                m = Match("merged", parts, m.new, round(score, 3), why)
             else:
                 # a split keeps the translation in its first part: only a part after it
                 grown = _grown(news, olds, m.new[0], m.old[0], used_new, t, (1,))
+                why = ""
+                if grown is None:
+                    grown = _continued(news, olds, m.new[0], m.old[0], used_new, t)
+                    why = _CONTINUED
                 if grown is not None:
                     k = grown
                     used_new.add(k)
                     parts = tuple(sorted((m.new[0], k)))
                     joined = news.words[parts[0]] + news.words[parts[1]]
                     score = _similarity(olds.words[m.old[0]], joined, 0.0)
-                    m = Match("split", m.old, parts, round(score, 3))
+                    m = Match("split", m.old, parts, round(score, 3), why)
         out.append(m)
     return out
+
+
+#: what a plan says of a merge or split by :func:`_continued`
+_CONTINUED = "one sentence across a block"
+
+
+def _continued(
+    mine: _Units, other: _Units, i: int, j: int, used: set[int], t: Thresholds
+) -> int | None:
+    """The paragraph after ``mine``'s ``i`` (carried to ``other``'s ``j``) when it continues
+    ``i``'s last sentence (``Thresholds.continued_kept``): ``i`` ends without a full stop
+    (on a colon: a code block or a list stood between) and the next opens in lower case, so
+    the two are one sentence cut by a block; left over, it joins the carry when ``j`` keeps
+    ``continued_kept`` of its words beyond what ``i`` alone shares with ``j`` (Hatch's
+    release notes: "For example, running the following command:", a code block, "will run
+    tests in all environments in the matrix, …" became one sentence before a recording).
+    None otherwise."""
+    k = i + 1
+    if k >= len(mine.keys) or k in used or not mine.keys[k] or not mine.keys[i]:
+        return None
+    if mine.keys[i][-1] in ".!?" or not _opens_lower(mine.keys[k]):
+        return None
+    a, b, joined = mine.words[i], other.words[j], mine.words[i] + mine.words[k]
+    if _common(joined, b) - _common(a, b) < t.continued_kept * len(mine.words[k]):
+        return None
+    return k
+
+
+def _opens_lower(key: str) -> bool:
+    """Whether the first letter of ``key`` is a lower-case one."""
+    for ch in key:
+        if ch.isalpha():
+            return ch.islower()
+    return False
 
 
 def _grown(
@@ -609,12 +869,18 @@ def _grown(
 
 
 def _in_order(
-    olds: _Units, news: _Units, run_old: list[int], run_new: list[int], t: Thresholds
+    olds: _Units,
+    news: _Units,
+    run_old: list[int],
+    run_new: list[int],
+    t: Thresholds,
+    *,
+    sole: bool = False,
 ) -> list[tuple[float, int, int]]:
     """The pairs of ``run_old`` and ``run_new`` with evidence (:func:`_kept_in_place`) that
     keep the order of both and have the largest sum of scores (a table over the two runs;
     ties go to the earlier pairs)."""
-    scores = [[_kept_in_place(olds, news, i, j, t) for j in run_new] for i in run_old]
+    scores = [[_kept_in_place(olds, news, i, j, t, sole=sole) for j in run_new] for i in run_old]
     rows, cols = len(run_old), len(run_new)
     # best[a][b]: the best sum over run_old[a:] and run_new[b:]
     best = [[0.0] * (cols + 1) for _ in range(rows + 1)]
@@ -636,7 +902,9 @@ def _in_order(
     return out
 
 
-def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> float:
+def _kept_in_place(
+    olds: _Units, news: _Units, i: int, j: int, t: Thresholds, *, sole: bool = False
+) -> float:
     """The word similarity of old ``i`` and new ``j`` when it is evidence enough for two
     paragraphs in the same place (0 otherwise)."""
     a, b = olds.words[i], news.words[j]
@@ -645,6 +913,8 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     need = t.positional_short_kept if short else t.positional_kept
     if score and _common(a, b) >= need * min(len(a), len(b)):
         return score
+    if _marked(olds, news, i, j, t, short):
+        return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
     if short:
         return 0.0
     # a sentence kept: the shorter keeps half its words in near-identical sentences of the
@@ -656,11 +926,41 @@ def _kept_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) ->
     held = sum(w for _x, _y, w in pairs)
     if (
         pairs
-        and held >= t.kept_share * shorter.counts[k]
+        and held >= (t.sole_kept_share if sole else t.kept_share) * shorter.counts[k]
         and len(shorter.encoded_sentences(k, t.kept_sentence_words)) > len(pairs)
     ):
         return max(_similarity(a, b, 0.0), _KEPT_SENTENCE_SCORE)
     return 0.0
+
+
+def _why_in_place(olds: _Units, news: _Units, i: int, j: int, t: Thresholds) -> str:
+    """What a plan says of a pair in place carried on its marks ("" for the other kinds)."""
+    a, b = olds.words[i], news.words[j]
+    short = min(olds.counts[i], news.counts[j]) < t.short_words
+    need = t.positional_short_kept if short else t.positional_kept
+    if _similarity(a, b, t.positional) and _common(a, b) >= need * min(len(a), len(b)):
+        return ""
+    if not _marked(olds, news, i, j, t, short):
+        return "in place, a sentence kept"
+    shared = sorted(olds.rare_marks(i, t.mark_units) & news.rare_marks(j, t.mark_units))
+    more = f" and {len(shared) - 3} more" if len(shared) > 3 else ""
+    return "in place, the same marks: " + ", ".join(shared[:3]) + more
+
+
+def _marked(olds: _Units, news: _Units, i: int, j: int, t: Thresholds, short: bool) -> bool:
+    """Whether old ``i`` and new ``j`` name the same things (``Thresholds.mark_units`` …):
+    their rare marks shared, and the shorter's words kept in order."""
+    mine, theirs = olds.rare_marks(i, t.mark_units), news.rare_marks(j, t.mark_units)
+    if not mine or not theirs:
+        return False
+    shared = len(mine & theirs)
+    if shared < (t.marks_short_shared if short else t.marks_shared):
+        return False
+    if shared < t.marks_share * min(len(mine), len(theirs)):
+        return False
+    a, b = olds.words[i], news.words[j]
+    need = t.positional_short_kept if short else t.marks_kept
+    return bool(_similarity(a, b, t.marks_words)) and _common(a, b) >= need * min(len(a), len(b))
 
 
 #: the score of an in-place pair on a kept sentence alone when its word similarity is 0 (a
@@ -720,11 +1020,18 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
             candidates.append(_Candidate(result[1], "edited", (i,), (j,), abs(i - j)))
     matches += _assign(candidates, used_old, used_new)
 
+    # 5b. Short units moved a few places, near-exact, each the other's only candidate
+    matches += _short_moved(olds, news, used_old, used_new, thresholds)
+
     # 6. In place: what is left between the same two carried neighbours
     matches += _in_place(olds, news, matches, used_old, used_new, thresholds)
 
     # 7. Anywhere: moved and rewritten, a core of near-identical sentences kept
     matches += _moved_rewritten(olds, news, used_old, used_new, thresholds)
+
+    # 7b. Beside a paragraph carried out of the order: its neighbours, on their own evidence
+    # (after 7, whose cores are surer evidence for the same paragraphs)
+    matches += _beside_moved(olds, news, matches, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

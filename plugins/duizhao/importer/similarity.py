@@ -84,6 +84,18 @@ class _Units:
         self._encoded: dict[int, list[tuple[str, int]]] = {}
         self._ends: str | None = None
         self._punctuation: frozenset[str] = frozenset()
+        self._marks: list[frozenset[str]] | None = None
+        self._mark_units: dict[str, int] = {}
+
+    def rare_marks(self, k: int, most: int) -> frozenset[str]:
+        """The :func:`marks` of unit ``k`` that are in at most ``most`` units of this side (a
+        page's own subject, ``Textual`` or ``API``, names nothing in particular)."""
+        if self._marks is None:
+            self._marks = [marks(key) for key in self.keys]
+            for found in self._marks:
+                for mark in found:
+                    self._mark_units[mark] = self._mark_units.get(mark, 0) + 1
+        return frozenset(m for m in self._marks[k] if self._mark_units[m] <= most)
 
     def sentences(self, k: int, min_words: int) -> dict[str, int]:
         """The long sentences of unit ``k`` (folded), each with its number of words."""
@@ -244,3 +256,69 @@ def _similarity(a: str, b: str, cutoff: float) -> float:
 def _common(a: str, b: str) -> float:
     """Length of the longest common subsequence of two encoded texts (from Indel)."""
     return (len(a) + len(b) - Indel.distance(a, b)) / 2
+
+
+# --------------------------------------------------------------------------------------------
+# Marks: what names a paragraph's subject however it is worded
+
+
+def marks(key: str) -> frozenset[str]:
+    """The *marks* of a key: its code spans, quoted phrases and link texts, the words written
+    with a capital letter that do not open a sentence (names: ``Django``, ``KVCache``,
+    ``TTFT``) and the numbers that are more than a small count (a digit and something else,
+    or four digits: ``3339``, ``1.5``, ``v2``). A paragraph rewritten in depth to say the
+    same thing keeps them (a setting's name in backticks, an option's in quotes, a figure);
+    words of the language do not count. No regular expression: the spans by ``str.find``
+    from each opening character, then one pass over the words, which skips a word in lower
+    case without a digit at C speed. A span that does not close is read as words."""
+    found: set[str] = set()
+    plain: list[str] = []
+    start = 0
+    nxt = {c: key.find(c) for c in _MARK_CLOSE}
+    while True:
+        live = [p for p in nxt.values() if p >= 0]
+        if not live:
+            break
+        i = min(live)
+        c = key[i]
+        close = _MARK_CLOSE[c]
+        j = key.find(close, i + 1, i + 2 + _MARK_SPAN)
+        inner = key[i + 1 : j].strip() if j > i else ""
+        # a link text only when a target follows; a bracket of numbers is a citation
+        if inner and (c != "[" or (key.startswith("(", j + 1) and not inner.isdigit())):
+            found.add(c + inner + close)
+            plain.append(key[start:i])
+            start = i = j + 1
+        else:
+            i += 1
+        for d in nxt:
+            if 0 <= nxt[d] < i:
+                nxt[d] = key.find(d, i)
+    plain.append(key[start:])
+    opens = True  # the next word opens a sentence
+    for chunk in " ".join(plain).split():
+        if not chunk.islower() or not _DIGITS.isdisjoint(chunk):
+            core = peel(chunk)[1]
+            if core and (_named(core, opens) or _figure(core)):
+                found.add(core)
+        opens = chunk[-1] in ".!?:"
+    return frozenset(found)
+
+
+_DIGITS = frozenset("0123456789")
+
+
+def _named(word: str, opens: bool) -> bool:
+    """A capital inside the word, or at its start where no sentence opens."""
+    rest = word[1:]
+    return rest != rest.lower() or (word[0].isupper() and not opens)
+
+
+def _figure(word: str) -> bool:
+    """A number that is more than a small count: four digits, or digits and other signs."""
+    return not _DIGITS.isdisjoint(word) and (len(word) >= 4 or not word.isdigit())
+
+
+#: the spans a mark is read from, by their opening character, and how long one may be
+_MARK_CLOSE = {"`": "`", '"': '"', "[": "]"}
+_MARK_SPAN = 80

@@ -51,6 +51,8 @@ class Row:
     score: float
     #: a translation is carried (or, for a removed block, kept in the removed file)
     translated: bool
+    #: the alignment's evidence, when it is of a kind the fate and score do not tell
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,8 @@ class UpdatePlan:
             old = "+".join(row.old) or "-"
             new = "+".join(row.new) or "-"
             score = f"{row.score:.2f}" if row.fate in _STALE else ""
-            lines.append(f"{old:<11} {new:<11} {row.fate:<9} {score:>4}  {_effect(row, self)}")
+            why = f" ({row.why})" if row.why else ""
+            lines.append(f"{old:<11} {new:<11} {row.fate:<9} {score:>4}  {_effect(row, self)}{why}")
         for h in self.headings:
             lines.append(f"heading at line {h.line}: {h.old!r} → {h.new!r}")
         if same:
@@ -470,7 +473,7 @@ def _map_ids(
             else:
                 news.append(renamed[f"P?new{j}"])
         translated = any(not paragraphs[i].is_todo for i in m.old)
-        plan.rows.append(Row(m.fate, olds, tuple(news), m.score, translated))
+        plan.rows.append(Row(m.fate, olds, tuple(news), m.score, translated, m.why))
         for i in m.old:
             pid = paragraphs[i].id
             if PARAGRAPH_ID_RE.fullmatch(pid):
