@@ -4,9 +4,9 @@ Quarto, papaja in two layouts, Frontiers, acmart acmtog, a one-column article of
 labelled by ink by someone who never ran the detector or the importer on them, and scored as the
 other sets are (``python -m bench.detect --set heldout5``).
 
-Only the set's form is checked here (there, well formed, no file, sha256, title or source file
-shared with the other sets); it has no score floors yet: they come with the first measurement,
-unseen. Do not tune the detector on these pages: a failure there is a class to reproduce and fix
+The set's form is checked here (there, well formed, no file, sha256, title or source file
+shared with the other sets), and in ``make fuzz`` its scores are held to floors: the first
+measurement, unseen, rounded down to 0.01. Do not tune the detector on these pages: a failure there is a class to reproduce and fix
 on a generated page or a paper of the tuned corpus (tests/data/pdfcorpus).
 """
 
@@ -18,7 +18,19 @@ from pathlib import Path
 import pytest
 from bench import pdfcorpus
 
-from heldout_pdf import assert_in_no_other_set, assert_well_formed
+from budget import HELD_OUT_IN_FUZZ, LONG
+from heldout_pdf import assert_floors, assert_in_no_other_set, assert_well_formed
+
+#: First measurement, unseen (main at 6b6f35c's code, DETECT_VERSION 32, 2026-12-04: 13 papers,
+#: 11 templates, 45 pages, 67 floats): recall 0.881, precision 0.894, captions 0.836. Issue 20
+#: wants 0.95: not met. Time per page: median 0.031 s, p95 0.054 s, max 0.057 s.
+RECALL_FLOOR = 0.88
+PRECISION_FLOOR = 0.89
+CAPTION_FLOOR = 0.83
+#: The worst template at the first measurement: acmart-acmtog at 0.500 (one paper of two floats:
+#: a table's box cut at its bottom), then onecol-article at 0.600 (tables of two stacked
+#: sub-tables: only the lower one boxed).
+TEMPLATE_FLOOR = 0.5
 
 PAPERS = pdfcorpus.load(pdfcorpus.HELDOUT5)
 OTHER_SETS = (
@@ -73,3 +85,14 @@ def test_a_paper_cut_again_from_the_same_file_is_in_another_set(tmp_path: Path) 
     assert_in_no_other_set(PAPERS[1:], (tmp_path,))
     with pytest.raises(AssertionError, match=paper.slug):
         assert_in_no_other_set(PAPERS[:1], (tmp_path,))
+
+
+@pytest.mark.skipif(not LONG, reason=HELD_OUT_IN_FUZZ)
+def test_heldout5_detection_scores_hold_their_floors() -> None:
+    assert_floors(
+        PAPERS,
+        recall=RECALL_FLOOR,
+        precision=PRECISION_FLOOR,
+        captions=CAPTION_FLOOR,
+        template=TEMPLATE_FLOOR,
+    )
