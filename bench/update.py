@@ -57,6 +57,16 @@ HELDOUT5 = ROOT / "tests" / "data" / "update-heldout5"
 #: A sixth held-out set (issue 22, seventh round): other projects and stacks again (VitePress,
 #: Hugo, Docusaurus, Sphinx/MyST, GitBook) and two more papers' LaTeX, built by reading alone.
 HELDOUT6 = ROOT / "tests" / "data" / "update-heldout6"
+#: Every held-out set by its split's name, oldest first.
+HELD_OUT_SETS = {
+    "heldout": HELDOUT,
+    "heldout2": HELDOUT2,
+    "heldout3": HELDOUT3,
+    "heldout4": HELDOUT4,
+    "heldout5": HELDOUT5,
+    "heldout6": HELDOUT6,
+}
+SPLITS = ("dev", "holdout", *HELD_OUT_SETS)
 TARGET_SECONDS = 2.0
 CARRIED = ("same", "moved", "edited", "rewritten", "split", "merged")
 
@@ -124,18 +134,9 @@ def pairs(names: list[str] | None = None, data: Path = DATA) -> list[Path]:
 
 def split_of(path: Path) -> str:
     """``dev`` (the thresholds were tuned on it) or ``holdout`` (kept aside until the end)."""
-    if path.parent == HELDOUT:
-        return "heldout"
-    if path.parent == HELDOUT2:
-        return "heldout2"
-    if path.parent == HELDOUT3:
-        return "heldout3"
-    if path.parent == HELDOUT4:
-        return "heldout4"
-    if path.parent == HELDOUT5:
-        return "heldout5"
-    if path.parent == HELDOUT6:
-        return "heldout6"
+    for split, directory in HELD_OUT_SETS.items():
+        if path.parent == directory:
+            return split
     marker = path / "SPLIT"
     return marker.read_text(encoding="utf-8").strip() if marker.is_file() else "dev"
 
@@ -232,16 +233,7 @@ def report(scores: list[Score]) -> bool:
         f"{'pair':<22} {'split':<8} {'old':>4} {'new':>4} {'prec':>6} {'recall':>7} {'exact':>7}"
     )
     print(header)
-    for split in (
-        "dev",
-        "holdout",
-        "heldout",
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-    ):
+    for split in SPLITS:
         group = [s for s in scores if s.split == split]
         for s in group:
             exact = f"{s.exact_found}/{s.exact}"
@@ -430,17 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--pairs",
-        choices=[
-            "all",
-            "dev",
-            "holdout",
-            "heldout",
-            "heldout2",
-            "heldout3",
-            "heldout4",
-            "heldout5",
-            "heldout6",
-        ],
+        choices=["all", *SPLITS],
         default="all",
     )
     parser.add_argument(
@@ -448,31 +430,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4, -5, -6)",
     )
-    parser.add_argument(
-        "--heldout2",
-        action="store_true",
-        help="--show and --freeze read tests/data/update-heldout2",
-    )
-    parser.add_argument(
-        "--heldout3",
-        action="store_true",
-        help="--show and --freeze read tests/data/update-heldout3",
-    )
-    parser.add_argument(
-        "--heldout4",
-        action="store_true",
-        help="--show and --freeze read tests/data/update-heldout4",
-    )
-    parser.add_argument(
-        "--heldout5",
-        action="store_true",
-        help="--show and --freeze read tests/data/update-heldout5",
-    )
-    parser.add_argument(
-        "--heldout6",
-        action="store_true",
-        help="--show and --freeze read tests/data/update-heldout6",
-    )
+    for split in list(HELD_OUT_SETS)[1:]:
+        parser.add_argument(
+            f"--{split}",
+            action="store_true",
+            help=f"--show and --freeze read tests/data/update-{split}",
+        )
     parser.add_argument("--show", metavar="NAME")
     parser.add_argument("--freeze", metavar="NAME")
     parser.add_argument("--repeat", type=int, default=5)
@@ -489,28 +452,14 @@ def main(argv: list[str] | None = None) -> int:
         carries, wrong, missed = fuzz(int(start), int(count or 1), args.fuzz_more)
         print(f"{carries} carries, {wrong} wrong, {missed} unchanged paragraphs missed")
         return 1 if wrong or missed else 0
-    data = (
-        HELDOUT6
-        if args.heldout6
-        else HELDOUT5
-        if args.heldout5
-        else HELDOUT4
-        if args.heldout4
-        else HELDOUT3
-        if args.heldout3
-        else HELDOUT2
-        if args.heldout2
-        else HELDOUT
-        if args.heldout
-        else DATA
-    )
+    data = next((d for split, d in reversed(HELD_OUT_SETS.items()) if getattr(args, split)), DATA)
     if args.show:
         show(data / args.show)
         return 0
     if args.freeze:
         freeze(data / args.freeze)
         return 0
-    held = [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6] if args.heldout else []
+    held = list(HELD_OUT_SETS.values()) if args.heldout else []
     found = pairs() + [p for d in held if d.is_dir() for p in pairs(data=d)]
     scores = [score(p) for p in found]
     if args.pairs != "all":
