@@ -66,14 +66,13 @@ test-fast: setup
 # reader's whole screenshot matrix (the suite takes seven of its twelve shots).
 # tests/test_scaling.py's build family builds every class at 10-160 KB within BUILD_BUDGET
 # (240 s of CPU a class, duizhao's builds and plain Material's; the longest, emphasis, 111 s).
-# The four held-out PDF corpora are held to their detection floors here (the suite scores the
+# The held-out PDF corpora are held to their detection floors here (the suite scores the
 # tuned corpus and checks the held-out sets' form). tests/test_neutral.py compares every site's
 # pages with duizhao's vendored packages and switched off (the suite: CleanRL and Hatch).
 FUZZ_TESTS := tests/test_fuzz.py tests/test_reader_browser.py tests/test_properties.py tests/test_escape.py tests/test_detect.py \
 	tests/test_neutral.py \
 	tests/test_import_markdown.py tests/test_import_dialects.py tests/test_update_properties.py \
-	tests/test_pdfcorpus_heldout.py tests/test_pdfcorpus_heldout2.py tests/test_pdfcorpus_heldout3.py \
-	tests/test_pdfcorpus_heldout4.py
+	tests/test_pdfcorpus_heldout.py
 fuzz: setup
 	DUIZHAO_FUZZ=long $(BIN)/pytest $(FUZZ_TESTS) tests/test_scaling.py -q --tb=native
 

@@ -15,7 +15,7 @@ def examples(suite: int, long: int) -> int:
     return long if LONG else suite
 
 
-#: Why a held-out corpus's score floors are not in `make test`: scoring the four held-out PDF
+#: Why a held-out corpus's score floors are not in `make test`: scoring the held-out PDF
 #: sets costs about 50 s of the suite's CPU; the suite scores the tuned corpus (its fast
 #: representative slice) and `make fuzz` holds every held-out set to its floors.
 HELD_OUT_IN_FUZZ = "held-out detection floors run in `make fuzz` (DUIZHAO_FUZZ=long)"

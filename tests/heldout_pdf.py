@@ -1,4 +1,4 @@
-"""What the four held-out PDF corpus tests share: the check of a set's form, the score floors (run
+"""What the held-out PDF corpus tests share: the check of a set's form, the score floors (run
 in ``make fuzz``) and the check that a set shares no file, sha256 or title with the other sets."""
 
 from __future__ import annotations
