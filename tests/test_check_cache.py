@@ -344,3 +344,19 @@ def test_no_cache_neither_reads_nor_writes(
     parsed.clear()
     assert "forged" not in _check(tree.root, "--no-cache")[1]
     assert len(parsed) == len(tree.pages())
+
+
+def test_a_check_of_one_file_reads_its_links_targets_as_they_are_now(
+    tmp_path: Path, chdir: Callable[[Path], None]
+) -> None:
+    tree = _tree(tmp_path)
+    chdir(tree.root)
+    _check(tree.root)  # every file kept
+    about = str(tree.docs / "about.md")
+    clean = CliRunner().invoke(main, ["check", "--format", "json", about])
+    assert (clean.exit_code, json.loads(clean.output)) == (0, [])
+    target = tree.docs / "articles" / "a002.md"
+    target.write_text(target.read_text(encoding="utf-8").replace("| P009", "| P099"), "utf-8")
+    for args in ([], ["--no-cache"]):
+        result = CliRunner().invoke(main, ["check", "--format", "json", *args, about])
+        assert [(d["code"], d["line"]) for d in json.loads(result.output)] == [("DZ008", 3)]
