@@ -139,12 +139,12 @@ def _cache_dir(project: Project | None) -> Path | None:
 def _check_cache(
     project: Project | None, quality: Quality, cache_dir: Path | None
 ) -> CheckCache | None:
+    """The project's per-file cache (``check.json``), or None for none: its version names the
+    project's mkdocs.yml and whether and how the translation checks run."""
     if project is None or cache_dir is None:
         return None
-    version = cache_version(
-        find_config(project.root), f"{quality.options.enabled}{quality.version}"
-    )
-    return CheckCache(cache_dir / CACHE_NAME, version)
+    checks = f"enabled={quality.options.enabled} {quality.version}"
+    return CheckCache(cache_dir / CACHE_NAME, cache_version(find_config(project.root), checks))
 
 
 def _target_of(cache: CheckCache, path: Path) -> LinkTarget:
