@@ -76,9 +76,12 @@ class Series:
         return max(s.max_rss_mb for s in self.samples)
 
 
-def measure(command: list[str], cwd: Path) -> Sample:
-    """Run ``command`` once; its own rusage (not the sum over earlier children) via wait4."""
+def measure(command: list[str], cwd: Path, pythonpath: str | None = None) -> Sample:
+    """Run ``command`` once; its own rusage (not the sum over earlier children) via wait4.
+    ``pythonpath``: a checkout's ``plugins`` folder whose duizhao the command imports."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
@@ -117,15 +120,62 @@ def _machine() -> dict[str, object]:
     }
 
 
-def _compile_duizhao() -> None:
-    """Byte-compile the duizhao package, as `pip install` does: where PYTHONDONTWRITEBYTECODE
-    is set, an editable checkout would otherwise compile every module on every start (about
-    0.04 s, a twentieth of a check)."""
+def _compile_duizhao(folder: Path | None = None) -> None:
+    """Byte-compile the duizhao package (or the one in the plugins ``folder``), as `pip
+    install` does: where PYTHONDONTWRITEBYTECODE is set, an editable checkout would otherwise
+    compile every module on every start (about 0.04 s, a twentieth of a check)."""
     import compileall
 
-    import duizhao
+    if folder is None:
+        import duizhao
 
-    compileall.compile_dir(str(Path(duizhao.__file__).parent), quiet=1)
+        folder = Path(duizhao.__file__).parent.parent
+    compileall.compile_dir(str(folder / "duizhao"), quiet=1)
+
+
+@dataclass
+class Tree:
+    """One duizhao to time (``--tree LABEL=PLUGINS``), on its own copy of the corpus (each
+    keeps its own caches): its build, its check, and its check with ``--no-cache``."""
+
+    label: str
+    pythonpath: str | None
+    corpus: Path
+    build: Series
+    check: Series
+    cold: Series
+
+
+def _trees(args: argparse.Namespace, work: Path, dz: Path) -> list[Tree]:
+    mkdocs, duizhao = _tool("mkdocs"), _tool("duizhao")
+    named = [spec.split("=", 1) for spec in args.tree] or [["", ""]]
+    trees = []
+    for label, plugins in named:
+        suffix = f" ({label})" if label else ""
+        corpus = dz
+        if label:
+            corpus = work / f"duizhao-{label}"
+            shutil.rmtree(corpus, ignore_errors=True)
+            shutil.copytree(dz, corpus, symlinks=True)
+        _compile_duizhao(Path(plugins) if plugins else None)
+        site = work / f"site-duizhao{'-' + label if label else ''}"
+        trees.append(
+            Tree(
+                label,
+                str(Path(plugins).resolve()) if plugins else None,
+                corpus,
+                Series(
+                    f"mkdocs build, duizhao{suffix}",
+                    [mkdocs, "build", "--quiet", "--site-dir", str(site)],
+                ),
+                Series(f"duizhao check --strict{suffix}", [duizhao, "check", "--strict"]),
+                Series(
+                    f"duizhao check --strict --no-cache{suffix}",
+                    [duizhao, "check", "--strict", "--no-cache"],
+                ),
+            )
+        )
+    return trees
 
 
 def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
@@ -136,27 +186,27 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
         work / "plain", args.articles, args.paragraphs, args.figures, args.seed, duizhao=False
     )
     print(f"corpora generated in {time.perf_counter() - t0:.1f} s under {work}", file=sys.stderr)
-    _compile_duizhao()
-    mkdocs, duizhao = _tool("mkdocs"), _tool("duizhao")
+    trees = _trees(args, work, dz)
     plain_build = Series(
         "mkdocs build, plain Material",
-        [mkdocs, "build", "--quiet", "--site-dir", str(work / "site-plain")],
+        [_tool("mkdocs"), "build", "--quiet", "--site-dir", str(work / "site-plain")],
     )
-    dz_build = Series(
-        "mkdocs build, duizhao",
-        [mkdocs, "build", "--quiet", "--site-dir", str(work / "site-duizhao")],
-    )
-    check = Series("duizhao check --strict", [duizhao, "check", "--strict"])
-    where = {id(plain_build): plain, id(dz_build): dz, id(check): dz}
-    order = [dz_build, plain_build, check]
     for i in range(args.warmup + args.repeat):
         timed = i >= args.warmup
         # Alternate which build goes first so a drift in machine load hits both alike.
-        for series in order if i % 2 == 0 else [plain_build, dz_build, check]:
+        steps: list[tuple[Series, Path, str | None, int]] = []
+        for tree in trees if i % 2 == 0 else trees[::-1]:
             # The check takes a second and scatters by ±20 % on a shared machine: it runs
             # several times per repetition (the builds once), so its median is as steady.
-            for _ in range(args.check_repeat if series is check else 1):
-                sample = measure(series.command, where[id(series)])
+            steps += [
+                (tree.build, tree.corpus, tree.pythonpath, 1),
+                (tree.check, tree.corpus, tree.pythonpath, args.check_repeat),
+                (tree.cold, tree.corpus, tree.pythonpath, args.cold),
+            ]
+        steps.insert(1 if i % 2 == 0 else 0, (plain_build, plain, None, 1))
+        for series, cwd, pythonpath, times in steps:
+            for _ in range(times):
+                sample = measure(series.command, cwd, pythonpath)
                 if timed:
                     series.samples.append(sample)
                 print(
@@ -165,17 +215,24 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
                     f"{sample.max_rss_mb:.0f} MB",
                     file=sys.stderr,
                 )
-    memory: dict[str, float] = {f"{args.articles}": check.max_rss_mb}
+    memory = {f"{args.articles} articles{_suffix(t)}": t.check.max_rss_mb for t in trees}
     if args.memory_articles:
         big = generate(work / "big", args.memory_articles, args.paragraphs, 0, args.seed)
-        sample = measure(check.command, big)
-        memory[f"{args.memory_articles}"] = sample.max_rss_mb
-        print(
-            f"check of {args.memory_articles} articles: {sample.wall:.1f} s, "
-            f"{sample.max_rss_mb:.0f} MB",
-            file=sys.stderr,
-        )
+        for tree in trees:
+            # cold (nothing cached), then warm (everything cached)
+            shutil.rmtree(big / ".cache", ignore_errors=True)
+            for how in ("cold", "warm"):
+                sample = measure(tree.check.command, big, tree.pythonpath)
+                memory[f"{args.memory_articles} articles, {how}{_suffix(tree)}"] = sample.max_rss_mb
+                print(
+                    f"check of {args.memory_articles} articles, {how}{_suffix(tree)}: "
+                    f"{sample.wall:.1f} s, {sample.cpu:.1f} s CPU, {sample.max_rss_mb:.0f} MB",
+                    file=sys.stderr,
+                )
         shutil.rmtree(big, ignore_errors=True)
+    every = [plain_build, *(s for t in trees for s in (t.build, t.check, t.cold) if s.samples)]
+    first = trees[0]
+    by_tree = {t.label: _ratios(t, plain_build) for t in trees}
     return {
         "check_peak_mb_by_articles": memory,
         "corpus": {
@@ -196,14 +253,28 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
                 "peak_rss_mb": round(s.max_rss_mb, 1),
                 "samples": [asdict(x) for x in s.samples],
             }
-            for s in (plain_build, dz_build, check)
+            for s in every
         },
+        **by_tree[first.label],
+        "trees": by_tree,
+        "check_peak_mb": max(memory.values()),
+    }
+
+
+def _suffix(tree: Tree) -> str:
+    return f" ({tree.label})" if tree.label else ""
+
+
+def _ratios(tree: Tree, plain_build: Series) -> dict[str, dict[str, float]]:
+    """A tree's build overhead against plain Material and its checks' speed-up."""
+    dz_build, check, cold = tree.build, tree.check, tree.cold
+    result = {
         "build_overhead": {
             "wall": dz_build.wall / plain_build.wall,
             "cpu": dz_build.cpu / plain_build.cpu,
             "min_wall": dz_build.min_wall / plain_build.min_wall,
             "min_cpu": dz_build.min_cpu / plain_build.min_cpu,
-            # The two builds of one repetition run back to back under similar machine load.
+            # The two builds of one repetition run close together under similar machine load.
             "paired_cpu": statistics.median(
                 d.cpu / p.cpu for d, p in zip(dz_build.samples, plain_build.samples, strict=True)
             ),
@@ -214,23 +285,27 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, object]:
             "min_wall": dz_build.min_wall / check.min_wall,
             "min_cpu": dz_build.min_cpu / check.min_cpu,
         },
-        "check_peak_mb": max(memory.values()),
     }
+    if cold.samples:
+        result["cold_check_speedup"] = {
+            "wall": dz_build.wall / cold.wall,
+            "cpu": dz_build.cpu / cold.cpu,
+            "min_wall": dz_build.min_wall / cold.min_wall,
+            "min_cpu": dz_build.min_cpu / cold.min_cpu,
+        }
+    return result
 
 
 def report(result: dict[str, object]) -> tuple[str, bool]:
     """A Markdown report and whether every target is met (on wall and CPU time)."""
     corpus = result["corpus"]
     series = result["series"]
-    overhead = result["build_overhead"]
-    speedup = result["check_speedup"]
     peak = result["check_peak_mb"]
-    assert isinstance(corpus, dict) and isinstance(series, dict)
-    assert isinstance(overhead, dict) and isinstance(speedup, dict) and isinstance(peak, float)
+    assert isinstance(corpus, dict) and isinstance(series, dict) and isinstance(peak, float)
     figures = f", {corpus['figures']} figures each" if corpus["figures"] else ""
     memory = result["check_peak_mb_by_articles"]
     assert isinstance(memory, dict)
-    by_articles = ", ".join(f"{n} articles: {mb:.0f} MB" for n, mb in memory.items())
+    by_articles = ", ".join(f"{n}: {mb:.0f} MB" for n, mb in memory.items())
     lines = [
         f"Corpus: {corpus['articles']} articles × {corpus['paragraphs']} paragraph blocks"
         f"{figures} "
@@ -250,28 +325,44 @@ def report(result: dict[str, object]) -> tuple[str, bool]:
         )
     # Judged on median CPU time: the commands are single-threaded, so on an idle machine wall
     # time equals CPU time, and on a shared one wall time measures the other jobs too.
-    ok_overhead = overhead["cpu"] <= BUILD_OVERHEAD_MAX
-    ok_speedup = speedup["cpu"] >= CHECK_SPEEDUP_MIN
-    ok_memory = peak <= CHECK_MEMORY_MAX_MB
+    trees = result["trees"]
+    assert isinstance(trees, dict)
 
     def verdict(ok: bool) -> str:
         return "met" if ok else "MISSED"
 
-    lines += [
-        "",
-        "| target | wall | CPU | limit | |",
-        "| --- | ---: | ---: | ---: | --- |",
-        f"| build overhead (duizhao / plain) | {overhead['wall']:.3f}× "
-        f"({overhead['min_wall']:.3f}×) | {overhead['cpu']:.3f}× ({overhead['min_cpu']:.3f}×; "
-        f"paired {overhead['paired_cpu']:.3f}×) "
-        f"| ≤ {BUILD_OVERHEAD_MAX:.2f}× (aim {BUILD_OVERHEAD_AIM:.2f}×) | {verdict(ok_overhead)} |",
-        f"| check speed-up (build / check) | {speedup['wall']:.1f}× ({speedup['min_wall']:.1f}×) "
-        f"| {speedup['cpu']:.1f}× ({speedup['min_cpu']:.1f}×) "
-        f"| ≥ {CHECK_SPEEDUP_MIN:.0f}× | {verdict(ok_speedup)} |",
+    def ratio(name: str, r: dict[str, float]) -> str:
+        return (
+            f"| {name} | {r['wall']:.1f}× ({r['min_wall']:.1f}×) "
+            f"| {r['cpu']:.1f}× ({r['min_cpu']:.1f}×) "
+        )
+
+    lines += ["", "| target | wall | CPU | limit | |", "| --- | ---: | ---: | ---: | --- |"]
+    ok = bool(peak <= CHECK_MEMORY_MAX_MB)
+    for label, ratios in trees.items():
+        of = f" ({label})" if label else ""
+        overhead, speedup = ratios["build_overhead"], ratios["check_speedup"]
+        ok_overhead = overhead["cpu"] <= BUILD_OVERHEAD_MAX
+        ok_speedup = speedup["cpu"] >= CHECK_SPEEDUP_MIN
+        ok = ok and ok_overhead and ok_speedup
+        lines += [
+            f"| build overhead (duizhao / plain){of} | {overhead['wall']:.3f}× "
+            f"({overhead['min_wall']:.3f}×) | {overhead['cpu']:.3f}× "
+            f"({overhead['min_cpu']:.3f}×; paired {overhead['paired_cpu']:.3f}×) "
+            f"| ≤ {BUILD_OVERHEAD_MAX:.2f}× (aim {BUILD_OVERHEAD_AIM:.2f}×) "
+            f"| {verdict(ok_overhead)} |",
+            ratio(f"check speed-up (build / check){of}", speedup)
+            + f"| ≥ {CHECK_SPEEDUP_MIN:.0f}× | {verdict(ok_speedup)} |",
+        ]
+        if "cold_check_speedup" in ratios:
+            lines.append(
+                ratio(f"build / check --no-cache{of}", ratios["cold_check_speedup"]) + "| | |"
+            )
+    lines.append(
         f"| check peak memory ({by_articles}) | {peak:.0f} MB | | "
-        f"≤ {CHECK_MEMORY_MAX_MB:.0f} MB | {verdict(ok_memory)} |",
-    ]
-    return "\n".join(lines), ok_overhead and ok_speedup and ok_memory
+        f"≤ {CHECK_MEMORY_MAX_MB:.0f} MB | {verdict(peak <= CHECK_MEMORY_MAX_MB)} |"
+    )
+    return "\n".join(lines), ok
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -291,7 +382,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--memory-articles", type=int, default=0, help="also check an M-article corpus (memory)"
     )
+    parser.add_argument(
+        "--cold", type=int, default=0, help="runs of the check with --no-cache per repetition"
+    )
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="LABEL=PLUGINS",
+        help="time the duizhao of this checkout's plugins folder (repeat: side by side, each "
+        "on its own copy of the corpus; default: the installed one)",
+    )
     args = parser.parse_args(argv)
+    if any("=" not in spec or not spec.split("=", 1)[0] for spec in args.tree):
+        parser.error("--tree takes LABEL=PLUGINS, as in --tree main=../main/plugins")
     if args.repeat < 1 or args.warmup < 0 or args.check_repeat < 1:
         parser.error("--repeat and --check-repeat must be >= 1 and --warmup >= 0")
     if args.workdir is not None:

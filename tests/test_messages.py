@@ -93,6 +93,8 @@ FILES: dict[str, bytes] = {
     # every JSON duizhao reads is depth-checked before json.loads (yamlsafe.load_json)
     "deep.json": b"[" * 100_000,
     ".cache/duizhao/quality.json": b"{" * 100_000,
+    # (but for check.json, the check's own cache: the decoder's RecursionError is no cache)
+    ".cache/duizhao/check.json": b"[" * 100_000,
     ".cache/duizhao/figures/manifest.json": b"[" * 100_000,
     "glossary.yml": b"terms: " + b"{" * 3000 + b"\n",
     "originals/deep.md": DEEP_ORIGINAL.encode(),

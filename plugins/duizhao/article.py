@@ -349,6 +349,12 @@ def read_article(path: str | Path) -> Article:
         article = Article(path=path, text="")
         article.diagnostics.append(Diagnostic(path, 1, "DZ011", reason))
         return article
+    return article_of(path, info, data)
+
+
+def article_of(path: Path, info: os.stat_result, data: bytes) -> Article:
+    """The Article of the file ``path`` whose bytes ``data`` were read after its status
+    ``info`` (:func:`read_article` without the read)."""
     text, problem = decode(data, path)
     if text is None:
         article = Article(path=path, text="")

@@ -128,7 +128,9 @@ class Corpus:
     preloaded (the MkDocs plugin passes the pages of the build, including generated ones).
     ``root`` is the project: links are followed only inside it (default: the folder above
     ``docs_dir``, else the current directory). ``figures`` reads the articles' .figures.yml
-    specs (default: sources must lie in ``root``).
+    specs (default: sources must lie in ``root``). ``target_of`` reads what links need of a
+    file not added (default: the ``loader``'s Article; ``duizhao check`` reads it from its
+    cache).
     """
 
     def __init__(
@@ -138,6 +140,7 @@ class Corpus:
         figures: Catalog | None = None,
         root: Path | None = None,
         urls: SiteUrls | None = None,
+        target_of: Callable[[Path], LinkTarget] | None = None,
     ) -> None:
         self.docs_dir = docs_dir.resolve() if docs_dir is not None else None
         #: how the site's pages are published: where a link to the built site lands
@@ -149,7 +152,8 @@ class Corpus:
         if figures is None:
             figures = Catalog(root)
         self.figures = figures
-        self._loader = loader
+        #: what links read of a file not added (``target_of``, default: the loader's Article)
+        self._target_of = target_of or (lambda path: LinkTarget.of(loader(path)))
         self._cache: dict[Path, LinkTarget | None] = {}
         self._resolved: dict[Path, Path] = {}
 
@@ -173,7 +177,11 @@ class Corpus:
         return self.resolved(path).is_relative_to(self.root)
 
     def add(self, article: Article) -> None:
-        self._cache[self.resolved(article.path)] = LinkTarget.of(article)
+        self.add_target(article.path, LinkTarget.of(article))
+
+    def add_target(self, path: Path, target: LinkTarget) -> None:
+        """What links into the file ``path`` read of it (known: it is not read again)."""
+        self._cache[self.resolved(path)] = target
 
     def get(self, path: Path) -> LinkTarget | None:
         key = self.resolved(path)
@@ -182,7 +190,7 @@ class Corpus:
                 exists = key.is_file()
             except (OSError, ValueError):  # a name too long, a NUL: no such file
                 exists = False
-            self._cache[key] = LinkTarget.of(self._loader(path)) if exists else None
+            self._cache[key] = self._target_of(path) if exists else None
         return self._cache[key]
 
     def built_source(self, article: Article | LinkSource, url: str) -> Path | None:
@@ -533,6 +541,42 @@ def _check_alone(
 Linked = Callable[[LinkSource, Callable[[], list[Diagnostic]]], list[Diagnostic]]
 
 
+@dataclass(frozen=True)
+class FileSummary:
+    """What :func:`check_summaries` needs of one checked file: its problems found alone (the
+    checks of :func:`check_local` and the figures'), and what the checks across files read
+    of it. Small and plain: ``duizhao check`` keeps one per file between runs
+    (:mod:`duizhao.checkcache`)."""
+
+    path: Path
+    #: the problems of the file alone, in no particular order
+    found: tuple[Diagnostic, ...]
+    #: what links into the file read
+    target: LinkTarget
+    #: the file's links to check, or None for an unreadable file (DZ011)
+    source: LinkSource | None
+    #: the line of its ``featured: true``, or None
+    featured: int | None = None
+
+
+def summarize(
+    article: Article,
+    corpus: Corpus,
+    local: Callable[[Article], list[Diagnostic]] = check_local,
+) -> FileSummary:
+    """``article`` checked alone, and kept as what the checks across files need of it."""
+    found = _check_alone(article, corpus, local)
+    readable = not any(d.code == "DZ011" for d in found)
+    featured = article.meta.get(FEATURED_KEY) is True
+    return FileSummary(
+        article.path,
+        tuple(found),
+        LinkTarget.of(article),
+        LinkSource.of(article) if readable else None,
+        article.meta_lines.get(FEATURED_KEY, 1) if featured else None,
+    )
+
+
 def _links_of(source: LinkSource, corpus: Corpus) -> list[Diagnostic]:
     return list(check_links(source, corpus))
 
@@ -545,20 +589,29 @@ def check_corpus(
 ) -> list[Diagnostic]:
     """Check ``articles``, one at a time: each is checked alone as it comes and kept only as
     its links and anchors (links are checked once every article is known)."""
-    checked: list[tuple[LinkSource | None, list[Diagnostic]]] = []
-    featured: list[Article] = []
-    for article in articles:
-        corpus.add(article)
-        found = _check_alone(article, corpus, local)
-        readable = not any(d.code == "DZ011" for d in found)
-        checked.append((LinkSource.of(article) if readable else None, found))
-        if article.meta.get(FEATURED_KEY) is True:
-            featured.append(article)  # few: the home page shows one
+    summaries = (summarize(article, corpus, local) for article in articles)
+    return check_summaries(summaries, corpus, linked)
+
+
+def check_summaries(
+    summaries: Iterable[FileSummary], corpus: Corpus, linked: Linked | None = None
+) -> list[Diagnostic]:
+    """Every problem of the files ``summaries`` describe (each taken as it comes, so that
+    linked files not among them are read lazily): their own, then those across files (links,
+    featured pages), each file's in source order."""
+    kept: list[FileSummary] = []
+    featured: list[tuple[Path, int]] = []
+    for summary in summaries:
+        corpus.add_target(summary.path, summary.target)
+        kept.append(summary)
+        if summary.featured is not None:
+            featured.append((summary.path, summary.featured))  # few: the home page shows one
     result: list[Diagnostic] = []
-    for source, found in checked:
-        if source is not None:
-            links = functools.partial(_links_of, source, corpus)
-            found.extend(links() if linked is None else linked(source, links))
+    for summary in kept:
+        found = list(summary.found)
+        if summary.source is not None:
+            links = functools.partial(_links_of, summary.source, corpus)
+            found.extend(links() if linked is None else linked(summary.source, links))
         found.sort(key=lambda d: (d.line, d.code))
         result.extend(found)
     result.extend(check_featured(featured))

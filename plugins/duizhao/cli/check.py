@@ -3,6 +3,7 @@ those a baseline lists."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import Counter
@@ -12,11 +13,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..article import read_article
-from ..checks import Corpus, check_corpus, check_local, refused_input
+from ..checkcache import CACHE_NAME, CheckCache, cache_version, summaries
+from ..checks import Corpus, LinkTarget, check_local, check_summaries, refused_input
 from ..diagnostics import Diagnostic, Severity, to_sarif
 from ..figures.catalog import Catalog
-from ..project import Project, project_root
-from ..yamlsafe import MAX_TEXT_BYTES, InputError, load_json, read_bytes
+from ..project import Project, find_config, project_root
+from ..yamlsafe import MAX_TEXT_BYTES, InputError, inside, load_json, read_bytes
 from .common import find_project, iter_markdown
 
 if TYPE_CHECKING:
@@ -54,8 +56,8 @@ _check_format_option = click.option(
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Check every file afresh (the translation checks' findings are otherwise kept in "
-    "cache_dir between runs).",
+    help="Read and check every file afresh (each file's problems, links and anchors are "
+    "otherwise kept in cache_dir between runs, and only changed files are read again).",
 )
 @_check_format_option
 def check(
@@ -105,20 +107,49 @@ def _check_project(root: Path, targets: list[Path], cache: bool) -> tuple[list[D
             files.append(path)
         else:
             refused.append(problem)
+    cache_dir = _cache_dir(project) if cache else None
+    quality, terms = _quality(project, cache_dir)
+    kept = _check_cache(project, quality, cache_dir)
     corpus = Corpus(
         project.docs_dir if project else None,
         figures=Catalog(root),
         root=root,
         urls=project.urls if project else None,
+        target_of=None if kept is None else functools.partial(_target_of, kept),
     )
-    quality, terms = _quality(project, cache)
-    found = check_corpus(
-        (read_article(p) for p in files),
-        corpus,
-        lambda article: check_local(article, quality),
+    found = check_summaries(
+        summaries(files, corpus, lambda article: check_local(article, quality), kept), corpus
     )
     quality.save()
+    if kept is not None:
+        kept.save()
     return terms + found + refused + _lock_problems(project), len(files) + len(refused)
+
+
+def _cache_dir(project: Project | None) -> Path | None:
+    """The project's cache_dir, unless it lies in the docs folder (a check writes no source,
+    and MkDocs would publish the cache): no cache then."""
+    if project is None or project.cache_dir is None:
+        return None
+    if inside(project.cache_dir, project.docs_dir):
+        return None
+    return project.cache_dir
+
+
+def _check_cache(
+    project: Project | None, quality: Quality, cache_dir: Path | None
+) -> CheckCache | None:
+    """The project's per-file cache (``check.json``), or None for none: its version names the
+    project's mkdocs.yml and whether and how the translation checks run."""
+    if project is None or cache_dir is None:
+        return None
+    checks = f"enabled={quality.options.enabled} {quality.version}"
+    return CheckCache(cache_dir / CACHE_NAME, cache_version(find_config(project.root), checks))
+
+
+def _target_of(cache: CheckCache, path: Path) -> LinkTarget:
+    """What links read of a file outside the check: from the cache if it holds it."""
+    return cache.target(path) or LinkTarget.of(read_article(path))
 
 
 def _lock_problems(project: Project | None) -> list[Diagnostic]:
@@ -135,7 +166,7 @@ def _lock_problems(project: Project | None) -> list[Diagnostic]:
     return []
 
 
-def _quality(project: Project | None, cache: bool) -> tuple[Quality, list[Diagnostic]]:
+def _quality(project: Project | None, cache_dir: Path | None) -> tuple[Quality, list[Diagnostic]]:
     """The project's translation checks (with its glossary.yml, if any), and the glossary's
     own problems. Outside a project: the checks' defaults, without glossary or cache."""
     from ..quality.run import Quality, QualityOptions
@@ -151,7 +182,7 @@ def _quality(project: Project | None, cache: bool) -> tuple[Quality, list[Diagno
     quality = Quality(
         project.quality,
         glossary_path=path if path.exists() else None,
-        cache_dir=project.cache_dir if cache else None,
+        cache_dir=cache_dir,
     )
     return quality, problems
 

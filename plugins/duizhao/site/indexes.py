@@ -16,13 +16,14 @@ import functools
 import posixpath
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
 
 from ..article import INTRO_HEADING, Article, rewrite_urls
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic
 from ..escape import Math, markdown_source, markdown_text, markdown_url
 
 #: The line in an author-written index page where the generated list goes.
@@ -262,17 +263,17 @@ def check_listing(article: Article) -> Iterator[Diagnostic]:
             )
 
 
-def check_featured(articles: Iterable[Article]) -> Iterator[Diagnostic]:
-    """One featured article: the home page shows one."""
-    chosen = [a for a in articles if a.meta.get(FEATURED_KEY) is True]
+def check_featured(featured: Iterable[tuple[Path, int]]) -> Iterator[Diagnostic]:
+    """One featured article: the home page shows one. ``featured``: each page with
+    ``featured: true``, and that key's line."""
+    chosen = sorted(featured, key=lambda page: str(page[0]))
     if len(chosen) < 2:
         return
-    chosen.sort(key=lambda a: str(a.path))
-    for other in chosen[1:]:
-        yield _warn(
-            other,
-            other.meta_lines.get(FEATURED_KEY, 1),
+    for path, line in chosen[1:]:
+        yield Diagnostic(
+            path,
+            line,
             "DZ205",
-            f"'featured: true' here and in {chosen[0].path.name}; the home page shows one "
+            f"'featured: true' here and in {chosen[0][0].name}; the home page shows one "
             "featured article: remove 'featured: true' from all but one",
         )
