@@ -56,9 +56,10 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
+from .table_steps import ruled_extent
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 32
+DETECT_VERSION = 33
 
 __all__ = [
     "DETECT_VERSION",
@@ -113,6 +114,8 @@ class _Item:
     #: identity on its page (the fragment or graphic it stands for)
     key: int
     graphic: bool = False
+    #: a stop only as running text (a table's cell may read as one: :mod:`.table_steps`)
+    prose: bool = False
 
 
 def _split(page: DetectPage, left: Caption, right: Caption, layout: Layout) -> float:
@@ -189,8 +192,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if overlap_len(f.x0, f.x1, s0, s1) < s.region_share * f.width:
             continue
-        stop = id(f) in page.body or id(f) in page.headings or id(f) in stoppers
-        items.append(_Item(f.box, stop, id(f)))
+        hard = id(f) in page.headings or id(f) in stoppers
+        prose = id(f) in page.body and not hard
+        items.append(_Item(f.box, hard or prose, id(f), prose=prose))
     band = layout.band
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:
@@ -232,7 +236,9 @@ def grow(
 ) -> list[Box | None]:
     """The boxes of the regions of ``seeds`` (caption, up), grown together (see
     :func:`growths`); None where a region holds nothing."""
-    return [_box_of(g, layout) for g in growths(seeds, captions, layout)]
+    grown = growths(seeds, captions, layout)
+    ruled_extent(grown, layout)
+    return [_box_of(g, layout) for g in grown]
 
 
 def beside(

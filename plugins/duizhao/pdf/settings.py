@@ -310,6 +310,17 @@ class Settings:
     gap_lines: float = 2.5
     row_floor: float = 8.0
     row_lines: float = 0.8
+    #: a table goes on past where its rows stop (a wide gap, a cell read as running text) to
+    #: the next rule of the extent of one it took (both ends within ``ruled_align`` pt; a rule
+    #: at least ``ruled_min_lines`` leadings long), over what lies between unless that holds
+    #: another float's item or caption, a heading, a line of running text across
+    #: ``ruled_prose`` of the rule's width or a white gap over ``ruled_gap_lines`` leadings
+    #: (TMLR: rows 20 pt apart under a double rule; an italic group row under the header's
+    #: rule read as running text)
+    ruled_align: float = 2.0
+    ruled_min_lines: float = 3.0
+    ruled_prose: float = 0.8
+    ruled_gap_lines: float = 2.5
     #: … but a figure's first item may stand this many leadings from its caption (a plot
     #: drawn with white space under it: 33-38 pt above 9-pt captions in ICLR and PVLDB)
     first_gap_lines: float = 4.0

@@ -1,0 +1,69 @@
+"""Table-specific steps of the region growing of :mod:`.detect` (issue 20).
+
+A table's extent is its rules, the cell text between them and the notes under it; the
+caption-anchored growth of :func:`.detect.growths` stops at the first wide gap or line it reads
+as running text, which cuts tables whose rows stand a line apart or whose group rows are set
+like prose. The steps here finish what the growth started:
+
+* :func:`ruled_extent`: past where a table's growth stopped, on to the next rule of the extent
+  of one it took, over the cells between (never over another float's items, a caption, a
+  heading, a line of prose as wide as the table, or a wide white gap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..pdf.geometry import Box
+from ..pdf.page_layout import Layout
+from ..pdf.settings import Settings
+
+if TYPE_CHECKING:
+    from .detect import _Growth, _Item
+
+
+def _is_rule(item: _Item, s: Settings, min_width: float) -> bool:
+    b = item.box
+    return item.graphic and b[3] - b[1] <= s.float_rule_height and b[2] - b[0] >= min_width
+
+
+def _aligned(a: Box, b: Box, s: Settings) -> bool:
+    return abs(a[0] - b[0]) <= s.ruled_align and abs(a[2] - b[2]) <= s.ruled_align
+
+
+def ruled_extent(grown: Sequence[_Growth], layout: Layout) -> None:
+    """Extend each table's region (in place) to the farthest rule of its own extent that
+    follows what it took, item by item away from its caption, while what lies between is
+    the table's (see ``Settings.ruled_*``)."""
+    s = layout.settings
+    min_width = s.ruled_min_lines * layout.leading
+    gap_limit = max(s.gap_floor, s.ruled_gap_lines * layout.leading)
+    owned = {(id(g.caption.page), i.key) for g in grown for i in g.taken}
+    for g in grown:
+        if g.caption.kind != "table":
+            continue
+        rules = [i.box for i in g.taken if _is_rule(i, s, min_width)]
+        if not rules:
+            continue
+        width = max(r[2] - r[0] for r in rules)
+        page_key = id(g.caption.page)
+        pending: list[_Item] = []
+        edge = g.edge
+        for item in g.items[g.next :]:
+            b = item.box
+            if (page_key, item.key) in owned:
+                break  # another float's (or already this one's)
+            gap = (edge - b[3]) if g.up else (b[1] - edge)
+            if gap > gap_limit or (item.stop and not item.prose):
+                break
+            if item.prose and b[2] - b[0] >= s.ruled_prose * width:
+                break  # a line of running text across the table: it ended
+            pending.append(item)
+            edge = min(edge, b[1]) if g.up else max(edge, b[3])
+            if _is_rule(item, s, min_width) and any(_aligned(b, r, s) for r in rules):
+                for p in pending:
+                    g.taken.append(p)
+                    owned.add((page_key, p.key))
+                g.edge = edge
+                pending = []
