@@ -114,8 +114,9 @@ class _Item:
     #: identity on its page (the fragment or graphic it stands for)
     key: int
     graphic: bool = False
-    #: a stop only as running text (a table's cell may read as one: :mod:`.table_steps`)
-    prose: bool = False
+    #: a stop only as running text or a heading (a table's cell or header may read as one:
+    #: :mod:`.table_steps`), not as another caption's or float's
+    soft: bool = False
 
 
 def _split(page: DetectPage, left: Caption, right: Caption, layout: Layout) -> float:
@@ -192,9 +193,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if overlap_len(f.x0, f.x1, s0, s1) < s.region_share * f.width:
             continue
-        hard = id(f) in page.headings or id(f) in stoppers
-        prose = id(f) in page.body and not hard
-        items.append(_Item(f.box, hard or prose, id(f), prose=prose))
+        soft = id(f) in page.body or id(f) in page.headings
+        hard = id(f) in stoppers
+        items.append(_Item(f.box, hard or soft, id(f), soft=soft and not hard))
     band = layout.band
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:

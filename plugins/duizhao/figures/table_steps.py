@@ -6,8 +6,9 @@ as running text, which cuts tables whose rows stand a line apart or whose group 
 like prose. The steps here finish what the growth started:
 
 * :func:`ruled_extent`: past where a table's growth stopped, on to the next rule of the extent
-  of one it took, over the cells between (never over another float's items, a caption, a
-  heading, a line of prose as wide as the table, or a wide white gap).
+  of one it took, over the cells between, header cells read as headings too (never over
+  another float's items, a caption, a line of prose as wide as the table, or a wide white
+  gap).
 """
 
 from __future__ import annotations
@@ -55,9 +56,9 @@ def ruled_extent(grown: Sequence[_Growth], layout: Layout) -> None:
             if (page_key, item.key) in owned:
                 break  # another float's (or already this one's)
             gap = (edge - b[3]) if g.up else (b[1] - edge)
-            if gap > gap_limit or (item.stop and not item.prose):
+            if gap > gap_limit or (item.stop and not item.soft):
                 break
-            if item.prose and b[2] - b[0] >= s.ruled_prose * width:
+            if item.soft and b[2] - b[0] >= s.ruled_prose * width:
                 break  # a line of running text across the table: it ended
             pending.append(item)
             edge = min(edge, b[1]) if g.up else max(edge, b[3])

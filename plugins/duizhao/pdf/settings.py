@@ -313,7 +313,7 @@ class Settings:
     #: a table goes on past where its rows stop (a wide gap, a cell read as running text) to
     #: the next rule of the extent of one it took (both ends within ``ruled_align`` pt; a rule
     #: at least ``ruled_min_lines`` leadings long), over what lies between unless that holds
-    #: another float's item or caption, a heading, a line of running text across
+    #: another float's item or caption, a line of running text or a heading across
     #: ``ruled_prose`` of the rule's width or a white gap over ``ruled_gap_lines`` leadings
     #: (TMLR: rows 20 pt apart under a double rule; an italic group row under the header's
     #: rule read as running text)
