@@ -182,3 +182,114 @@ def test_a_table_whose_rows_stand_a_line_apart_goes_on_to_its_top_rule(tmp_path:
     pdf = tmp_path / "apart.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Table 6": (table, "Values of the functions.")})
+
+
+def _below_tables_page() -> Canvas:
+    """A page whose two tables are captioned below them (the paper's usual side)."""
+    c = Canvas()
+    heads(c, 1)
+    t1 = ruled_table(c, LEFT[0] + 10, 72, 5, 4, 7)
+    _cap, y = caption_lines(c, LEFT, t1[3] + 6, "Table 1:", "Sizes of the inputs.")
+    body(c, LEFT, y + 14, 720, 3)
+    t2 = ruled_table(c, RIGHT[0] + 10, 72, 5, 4, 7)
+    _cap, y = caption_lines(c, RIGHT, t2[3] + 6, "Table 2:", "Costs of the inputs.")
+    body(c, RIGHT, y + 14, 720, 5)
+    return c
+
+
+def test_stacked_tables_captioned_above_in_a_paper_that_captions_below(tmp_path: Path) -> None:
+    """Class 3 where the paper's vote says tables are captioned below (page 1): on page 2 two
+    tables stacked in one column each captioned above, a table captioned above right over a
+    figure in the other. The lower caption has the upper table over it, yet that table lies
+    right under the upper caption, which has nothing above it: each caption keeps the body
+    on its own side, split between the two captions."""
+    c = Canvas()
+    heads(c, 2)
+    _cap, y = caption_lines(c, LEFT, 72, "Table 3:", "Sizes of the data sets.")
+    t1 = ruled_table(c, LEFT[0] + 10, y + 4, 5, 4, 7)
+    _cap, y = caption_lines(c, LEFT, t1[3] + 8, "Table 4:", "Times per data set.")
+    t2 = ruled_table(c, LEFT[0] + 10, y + 4, 6, 4, 7)
+    body(c, LEFT, t2[3] + 16, 720, 3)
+    _cap, y = caption_lines(c, RIGHT, 72, "Table 5:", "Metrics of the runs.")
+    t3 = ruled_table(c, RIGHT[0] + 10, y + 4, 5, 4, 7)
+    chart = bar_chart(c, RIGHT[0] + 20, t3[3] + 10, RIGHT[1] - 20, t3[3] + 150)
+    _cap, y = caption_lines(c, RIGHT, chart[3] + 8, "Figure 2:", "Loss of the runs.")
+    body(c, RIGHT, y + 16, 720, 5)
+    pdf = tmp_path / "mixed-sides.pdf"
+    pdf.write_bytes(_pdf([_below_tables_page(), c]))
+    found = [f for f in detect_figures(pdf) if f.page == 2]
+    _check(
+        found,
+        {
+            "Table 3": (t1, "Sizes of the data sets."),
+            "Table 4": (t2, "Times per data set."),
+            "Table 5": (t3, "Metrics of the runs."),
+            "Figure 2": (chart, "Loss of the runs."),
+        },
+    )
+
+
+def test_a_table_at_a_columns_foot_keeps_its_spaced_rows_and_notes(tmp_path: Path) -> None:
+    """Class 2 at a column's foot: rows set with extra space between them (more than a
+    table's usual row gap), the notes in small type under the bottom rule ending where the
+    column ends (where footnotes would stand): rows and notes are the table's."""
+    c = Canvas()
+    heads(c, 1)
+    body(c, LEFT, 72, 720, 3)
+    y = body(c, RIGHT, 72, 520, 5)
+    _cap, y = caption_lines(c, RIGHT, y + 14, "Table 7:", "Run times of the renderers.")
+    x0, x1 = RIGHT[0] + 4, RIGHT[1] - 4
+    parts = [c.rule(x0, x1, y + 4)]
+    parts += _rows(c, x0, x1, y + 8 + 8, 1, 8)
+    parts.append(c.rule(x0, x1, y + 8 + 8 + 4))
+    parts += [box for r in range(5) for box in _rows(c, x0, x1, y + 8 + 8 + 4 + 14 + r * 16, 1, 8)]
+    bottom = y + 8 + 8 + 4 + 14 + 4 * 16 + 4
+    parts.append(c.rule(x0, x1, bottom))
+    c.color((0, 0, 0))
+    parts += [
+        c.text(x0, bottom + 3 + SMALL + k * SMALL * 1.25, line, SMALL)
+        for k, line in enumerate(
+            (
+                "Times in seconds per frame at 1080p, mean of ten frames;",
+                "a dash marks a renderer that ran out of memory; the last",
+                "row renders without shadows (their cost is in the text).",
+            )
+        )
+    ]
+    box = union(parts)
+    assert box[3] < 722
+    pdf = tmp_path / "foot.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 7": (box, "Run times of the renderers.")})
+
+
+def test_a_table_gone_on_to_its_bottom_rule_keeps_the_notes_under_it(tmp_path: Path) -> None:
+    """Class 2 with a table whose growth stops early (a group of rows set a line apart from
+    the ones above): it goes on to its bottom rule, and the notes in small type right under
+    that rule are the table's too."""
+    c = Canvas()
+    heads(c, 1)
+    y = body(c, LEFT, 72, 150, 1)
+    _cap, y = caption_lines(c, LEFT, y + 16, "Table 8:", "Memory of the solvers.")
+    x0, x1 = LEFT[0] + 4, LEFT[1] - 4
+    parts = [c.rule(x0, x1, y + 4)]
+    parts += _rows(c, x0, x1, y + 16, 3, 8)
+    parts += _rows(c, x0, x1, y + 16 + 3 * 10.4 + 14, 3, 8)
+    bottom = y + 16 + 6 * 10.4 + 14 - 10.4 + 4
+    parts.append(c.rule(x0, x1, bottom))
+    c.color((0, 0, 0))
+    parts += [
+        c.text(x0, bottom + 3 + SMALL + k * SMALL * 1.25, line, SMALL)
+        for k, line in enumerate(
+            (
+                "Peak resident memory in MB; the lower group runs",
+                "with the cache turned off (see the text).",
+            )
+        )
+    ]
+    box = union(parts)
+    body(c, LEFT, box[3] + 14, 720, 3)
+    body(c, RIGHT, 72, 720, 5)
+    pdf = tmp_path / "notes-after-extent.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), {"Table 8": (box, "Memory of the solvers.")})

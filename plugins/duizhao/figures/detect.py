@@ -56,10 +56,10 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
-from .table_steps import ruled_extent
+from .table_steps import ruled_extent, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 33
+DETECT_VERSION = 34
 
 __all__ = [
     "DETECT_VERSION",
@@ -239,6 +239,7 @@ def grow(
     :func:`growths`); None where a region holds nothing."""
     grown = growths(seeds, captions, layout)
     ruled_extent(grown, layout)
+    table_notes(grown, layout)
     return [_box_of(g, layout) for g in grown]
 
 
@@ -527,6 +528,10 @@ def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) 
     return region[3] - region[1] > layout.settings.vote_table_lines * layout.leading
 
 
+#: the kinds whose side :func:`_unshared` may turn
+_SIDED = frozenset({"figure", "table"})
+
+
 def _unshared(
     seeds: Sequence[tuple[Caption, bool]],
     regions: dict[int, dict[bool, Box | None]],
@@ -535,10 +540,12 @@ def _unshared(
     """A figure captioned on the side its paper does not use (set above its charts, right
     under another figure's charts that the other's caption, above them, grows down over):
     when its region on its side is another seed's as well and the one on the other side
-    draws something and is nobody else's, its body is on the other side."""
+    draws something and is nobody else's, its body is on the other side. So for a table
+    (two tables stacked in one column, each captioned above, in a paper that captions its
+    tables below: two captions in a column are two floats, split between them)."""
     out = list(seeds)
     for k, (caption, up) in enumerate(out):
-        if caption.kind != "figure" or caption.ruled or not graphic[id(caption)][not up]:
+        if caption.kind not in _SIDED or caption.ruled or not graphic[id(caption)][not up]:
             continue
         mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
         if mine is None or alt is None:

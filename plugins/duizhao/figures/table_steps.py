@@ -9,6 +9,8 @@ like prose. The steps here finish what the growth started:
   of one it took, over the cells between, header cells read as headings too (never over
   another float's items, a caption, a line of prose as wide as the table, or a wide white
   gap).
+* :func:`table_notes`: the lines of small type right under a table's bottom rule (its notes)
+  are the table's, however its growth ended.
 """
 
 from __future__ import annotations
@@ -68,3 +70,37 @@ def ruled_extent(grown: Sequence[_Growth], layout: Layout) -> None:
                     owned.add((page_key, p.key))
                 g.edge = edge
                 pending = []
+
+
+def table_notes(grown: Sequence[_Growth], layout: Layout) -> None:
+    """Add to each table grown down from its caption (in place) the notes under its bottom
+    rule: lines in type smaller than the body's (``Settings.note_size``), each within a row
+    gap (``row_*``) of what is above, none another float's, a caption or running text."""
+    s = layout.settings
+    min_width = s.ruled_min_lines * layout.leading
+    row_limit = max(s.row_floor, s.row_lines * layout.leading)
+    owned = {(id(g.caption.page), i.key) for g in grown for i in g.taken}
+    for g in grown:
+        if g.caption.kind != "table" or g.up or not g.taken:
+            continue
+        last = max(g.taken, key=lambda i: i.box[3])
+        if not _is_rule(last, s, min_width):
+            continue  # no bottom rule: its notes are no different from its rows
+        page_key = id(g.caption.page)
+        sizes = {id(f): f.size for f in g.caption.page.layout.fragments}
+        edge = last.box[3]
+        for item in sorted(
+            (i for i in g.items if i.box[1] >= edge - s.start_slack), key=lambda i: i.box[1]
+        ):
+            if (page_key, item.key) in owned:
+                if item.box[3] <= edge + s.start_slack:
+                    continue  # the table's own (its bottom rule), or level with it
+                break  # another float's
+            size = sizes.get(item.key)
+            small = size is not None and size < s.note_size * layout.body
+            if item.box[1] - edge > row_limit or not small or (item.stop and not item.soft):
+                break
+            g.taken.append(item)
+            owned.add((page_key, item.key))
+            edge = max(edge, item.box[3])
+        g.edge = max(g.edge, edge)

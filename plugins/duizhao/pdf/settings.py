@@ -321,6 +321,10 @@ class Settings:
     ruled_min_lines: float = 3.0
     ruled_prose: float = 0.8
     ruled_gap_lines: float = 2.5
+    #: a table's notes under its bottom rule are set in type smaller than this share of the
+    #: body (ACM TOG: about 37 pt of small type right under the rule), each line within a
+    #: row gap (``row_*``) of the one above
+    note_size: float = 0.95
     #: … but a figure's first item may stand this many leadings from its caption (a plot
     #: drawn with white space under it: 33-38 pt above 9-pt captions in ICLR and PVLDB)
     first_gap_lines: float = 4.0
