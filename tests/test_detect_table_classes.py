@@ -293,3 +293,37 @@ def test_a_table_gone_on_to_its_bottom_rule_keeps_the_notes_under_it(tmp_path: P
     pdf = tmp_path / "notes-after-extent.pdf"
     pdf.write_bytes(_pdf([c]))
     _check(detect_figures(pdf), {"Table 8": (box, "Memory of the solvers.")})
+
+
+def test_a_header_row_at_the_captions_size_is_no_line_of_the_caption(tmp_path: Path) -> None:
+    """Class 1 as IJCAI sets it: the header row in the caption's type (9 pt) right under the
+    caption, its cells a column separation (12 pt) apart, one or two lines over the first
+    rule: the caption ends over it and the header is the table's."""
+    for lines in (1, 2):
+        c = Canvas()
+        heads(c, 1)
+        y = body(c, LEFT, 72, 200, 1)
+        text = "Accuracy and time of the methods on the four benchmark sets of the study."
+        _cap, y = caption_lines(c, LEFT, y + 16, "Table 1:", text)
+        x0 = LEFT[0] + 6
+        parts: list[Box] = []
+        c.color((0, 0, 0))
+        for line in range(lines):
+            x = x0
+            for word in ("Method", "Mean", "Worst", "Time", "Size"):
+                parts.append(c.text(x, y + 1.5 + 9 * 0.72 + line * 10, word, 9))
+                x += len(word) * 0.6 * 9 + 12
+        rule = parts[-1][3] + 3
+        parts.append(c.rule(x0, LEFT[1] - 6, rule))
+        parts += [
+            c.text(x0 + k * 50, rule + 12 + r * 10.4, f"v{r}.{k}", 8)
+            for r in range(6)
+            for k in range(4)
+        ]
+        parts.append(c.rule(x0, LEFT[1] - 6, rule + 12 + 5 * 10.4 + 4))
+        table = union(parts)
+        body(c, LEFT, table[3] + 14, 720, 3)
+        body(c, RIGHT, 72, 720, 5)
+        pdf = tmp_path / f"header-{lines}.pdf"
+        pdf.write_bytes(_pdf([c]))
+        _check(detect_figures(pdf), {"Table 1": (table, text)})

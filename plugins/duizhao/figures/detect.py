@@ -59,7 +59,7 @@ from .running import DetectPage, body_sized, running_text
 from .table_steps import ruled_extent, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 34
+DETECT_VERSION = 35
 
 __all__ = [
     "DETECT_VERSION",

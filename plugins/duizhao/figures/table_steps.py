@@ -11,18 +11,23 @@ like prose. The steps here finish what the growth started:
   gap).
 * :func:`table_notes`: the lines of small type right under a table's bottom rule (its notes)
   are the table's, however its growth ended.
+* :func:`header_row`: a line under a caption set as a table's cells (apart by more than a
+  word space) with a rule right under it is the table's header row, not the caption's next
+  line (the caption's grammar, :mod:`.caption_steps`, asks).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..pdf.geometry import Box
+from ..pdf.geometry import Box, overlap_len
 from ..pdf.page_layout import Layout
 from ..pdf.settings import Settings
 
 if TYPE_CHECKING:
+    from ..pdf.text import Line
     from .detect import _Growth, _Item
 
 
@@ -104,3 +109,26 @@ def table_notes(grown: Sequence[_Growth], layout: Layout) -> None:
             owned.add((page_key, item.key))
             edge = max(edge, item.box[3])
         g.edge = max(g.edge, edge)
+
+
+def header_row(row: Sequence[Line], graphics: Sequence[Box], layout: Layout) -> bool:
+    """``row`` (a line's fragments, left to right) is a table's header row: glyphs (its
+    cells') apart by more than ``header_gap`` em somewhere, over a rule (no thicker than a
+    float rule) across ``ruled_row_span`` of its width within ``header_rule_lines`` leadings
+    under it (a two-line header's first line has the second between it and the rule)."""
+    s = layout.settings
+    size = max(f.size for f in row)
+    glyphs = sorted((c for f in row for c in f.chars if not c.text.isspace()), key=lambda c: c.x0)
+    edges = list(itertools.accumulate((c.x1 for c in glyphs), max))
+    if not any(
+        b.x0 - x1 > s.header_gap * size for x1, b in zip(edges[:-1], glyphs[1:], strict=True)
+    ):
+        return False
+    x0, right, bottom = row[0].x0, max(f.x1 for f in row), max(f.y1 for f in row)
+    reach = s.header_rule_lines * layout.leading
+    return any(
+        0 <= g[1] - bottom <= reach
+        and g[3] - g[1] <= s.float_rule_height
+        and overlap_len(g[0], g[2], x0, right) >= s.ruled_row_span * (right - x0)
+        for g in graphics
+    )

@@ -257,6 +257,12 @@ class Settings:
     alone_caption_size: float = 0.25
     #: fragments of a row further apart than this (em) are table cells, not a caption's line
     caption_cell_gap: float = 1.5
+    #: … and a line under a caption with glyphs more than this (em) apart (wider than a
+    #: justified word space), over a rule within this many leadings under it, is a table's
+    #: header row (IJCAI sets a header at the caption's size between the caption and the
+    #: first rule, its cells a column separation apart)
+    header_gap: float = 0.8
+    header_rule_lines: float = 2.0
     #: a caption with running text beside its first line (a wrapfigure's) keeps that line's
     #: measure: a line below reaching past it by more than this (em) is the text under the
     #: wrapfigure, back at the column's full width
