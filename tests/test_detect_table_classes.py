@@ -140,22 +140,25 @@ def test_two_tables_stacked_in_one_column_each_captioned_above(tmp_path: Path) -
 
 
 def test_a_table_right_above_a_figure_in_one_column(tmp_path: Path) -> None:
-    """Class 3: a table captioned above, a figure right under its bottom rule captioned
-    below (TMLR): the table ends at its rule, the figure is its own."""
-    c = Canvas()
-    heads(c, 1)
-    body(c, LEFT, 72, 720, 3)
-    _cap, y = caption_lines(c, RIGHT, 72, "Table 5:", "Metrics of the runs.")
-    table = ruled_table(c, RIGHT[0] + 10, y + 4, 5, 4, 7)
-    chart = bar_chart(c, RIGHT[0] + 20, table[3] + 10, RIGHT[1] - 20, table[3] + 150)
-    _cap, y = caption_lines(c, RIGHT, chart[3] + 8, "Figure 2:", "Loss of the runs.")
-    body(c, RIGHT, y + 16, 720, 5)
-    pdf = tmp_path / "table-over-figure.pdf"
-    pdf.write_bytes(_pdf([c]))
-    _check(
-        detect_figures(pdf),
-        {"Table 5": (table, "Metrics of the runs."), "Figure 2": (chart, "Loss of the runs.")},
-    )
+    """Class 3: a table captioned above, a figure under its bottom rule captioned below
+    (TMLR), 10 pt under it or as close as 2 pt (before the split, one box over both and the
+    figure's caption reported without a body): the table ends at its rule, the figure is
+    its own."""
+    for gap in (10, 2):
+        c = Canvas()
+        heads(c, 1)
+        body(c, LEFT, 72, 720, 3)
+        _cap, y = caption_lines(c, RIGHT, 72, "Table 5:", "Metrics of the runs.")
+        table = ruled_table(c, RIGHT[0] + 10, y + 4, 5, 4, 7)
+        chart = bar_chart(c, RIGHT[0] + 20, table[3] + gap, RIGHT[1] - 20, table[3] + 150)
+        _cap, y = caption_lines(c, RIGHT, chart[3] + 8, "Figure 2:", "Loss of the runs.")
+        body(c, RIGHT, y + 16, 720, 5)
+        pdf = tmp_path / f"table-over-figure-{gap}.pdf"
+        pdf.write_bytes(_pdf([c]))
+        _check(
+            detect_figures(pdf),
+            {"Table 5": (table, "Metrics of the runs."), "Figure 2": (chart, "Loss of the runs.")},
+        )
 
 
 def test_a_table_whose_rows_stand_a_line_apart_goes_on_to_its_top_rule(tmp_path: Path) -> None:

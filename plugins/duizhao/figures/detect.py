@@ -56,10 +56,10 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
-from .table_steps import ruled_extent, table_notes
+from .table_steps import ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 35
+DETECT_VERSION = 36
 
 __all__ = [
     "DETECT_VERSION",
@@ -238,6 +238,9 @@ def grow(
     """The boxes of the regions of ``seeds`` (caption, up), grown together (see
     :func:`growths`); None where a region holds nothing."""
     grown = growths(seeds, captions, layout)
+    limits = split_limits(grown, layout)
+    if limits:
+        grown = growths(seeds, captions, layout, limits)
     ruled_extent(grown, layout)
     table_notes(grown, layout)
     return [_box_of(g, layout) for g in grown]
@@ -328,12 +331,17 @@ def _rule(item: _Item, s: Settings) -> bool:
 
 
 def growths(
-    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
+    seeds: Sequence[tuple[Caption, bool]],
+    captions: Sequence[Caption],
+    layout: Layout,
+    limits: dict[int, float] | None = None,
 ) -> list[_Growth]:
     """Grow the regions of ``seeds`` (caption, up) together, nearest item first anywhere.
 
     Growing together settles what lies between two floats: a table's rows go to the table
     caption they follow closely, not to the figure caption further away below them.
+    ``limits``: how far (y) the regions of some captions (by id) may reach at most
+    (:func:`.table_steps.split_limits`).
     """
     s = layout.settings
     gap_limit = max(s.gap_floor, s.gap_lines * layout.leading)
@@ -356,6 +364,9 @@ def growths(
                 (i for i in items if i.box[1] >= cb[3] - (over if _rule(i, s) else s.start_slack)),
                 key=lambda i: i.box[1],
             )
+        if limits and id(caption) in limits:
+            at = limits[id(caption)]
+            near = [i for i in near if (i.box[1] >= at if up else i.box[3] <= at)]
         grown.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
     owner: dict[tuple[int, int], _Growth] = {}
     while True:

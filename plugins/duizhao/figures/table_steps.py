@@ -11,6 +11,9 @@ like prose. The steps here finish what the growth started:
   gap).
 * :func:`table_notes`: the lines of small type right under a table's bottom rule (its notes)
   are the table's, however its growth ended.
+* :func:`split_limits`: a table grown past its rule over a drawing that another caption
+  (further on, its body lost) needs ends at that rule: two captions in one column are two
+  floats, split between them.
 * :func:`header_row`: a line under a caption set as a table's cells (apart by more than a
   word space) with a rule right under it is the table's header row, not the caption's next
   line (the caption's grammar, :mod:`.caption_steps`, asks).
@@ -132,3 +135,39 @@ def header_row(row: Sequence[Line], graphics: Sequence[Box], layout: Layout) -> 
         and overlap_len(g[0], g[2], x0, right) >= s.ruled_row_span * (right - x0)
         for g in graphics
     )
+
+
+def split_limits(grown: Sequence[_Growth], layout: Layout) -> dict[int, float]:
+    """Where tables must stop (by their caption's id: the y of their last rule) because they
+    grew over another float: past a rule of theirs they took a drawing (a graphic neither a
+    rule nor spanning their rules, as a cell's shading does) and a caption further on, in
+    their span, holds no body of its own (a figure none drawn, a table nothing)."""
+    s = layout.settings
+    min_width = s.ruled_min_lines * layout.leading
+    lost = [
+        g
+        for g in grown
+        if not any(i.graphic for i in g.taken) and (g.caption.kind == "figure" or not g.taken)
+    ]
+    limits: dict[int, float] = {}
+    for g in grown:
+        if g.caption.kind != "table" or not lost:
+            continue
+        rules: list[Box] = []
+        for item in g.taken:
+            if _is_rule(item, s, min_width):
+                rules.append(item.box)
+            elif item.graphic and rules and not any(_aligned(item.box, r, s) for r in rules):
+                if any(_further(g, o, item.box) for o in lost):
+                    edge = [r[1] for r in rules] if g.up else [r[3] for r in rules]
+                    limits[id(g.caption)] = min(edge) if g.up else max(edge)
+                break
+    return limits
+
+
+def _further(g: _Growth, other: _Growth, drawing: Box) -> bool:
+    """``other``'s caption lies beyond ``drawing`` from ``g``'s caption, in ``g``'s span."""
+    cb, (s0, s1) = other.caption.box, g.caption.span
+    if other.caption.page is not g.caption.page or overlap_len(cb[0], cb[2], s0, s1) <= 0:
+        return False
+    return cb[3] <= drawing[1] if g.up else cb[1] >= drawing[3]
