@@ -330,3 +330,33 @@ def test_a_header_row_at_the_captions_size_is_no_line_of_the_caption(tmp_path: P
         pdf = tmp_path / f"header-{lines}.pdf"
         pdf.write_bytes(_pdf([c]))
         _check(detect_figures(pdf), {"Table 1": (table, text)})
+
+
+def test_an_unruled_table_whose_rows_stand_apart_keeps_them_all(tmp_path: Path) -> None:
+    """A table without rules, its rows 20 pt apart (more than a table's usual row gap),
+    captioned above or below: the rows whose cells start at its columns are all the table's
+    (before: one row, IoU 0.07)."""
+    for where in ("above", "below"):
+        c = Canvas()
+        heads(c, 1)
+        y = body(c, LEFT, 72, 150, 1)
+        if where == "above":
+            _cap, y = caption_lines(c, LEFT, y + 16, "Table 1:", "Values of the runs.")
+        top = y + (6 if where == "above" else 16)
+        c.color((0, 0, 0))
+        table = union(
+            [
+                c.text(LEFT[0] + 4 + k * 60, top + 8 + r * 20, f"v{r}.{k}" if r else f"col{k}", 8)
+                for r in range(6)
+                for k in range(4)
+            ]
+        )
+        if where == "below":
+            _cap, y = caption_lines(c, LEFT, table[3] + 8, "Table 1:", "Values of the runs.")
+            body(c, LEFT, y + 14, 720, 3)
+        else:
+            body(c, LEFT, table[3] + 14, 720, 3)
+        body(c, RIGHT, 72, 720, 5)
+        pdf = tmp_path / f"unruled-{where}.pdf"
+        pdf.write_bytes(_pdf([c]))
+        _check(detect_figures(pdf), {"Table 1": (table, "Values of the runs.")})

@@ -56,10 +56,10 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
-from .table_steps import ruled_extent, split_limits, table_notes
+from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 36
+DETECT_VERSION = 37
 
 __all__ = [
     "DETECT_VERSION",
@@ -242,6 +242,7 @@ def grow(
     if limits:
         grown = growths(seeds, captions, layout, limits)
     ruled_extent(grown, layout)
+    grid_extent(grown, layout)
     table_notes(grown, layout)
     return [_box_of(g, layout) for g in grown]
 

@@ -9,6 +9,8 @@ like prose. The steps here finish what the growth started:
   of one it took, over the cells between, header cells read as headings too (never over
   another float's items, a caption, a line of prose as wide as the table, or a wide white
   gap).
+* :func:`grid_extent`: an unruled table goes on, row by row, over rows whose cells start at
+  its columns' left edges, however far apart its rows stand.
 * :func:`table_notes`: the lines of small type right under a table's bottom rule (its notes)
   are the table's, however its growth ended.
 * :func:`split_limits`: a table grown past its rule over a drawing that another caption
@@ -171,3 +173,47 @@ def _further(g: _Growth, other: _Growth, drawing: Box) -> bool:
     if other.caption.page is not g.caption.page or overlap_len(cb[0], cb[2], s0, s1) <= 0:
         return False
     return cb[3] <= drawing[1] if g.up else cb[1] >= drawing[3]
+
+
+def grid_extent(grown: Sequence[_Growth], layout: Layout) -> None:
+    """Extend each table without rules (in place) row by row away from its caption over
+    rows with at least ``grid_cells`` cells (and most of them) starting within
+    ``grid_align`` pt of where its cells start, each within ``ruled_gap_lines`` leadings of
+    the last, no drawing, no other float's item or caption, no line as wide as
+    ``ruled_prose`` of the table."""
+    s = layout.settings
+    min_width = s.ruled_min_lines * layout.leading
+    gap_limit = max(s.gap_floor, s.ruled_gap_lines * layout.leading)
+    owned = {(id(g.caption.page), i.key) for g in grown for i in g.taken}
+    for g in grown:
+        text = [i for i in g.taken if not i.graphic]
+        if g.caption.kind != "table" or any(_is_rule(i, s, min_width) for i in g.taken):
+            continue
+        starts = sorted({round(i.box[0], 1) for i in text})
+        if len(starts) < s.grid_cells:
+            continue
+        width = max(i.box[2] for i in text) - min(i.box[0] for i in text)
+        page_key = id(g.caption.page)
+        rest = [i for i in g.items[g.next :] if (page_key, i.key) not in owned]
+        edge = g.edge
+        while rest:
+            first = rest[0]
+            row = [i for i in rest if min(i.box[3], first.box[3]) > max(i.box[1], first.box[1])]
+            gap = (edge - first.box[3]) if g.up else (first.box[1] - edge)
+            aligned = sum(any(abs(i.box[0] - x) <= s.grid_align for x in starts) for i in row)
+            if (
+                gap > gap_limit
+                or aligned < max(s.grid_cells, (len(row) + 1) // 2)
+                or any(i.graphic or (i.stop and not i.soft) for i in row)
+                or any(i.box[2] - i.box[0] >= s.ruled_prose * width for i in row)
+            ):
+                break
+            for i in row:
+                g.taken.append(i)
+                owned.add((page_key, i.key))
+            edge = (
+                min(edge, *(i.box[1] for i in row)) if g.up else max(edge, *(i.box[3] for i in row))
+            )
+            keys = {i.key for i in row}
+            rest = [i for i in rest if i.key not in keys and (page_key, i.key) not in owned]
+        g.edge = edge

@@ -327,6 +327,10 @@ class Settings:
     ruled_min_lines: float = 3.0
     ruled_prose: float = 0.8
     ruled_gap_lines: float = 2.5
+    #: an unruled table goes on over a row with at least ``grid_cells`` cells (and most of
+    #: them) starting within ``grid_align`` pt of where its cells start (rows set far apart)
+    grid_cells: int = 2
+    grid_align: float = 2.0
     #: a table's notes under its bottom rule are set in type smaller than this share of the
     #: body (ACM TOG: about 37 pt of small type right under the rule), each line within a
     #: row gap (``row_*``) of the one above
