@@ -26,6 +26,8 @@ settings). The steps, each a function:
    below its caption has its body beside it (:func:`beside`, a side caption). All captions
    grow at once, nearest item first, so what lies between two floats goes to the one it
    hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
+   A table's region then reaches its own rules, cell grid and notes, and stops at its last
+   rule where another caption needs what lies past it (:mod:`.table_steps`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
