@@ -37,6 +37,7 @@ from ..pdf.page_layout import Layout
 from ..pdf.settings import Settings
 from ..pdf.text import Line, merge
 from .running import DetectPage
+from .table_steps import header_row
 
 __all__ = [
     "Caption",
@@ -400,6 +401,8 @@ def _next_line(
     cell_gap = s.caption_cell_gap * first.size
     if any(b.x0 - x1 > cell_gap for x1, b in zip(edges[:-1], row[1:], strict=True)):
         return None  # the cells of a table row
+    if header_row(row, page.graphics, layout):
+        return None  # a table's header row over its rule
     nxt = row[0] if len(row) == 1 else merge(row, layout.fonts, s)
     # A label alone on its line (IEEE's TABLE I) may be followed by its text in smaller
     # capitals; after that the caption keeps the size of its text.

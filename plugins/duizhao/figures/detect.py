@@ -26,6 +26,8 @@ settings). The steps, each a function:
    below its caption has its body beside it (:func:`beside`, a side caption). All captions
    grow at once, nearest item first, so what lies between two floats goes to the one it
    hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
+   A table's region then reaches its own rules, cell grid and notes, and stops at its last
+   rule where another caption needs what lies past it (:mod:`.table_steps`).
 4. **Ink**: the box is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
@@ -56,9 +58,10 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
+from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 32
+DETECT_VERSION = 37
 
 __all__ = [
     "DETECT_VERSION",
@@ -113,6 +116,9 @@ class _Item:
     #: identity on its page (the fragment or graphic it stands for)
     key: int
     graphic: bool = False
+    #: a stop only as running text or a heading (a table's cell or header may read as one:
+    #: :mod:`.table_steps`), not as another caption's or float's
+    soft: bool = False
 
 
 def _split(page: DetectPage, left: Caption, right: Caption, layout: Layout) -> float:
@@ -189,8 +195,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
             continue
         if overlap_len(f.x0, f.x1, s0, s1) < s.region_share * f.width:
             continue
-        stop = id(f) in page.body or id(f) in page.headings or id(f) in stoppers
-        items.append(_Item(f.box, stop, id(f)))
+        soft = id(f) in page.body or id(f) in page.headings
+        hard = id(f) in stoppers
+        items.append(_Item(f.box, hard or soft, id(f), soft=soft and not hard))
     band = layout.band
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:
@@ -232,7 +239,14 @@ def grow(
 ) -> list[Box | None]:
     """The boxes of the regions of ``seeds`` (caption, up), grown together (see
     :func:`growths`); None where a region holds nothing."""
-    return [_box_of(g, layout) for g in growths(seeds, captions, layout)]
+    grown = growths(seeds, captions, layout)
+    limits = split_limits(grown, layout)
+    if limits:
+        grown = growths(seeds, captions, layout, limits)
+    ruled_extent(grown, layout)
+    grid_extent(grown, layout)
+    table_notes(grown, layout)
+    return [_box_of(g, layout) for g in grown]
 
 
 def beside(
@@ -320,12 +334,17 @@ def _rule(item: _Item, s: Settings) -> bool:
 
 
 def growths(
-    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
+    seeds: Sequence[tuple[Caption, bool]],
+    captions: Sequence[Caption],
+    layout: Layout,
+    limits: dict[int, float] | None = None,
 ) -> list[_Growth]:
     """Grow the regions of ``seeds`` (caption, up) together, nearest item first anywhere.
 
     Growing together settles what lies between two floats: a table's rows go to the table
     caption they follow closely, not to the figure caption further away below them.
+    ``limits``: how far (y) the regions of some captions (by id) may reach at most
+    (:func:`.table_steps.split_limits`).
     """
     s = layout.settings
     gap_limit = max(s.gap_floor, s.gap_lines * layout.leading)
@@ -348,6 +367,9 @@ def growths(
                 (i for i in items if i.box[1] >= cb[3] - (over if _rule(i, s) else s.start_slack)),
                 key=lambda i: i.box[1],
             )
+        if limits and id(caption) in limits:
+            at = limits[id(caption)]
+            near = [i for i in near if (i.box[1] >= at if up else i.box[3] <= at)]
         grown.append(_Growth(caption, up, near, cb[1] if up else cb[3]))
     owner: dict[tuple[int, int], _Growth] = {}
     while True:
@@ -520,6 +542,10 @@ def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) 
     return region[3] - region[1] > layout.settings.vote_table_lines * layout.leading
 
 
+#: the kinds whose side :func:`_unshared` may turn
+_SIDED = frozenset({"figure", "table"})
+
+
 def _unshared(
     seeds: Sequence[tuple[Caption, bool]],
     regions: dict[int, dict[bool, Box | None]],
@@ -528,10 +554,12 @@ def _unshared(
     """A figure captioned on the side its paper does not use (set above its charts, right
     under another figure's charts that the other's caption, above them, grows down over):
     when its region on its side is another seed's as well and the one on the other side
-    draws something and is nobody else's, its body is on the other side."""
+    draws something and is nobody else's, its body is on the other side. So for a table
+    (two tables stacked in one column, each captioned above, in a paper that captions its
+    tables below: two captions in a column are two floats, split between them)."""
     out = list(seeds)
     for k, (caption, up) in enumerate(out):
-        if caption.kind != "figure" or caption.ruled or not graphic[id(caption)][not up]:
+        if caption.kind not in _SIDED or caption.ruled or not graphic[id(caption)][not up]:
             continue
         mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
         if mine is None or alt is None:

@@ -257,6 +257,12 @@ class Settings:
     alone_caption_size: float = 0.25
     #: fragments of a row further apart than this (em) are table cells, not a caption's line
     caption_cell_gap: float = 1.5
+    #: … and a line under a caption with glyphs more than this (em) apart (wider than a
+    #: justified word space), over a rule within this many leadings under it, is a table's
+    #: header row (IJCAI sets a header at the caption's size between the caption and the
+    #: first rule, its cells a column separation apart)
+    header_gap: float = 0.8
+    header_rule_lines: float = 2.0
     #: a caption with running text beside its first line (a wrapfigure's) keeps that line's
     #: measure: a line below reaching past it by more than this (em) is the text under the
     #: wrapfigure, back at the column's full width
@@ -310,6 +316,25 @@ class Settings:
     gap_lines: float = 2.5
     row_floor: float = 8.0
     row_lines: float = 0.8
+    #: a table goes on past where its rows stop (a wide gap, a cell read as running text) to
+    #: the next rule of the extent of one it took (both ends within ``ruled_align`` pt; a rule
+    #: at least ``ruled_min_lines`` leadings long), over what lies between unless that holds
+    #: another float's item or caption, a line of running text or a heading across
+    #: ``ruled_prose`` of the rule's width or a white gap over ``ruled_gap_lines`` leadings
+    #: (TMLR: rows 20 pt apart under a double rule; an italic group row under the header's
+    #: rule read as running text)
+    ruled_align: float = 2.0
+    ruled_min_lines: float = 3.0
+    ruled_prose: float = 0.8
+    ruled_gap_lines: float = 2.5
+    #: an unruled table goes on over a row with at least ``grid_cells`` cells (and most of
+    #: them) starting within ``grid_align`` pt of where its cells start (rows set far apart)
+    grid_cells: int = 2
+    grid_align: float = 2.0
+    #: a table's notes under its bottom rule are set in type smaller than this share of the
+    #: body (ACM TOG: about 37 pt of small type right under the rule), each line within a
+    #: row gap (``row_*``) of the one above
+    note_size: float = 0.95
     #: … but a figure's first item may stand this many leadings from its caption (a plot
     #: drawn with white space under it: 33-38 pt above 9-pt captions in ICLR and PVLDB)
     first_gap_lines: float = 4.0
