@@ -187,6 +187,14 @@ class Settings:
     # -- figure detection (figures/detect.py) ------------------------------------------------
     #: a graphic over this share of the page is its background or frame, no float's body
     background_share: float = 0.85
+    #: a running head's rule (fancyhdr's ``\headrule``, Frontiers' line under the head and
+    #: over the folio): a thin rule (``float_rule_height``) within this many leadings of a
+    #: running head above it or a running footer below it (Frontiers: 6 pt, half a
+    #: leading), …
+    running_rule_reach: float = 1.5
+    #: … across at least this share of that running line's width: page furniture, no
+    #: float's body (a figure set under it otherwise grows up to it, across the text width)
+    running_rule_span: float = 0.9
     #: a line lies in a column when this share of its width does
     column_share: float = 0.8
     #: running text starts within this (pt) of its column's left edge (or ``body_indent`` em
