@@ -58,7 +58,7 @@ from .caption_steps import Caption, caption_frames, float_rules, page_captions
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 33
+DETECT_VERSION = 34
 
 __all__ = [
     "DETECT_VERSION",
@@ -577,7 +577,11 @@ def find_floats(
     float_rules(candidates, layout)
     caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)
-    joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
+    joiner = Joiner.of_rows(
+        [(p.x0, p.x1, p.text) for p in ln.pieces or [ln]]
+        for page in layout.pages
+        for ln in page.lines
+    )
     boxes = grow(seeds, [c for c, _up in seeds], layout)
     for k, ((caption, _up), box) in enumerate(zip(seeds, boxes, strict=True)):
         if box is None and caption.kind == "figure":
