@@ -7,7 +7,11 @@ unseen set and never tuned on its pages:
    "Summary": the halves of a word broken in the caption beside are no words of the paper),
    a compound the paper prints with its hyphen ("few-" + "shot") or whose second half starts
    upper-case ("GPU-" + "NPU") keeping it, and a line break standing for a space.
-2. A narrow figure centred in a wide one-column page a few points under the running head's
+2. Minipages centred on each other, their captions at different heights: a tall chart's
+   caption under a short one's, a table's caption above its cells beside a figure's under
+   its chart. Apart across the page with no running text between, they are one row of
+   floats, parted at the white gap between them (not one float across the text width).
+3. A narrow figure centred in a wide one-column page a few points under the running head's
    full-width rule (Frontiers): the rule is page furniture, no part of the figure.
 """
 
@@ -17,7 +21,7 @@ from pathlib import Path
 
 from duizhao.figures.detect import DetectedFigure, detect_figures
 from duizhao.pdf.hyphens import Joiner, unbroken_rows
-from paper_sources import BODY, LEAD, Box, Canvas, _pdf, bar_chart, body, heads
+from paper_sources import BODY, LEAD, Box, Canvas, _pdf, bar_chart, body, heads, ruled_table
 
 #: A one-column page's text width.
 WIDE = (54.0, 558.0)
@@ -70,6 +74,46 @@ def test_captions_side_by_side_join_their_own_broken_words(tmp_path: Path) -> No
         {
             "Figure 1": (charts[0], "A summary of the runs, of every load."),
             "Figure 2": (charts[1], "Latency of few-shot runs on GPU-NPU links."),
+        },
+    )
+
+
+def test_minipages_of_two_heights_part_at_their_gap(tmp_path: Path) -> None:
+    c = Canvas()
+    heads(c, 1)
+    body(c, WIDE, 72, 140, 1)
+    tall = bar_chart(c, 60, 150, 290, 350)
+    _lines(c, 60, 358, ["Figure 1: Load of the cache over time", "for each of the runs."])
+    short = bar_chart(c, 320, 210, 550, 300)
+    _lines(c, 320, 308, ["Figure 2: Latency of the runs for each", "of the loads."])
+    body(c, WIDE, 400, 720, 3)
+    pdf = tmp_path / "heights.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(
+        detect_figures(pdf),
+        {
+            "Figure 1": (tall, "Load of the cache over time for each of the runs."),
+            "Figure 2": (short, "Latency of the runs for each of the loads."),
+        },
+    )
+
+
+def test_a_figure_beside_a_table_captioned_above_its_cells(tmp_path: Path) -> None:
+    c = Canvas()
+    heads(c, 1)
+    body(c, WIDE, 72, 140, 1)
+    chart = bar_chart(c, 60, 170, 290, 330)
+    _lines(c, 60, 338, ["Figure 1: Load of the cache over time", "for each of the runs."])
+    _lines(c, 320, 200, ["Table 1: Latency of the runs for each", "of the loads."])
+    table = ruled_table(c, 320, 226, 5, 4, 8)
+    body(c, WIDE, 380, 720, 3)
+    pdf = tmp_path / "figure-table.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(
+        detect_figures(pdf),
+        {
+            "Figure 1": (chart, "Load of the cache over time for each of the runs."),
+            "Table 1": (table, "Latency of the runs for each of the loads."),
         },
     )
 

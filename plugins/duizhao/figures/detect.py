@@ -54,11 +54,11 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .caption_steps import Caption, caption_frames, float_rules, page_captions
+from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 34
+DETECT_VERSION = 35
 
 __all__ = [
     "DETECT_VERSION",
@@ -159,7 +159,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
         ob = other.box
         if other is caption or other.page is not page:
             continue
-        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -near:
+        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -near or (
+            not caption.wide and not other.wide and side_by_side(caption, other, others, layout)
+        ):
             if ob[2] <= cb[0]:
                 s0 = max(s0, _split(page, other, caption, layout))
             elif ob[0] >= cb[2]:

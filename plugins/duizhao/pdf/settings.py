@@ -303,6 +303,10 @@ class Settings:
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
+    #: … or, apart across the page, with only this many leadings of white between their
+    #: lines, no running text there (minipages centred on each other: a tall figure's caption
+    #: under a short one's, a table's caption above its cells beside a figure's under it)
+    sibling_reach: float = 20.0
     #: … but a page-wide float's caption (its body across the gutter, the caption in one
     #: column) only with one within this many leadings: 0, one sharing its lines
     wide_beside_lines: float = 0.0
