@@ -13,6 +13,8 @@ unseen set and never tuned on its pages:
    floats, parted at the white gap between them (not one float across the text width).
 3. A narrow figure centred in a wide one-column page a few points under the running head's
    full-width rule (Frontiers): the rule is page furniture, no part of the figure.
+4. Words glued inside a caption's line: a line with inline maths read as a letter-spaced
+   listing (seen on papers-we-love's Spartan, Pastry and Tiered Replication papers).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path
 
 from duizhao.figures.detect import DetectedFigure, detect_figures
 from duizhao.pdf.hyphens import Joiner, unbroken_rows
+from duizhao.pdf.read import Char, FontStyle
+from duizhao.pdf.text import make_line
 from paper_sources import BODY, LEAD, Box, Canvas, _pdf, bar_chart, body, heads, ruled_table
 
 #: A one-column page's text width.
@@ -163,3 +167,27 @@ def test_a_hyphen_at_a_line_end_both_ways() -> None:
     assert joiner.join(["on GPU-", "NPU links"]) == "on GPU-NPU links"
     assert joiner.join(["the cus-", "tomer"]) == "the customer"
     assert joiner.join(["runs of", "few-shot"]) == "runs of few-shot"
+
+
+def _glyphs(words: list[tuple[str, int]], gap: float, size: float = 9.0) -> list[Char]:
+    """Glyphs of ``words`` (text, font), half an em wide, ``gap`` em between words."""
+    out, x = [], 100.0
+    for text, font in words:
+        for ch in text:
+            out.append(Char(ch, x, 100.0, x + 0.5 * size, 100.0 + size, size, font))
+            x += 0.5 * size
+        x += gap * size
+    return out
+
+
+def test_a_caption_line_with_inline_maths_keeps_its_word_spaces() -> None:
+    """'graph for Z = X + Y − X · Y.' (a caption's last line): as many letters and signs
+    stand apart as in a letter-spaced listing, but in the maths fonts beside the text's;
+    read as a listing its word spaces went ('graphforZ=X+Y-X·Y.'). A listing set in one
+    font, its letters apart, stays one."""
+    fonts = [FontStyle("NimbusRomNo9L-Regu"), FontStyle("CMMI9", italic=True), FontStyle("CMR9")]
+    maths = [("graph", 0), ("for", 0), ("Z", 1), ("=", 2), ("X", 1), ("+", 2), ("Y", 1)]
+    line = make_line(1, _glyphs(maths, 0.25), fonts)
+    assert not line.code and line.text == "graph for Z = X + Y"
+    listing = make_line(1, _glyphs([(ch, 0) for ch in "m:=pre.Rand"], 0.25), fonts)
+    assert listing.code

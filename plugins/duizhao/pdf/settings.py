@@ -95,6 +95,9 @@ class Settings:
     #: … as is a letter-spaced one: this many tokens or more, this share of them one letter
     spaced_tokens: int = 6
     spaced_share: float = 0.45
+    #: … and this share of its glyphs in one font (maths set apart mixes the text's font with
+    #: the maths fonts: "graph for Z = X + Y − X · Y", half its glyphs in CMMI, CMR and CMSY)
+    spaced_font_share: float = 0.8
     #: glyphs whose middles lie within this (em) of the run's are on its line
     same_line: float = 0.45
     #: a gap wider than this (em) ends a fragment: the cells of a table row, or two columns
