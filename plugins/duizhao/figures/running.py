@@ -51,7 +51,11 @@ def running_text(layout: Layout) -> list[DetectPage]:
     for pl in layout.pages:
         page = DetectPage(pl)
         limit = s.background_share * pl.width * pl.height
-        heads = [ln for ln in pl.lines if ln.role == "running" or margin(layout, ln.box)]
+        heads = [
+            ln
+            for ln in pl.lines
+            if (ln.role == "running" or margin(layout, ln.box)) and any(map(str.isalpha, ln.text))
+        ]
         page.graphics = [
             g.box
             for g in pl.graphics
@@ -87,7 +91,8 @@ def running_text(layout: Layout) -> list[DetectPage]:
 def _running_rule(g: Box, heads: Sequence[Line], layout: Layout) -> bool:
     """``g`` is a running head's rule: thin, right under a running head or over a running
     footer (``heads``: the page's running lines and the lines outside its text band, as a
-    head worded on one page alone is), within ``running_rule_reach`` leadings of it and
+    head worded on one page alone is; a folio alone is none: a table's bottom rule may stand
+    close over it), within ``running_rule_reach`` leadings of it and
     across most of its width (``running_rule_span``). Page furniture, as the head is: a
     figure set under it would otherwise grow up to it and take the text width."""
     s = layout.settings
