@@ -58,7 +58,7 @@ from .caption_steps import Caption, caption_frames, float_rules, page_captions, 
 from .running import DetectPage, body_sized, running_text
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 37
+DETECT_VERSION = 38
 
 __all__ = [
     "DETECT_VERSION",
