@@ -50,14 +50,21 @@ def _metadata(corpus: Path) -> list[dict[str, object]]:
     return [json.loads(path.read_text("utf-8")) for path in sorted(corpus.glob("*.json"))]
 
 
+#: Repositories that collect many papers (one file each): there a shared repository is not a
+#: shared paper, the file (repository and path) is.
+COLLECTIONS = frozenset({"papers-we-love/papers-we-love", "ai-se/riot"})
+
+
 def assert_in_no_other_set(papers: Sequence[pdfcorpus.Paper], others: Sequence[Path]) -> None:
-    """Each paper's recorded sha256 is its file's, and neither it, its title nor its source file
-    (repository and path: other pages cut from the same PDF are the same paper) is in
-    ``others``."""
+    """Each paper's recorded sha256 is its file's, and neither it, its title nor its source is in
+    ``others``: its repository (another file of a paper's repository is most often another
+    version of the same paper), or, in a collection of papers, its file (repository and path:
+    other pages cut from the same PDF are the same paper)."""
     meta = [data for corpus in others for data in _metadata(corpus)]
     digests = {str(data.get("sha256", "")) for data in meta}
     titles = {_source(data, "title") for data in meta}
     files = {(_source(data, "repo"), _source(data, "path")) for data in meta}
+    repos = {repo for repo, _ in files if repo and repo not in COLLECTIONS}
     for paper in papers:
         data = json.loads(paper.pdf.with_suffix(".json").read_text("utf-8"))
         digest = hashlib.sha256(paper.pdf.read_bytes()).hexdigest()
@@ -66,6 +73,7 @@ def assert_in_no_other_set(papers: Sequence[pdfcorpus.Paper], others: Sequence[P
         assert _source(data, "title") not in titles, paper.slug
         file = (_source(data, "repo"), _source(data, "path"))
         assert not all(file) or file not in files, paper.slug
+        assert file[0] not in repos, (paper.slug, "shares its repository with another set")
 
 
 def _source(data: dict[str, object], key: str) -> str:

@@ -18,11 +18,16 @@ from duizhao.pdf.ink import unexplained_ink
 from duizhao.pdf.read import read_path
 
 #: Overall floors of the detection score, a float or two under what the engine achieves
-#: (33 papers, 21 templates, 290 floats with acmtog-sample and ijcai-reformulation: 1.000,
+#: (36 papers, 302 floats when pdfT's and pdfF's branches met: 1.000, 1.000, 0.997;
+#: (33 papers, 21 templates, 290 floats with acmtog-titlehope and ijcai-reformulation: 1.000,
 #: 1.000, 0.997 (main's engine: 0.990, 0.990, 0.986); 31 papers,
 #: 20 templates, 285 floats with tmlr-archcl and ijcai-acsleuth (tables cut where
 #: their rows thin out, stacked tables): 1.000, 1.000, 0.996 with the ruled extent of
 #: figures/table_steps.py, 0.989, 0.989, 0.986 before it; 29 papers, 18 templates, 275 floats with acl-semeval (ACL's tables over a figure's body),
+#: pdfF: (32 papers, 19 templates, 287 floats with usenix-tieredrepl (a caption line of inline maths
+#: read as a letter-spaced listing: main's caption score 0.000); 31 papers, 286 floats with
+#: frontiers-pathintegration and arxiv-1col-qml (narrow figures under a running head's rule;
+#: main scores the two 0.273, 0.273, 0.273): 1.000, 1.000, 0.997; 29 papers, 18 templates, 275 floats with acl-semeval (ACL's tables over a figure's body),
 #: 1.000, 1.000, 0.996 when merged; 28 papers, 17 templates, 271 floats: 1.000, 1.000, 0.996 when
 #: pdf5a's and pdf5b's branches met; 26 papers, 15 templates, 264 floats: 1.000, 1.000, 0.996
 #: with the body classes of tests/test_detect_body_classes.py, IEEE Access and three BMC papers

@@ -50,6 +50,7 @@ __all__ = [
     "openers",
     "others_openers",
     "page_captions",
+    "side_by_side",
     "widen",
 ]
 
@@ -138,6 +139,41 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         score += 0.0 if id(f) in page.body else s.apart_score
         found.append(Caption(page, label, [line], _span(page, line, layout), score))
     return found + _row_siblings(page, found, bare, layout)
+
+
+def side_by_side(a: Caption, b: Caption, others: Sequence[Caption], layout: Layout) -> bool:
+    """Captions of floats set side by side (minipages) that do not share their lines:
+    minipages centred on each other put the captions of a tall and a short figure at
+    different heights, and a table's caption above its cells beside a figure's under its
+    drawing. Two captions apart across the page (neither reaching over the other) are side
+    by side when the white between their lines is under ``sibling_reach`` leadings and holds
+    no running text, heading or other caption across their spans: one row of floats,
+    parted at the white gap between them (:func:`.detect._split`)."""
+    s = layout.settings
+    ab, bb = a.box, b.box
+    if a.page is not b.page or not (ab[2] <= bb[0] or bb[2] <= ab[0]):
+        return False
+    top, bottom = min(ab[3], bb[3]), max(ab[1], bb[1])  # the white between their lines
+    if bottom - top > s.sibling_reach * layout.leading:
+        return False
+    page = a.page
+    x0, x1 = min(a.span[0], b.span[0]), max(a.span[1], b.span[1])
+    stops = page.body | page.headings
+    if any(
+        id(f) in stops and f.y0 < bottom and f.y1 > top and f.x1 > x0 and f.x0 < x1
+        for f in page.layout.fragments
+    ):
+        return False
+    return not any(
+        c is not a
+        and c is not b
+        and c.page is page
+        and top < c.box[1]
+        and c.box[3] < bottom
+        and c.box[2] > x0
+        and c.box[0] < x1
+        for c in others
+    )
 
 
 def _centred_title(page: DetectPage, f: Line, layout: Layout) -> bool:

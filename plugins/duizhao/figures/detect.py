@@ -56,12 +56,12 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .caption_steps import Caption, caption_frames, float_rules, page_captions
+from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 37
+DETECT_VERSION = 39
 
 __all__ = [
     "DETECT_VERSION",
@@ -165,7 +165,9 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
         ob = other.box
         if other is caption or other.page is not page:
             continue
-        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -near:
+        if min(ob[3], cb[3]) - max(ob[1], cb[1]) > -near or (
+            not caption.wide and not other.wide and side_by_side(caption, other, others, layout)
+        ):
             if ob[2] <= cb[0]:
                 s0 = max(s0, _split(page, other, caption, layout))
             elif ob[0] >= cb[2]:
@@ -605,7 +607,11 @@ def find_floats(
     float_rules(candidates, layout)
     caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)
-    joiner = Joiner.of(ln.text for page in layout.pages for ln in page.lines)
+    joiner = Joiner.of_rows(
+        [(p.x0, p.x1, p.text) for p in ln.pieces or [ln]]
+        for page in layout.pages
+        for ln in page.lines
+    )
     boxes = grow(seeds, [c for c, _up in seeds], layout)
     for k, ((caption, _up), box) in enumerate(zip(seeds, boxes, strict=True)):
         if box is None and caption.kind == "figure":

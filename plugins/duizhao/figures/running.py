@@ -51,7 +51,16 @@ def running_text(layout: Layout) -> list[DetectPage]:
     for pl in layout.pages:
         page = DetectPage(pl)
         limit = s.background_share * pl.width * pl.height
-        page.graphics = [g.box for g in pl.graphics if area(g.box) <= limit]
+        heads = [
+            ln
+            for ln in pl.lines
+            if (ln.role == "running" or margin(layout, ln.box)) and any(map(str.isalpha, ln.text))
+        ]
+        page.graphics = [
+            g.box
+            for g in pl.graphics
+            if area(g.box) <= limit and not _running_rule(g.box, heads, layout)
+        ]
         rows = {id(p) for ln in pl.lines if len(ln.pieces) > 1 for p in ln.pieces}
         rules = _row_rules(page.graphics, pl, s)
         for ln in pl.lines:
@@ -77,6 +86,25 @@ def running_text(layout: Layout) -> list[DetectPage]:
         _paragraph_ends(page, layout, rows)
         pages.append(page)
     return pages
+
+
+def _running_rule(g: Box, heads: Sequence[Line], layout: Layout) -> bool:
+    """``g`` is a running head's rule: thin, right under a running head or over a running
+    footer (``heads``: the page's running lines and the lines outside its text band, as a
+    head worded on one page alone is; a folio alone is none: a table's bottom rule may stand
+    close over it), within ``running_rule_reach`` leadings of it and
+    across most of its width (``running_rule_span``). Page furniture, as the head is: a
+    figure set under it would otherwise grow up to it and take the text width."""
+    s = layout.settings
+    if g[3] - g[1] > s.float_rule_height:
+        return False
+    reach = s.running_rule_reach * layout.leading
+    for ln in heads:
+        if min(g[2], ln.x1) - max(g[0], ln.x0) < s.running_rule_span * ln.width:
+            continue
+        if 0 <= g[1] - ln.y1 <= reach or 0 <= ln.y0 - g[3] <= reach:
+            return True
+    return False
 
 
 def _narrowed_text(page: DetectPage, layout: Layout) -> None:

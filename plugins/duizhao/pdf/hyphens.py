@@ -41,6 +41,35 @@ def unbroken(texts: Iterable[str]) -> Iterator[str]:
         yield text.rsplit(" ", 1)[0] if broken else text
 
 
+#: A row of a page as the vocabulary sees it: its pieces (fragments), each (x0, x1, text).
+Row = Sequence[tuple[float, float, str]]
+
+
+def unbroken_rows(rows: Iterable[Row]) -> Iterator[str]:
+    """The texts of a page's rows, piece by piece, without the halves of words broken at a
+    piece's end. Captions of floats set side by side share their rows ("Figure 3: … Sum-"
+    beside "Figure 4: …"): a piece ending in a hyphen loses its last word, wherever it
+    stands on its row, and on the next row the first word goes from the row's first piece
+    (a line broken at its end) and from every piece under the broken one (its caption's
+    next line, "mary …"). A word dropped too many costs nothing; a half left in makes
+    "Sum" and "mary" two words of the paper, and "Sum-mary" a compound."""
+    spans: list[tuple[float, float]] = []
+    row_broken = False
+    for row in rows:
+        pieces = sorted(row)
+        out: list[tuple[float, float, str]] = []
+        for i, (x0, x1, text) in enumerate(pieces):
+            if (i == 0 and row_broken) or any(x0 < b1 and x1 > b0 for b0, b1 in spans):
+                text = text.split(" ", 1)[1] if " " in text else ""
+            out.append((x0, x1, text))
+        spans = [(x0, x1) for x0, x1, text in out if text.endswith("-")]
+        row_broken = bool(out) and out[-1][2].endswith("-")
+        for _x0, _x1, text in out:
+            if text.endswith("-"):
+                text = text.rsplit(" ", 1)[0] if " " in text else ""
+            yield text
+
+
 @dataclass
 class Joiner:
     whole: set[str]
@@ -64,6 +93,13 @@ class Joiner:
     def of(cls, lines: Iterable[str]) -> Joiner:
         """A joiner that knows the words of ``lines`` (halves of broken words left out)."""
         return cls(*vocabulary(unbroken(lines)))
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[Row]) -> Joiner:
+        """A joiner that knows the words of a page's ``rows`` of pieces (halves of broken
+        words left out, also where a row holds two captions side by side: see
+        :func:`unbroken_rows`)."""
+        return cls(*vocabulary(unbroken_rows(rows)))
 
     def _word(self, w: str) -> bool:
         """``w`` is a word of the paper: written whole or in a compound, also with or

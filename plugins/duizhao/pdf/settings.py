@@ -95,6 +95,9 @@ class Settings:
     #: … as is a letter-spaced one: this many tokens or more, this share of them one letter
     spaced_tokens: int = 6
     spaced_share: float = 0.45
+    #: … and this share of its glyphs in one font (maths set apart mixes the text's font with
+    #: the maths fonts: "graph for Z = X + Y − X · Y", half its glyphs in CMMI, CMR and CMSY)
+    spaced_font_share: float = 0.8
     #: glyphs whose middles lie within this (em) of the run's are on its line
     same_line: float = 0.45
     #: a gap wider than this (em) ends a fragment: the cells of a table row, or two columns
@@ -187,6 +190,14 @@ class Settings:
     # -- figure detection (figures/detect.py) ------------------------------------------------
     #: a graphic over this share of the page is its background or frame, no float's body
     background_share: float = 0.85
+    #: a running head's rule (fancyhdr's ``\headrule``, Frontiers' line under the head and
+    #: over the folio): a thin rule (``float_rule_height``) within this many leadings of a
+    #: running head above it or a running footer below it (Frontiers: 6 pt, half a
+    #: leading), …
+    running_rule_reach: float = 1.5
+    #: … across at least this share of that running line's width: page furniture, no
+    #: float's body (a figure set under it otherwise grows up to it, across the text width)
+    running_rule_span: float = 0.9
     #: a line lies in a column when this share of its width does
     column_share: float = 0.8
     #: running text starts within this (pt) of its column's left edge (or ``body_indent`` em
@@ -301,6 +312,10 @@ class Settings:
     region_share: float = 0.5
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
+    #: … or, apart across the page, with only this many leadings of white between their
+    #: lines, no running text there (minipages centred on each other: a tall figure's caption
+    #: under a short one's, a table's caption above its cells beside a figure's under it)
+    sibling_reach: float = 20.0
     #: … but a page-wide float's caption (its body across the gutter, the caption in one
     #: column) only with one within this many leadings: 0, one sharing its lines
     wide_beside_lines: float = 0.0

@@ -266,8 +266,12 @@ def make_line(
     singles = sum(
         len(t) == 1 and (t.isalpha() or (t.isascii() and not t.isdigit())) for t in tokens
     )
+    # … and set in one font: a line of prose with inline maths ("graph for Z = X + Y") has as
+    # many letters and signs apart, in the maths fonts beside the text's
     code = mono > s.code_mono_share * n or (
-        len(tokens) >= s.spaced_tokens and singles >= s.spaced_share * len(tokens)
+        len(tokens) >= s.spaced_tokens
+        and singles >= s.spaced_share * len(tokens)
+        and max(styles.values()) >= s.spaced_font_share * n
     )
     return Line(
         page=page,
