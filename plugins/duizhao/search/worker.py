@@ -159,7 +159,8 @@ class IndexProcess:
 
 def _start(process: multiprocessing.process.BaseProcess) -> None:
     """Start ``process``, closing the pipes multiprocessing opened for it if it cannot fork
-    (Python 3.11-3.13's ``popen_fork`` leaves its two pipes open when ``os.fork`` fails).
+    (Python 3.11's ``popen_fork``, as of 3.11.7, leaves its two pipes open when ``os.fork``
+    fails).
 
     The build forks only while it has no other thread (:mod:`.pagefind_feature`), so the
     pipes opened meanwhile are multiprocessing's."""
