@@ -6,7 +6,9 @@ since the last build gives the same documents. Each page's documents and words a
 file named by a SHA-256 digest of everything they are made from: the page's URL, title and
 rendered content, the site's language, the segmentation's dictionaries and added terms, and
 the code that makes them (:data:`MAKERS`). A changed input is a new name, never a stale hit. A
-whole build (not ``--dirty``) removes the files it did not use.
+whole build (not ``--dirty``) removes the files it did not use, but not those of another build
+of the same site running at the same time (``mkdocs serve`` beside ``mkdocs build``): a file
+being written, or one kept since this build began.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import jieba
@@ -34,6 +37,13 @@ MAKERS = (
 )
 #: The files' suffix.
 SUFFIX = ".json"
+#: The start of a file being written (renamed to its key's name once whole).
+TEMPORARY = ".tmp-"
+#: A file being written this long ago was left by a build that was killed: pruned.
+STALE_SECONDS = 3600.0
+#: How much earlier than the build's start a file's time may read and still be taken as
+#: written after it (file times are coarser than the clock: a jiffy on some systems).
+CLOCK_SLACK_SECONDS = 1.0
 
 
 @functools.cache
@@ -55,6 +65,7 @@ class DocumentsCache:
         self.folder = folder
         self.salt = salt
         self.used: set[str] = set()
+        self.begun = time.time()
 
     def key(self, url: str, title: str, html: str, lang: str, title_only: bool) -> str:
         digest = hashlib.sha256()
@@ -88,7 +99,7 @@ class DocumentsCache:
         data = {"documents": documents, "words": sorted(words)}
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=self.folder)
+            handle, name = tempfile.mkstemp(prefix=TEMPORARY, suffix=SUFFIX, dir=self.folder)
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
             os.replace(name, self.folder / f"{key}{SUFFIX}")
@@ -96,11 +107,23 @@ class DocumentsCache:
             return
 
     def prune(self) -> None:
-        """Remove the files this build did not use (a whole build's: every page was seen)."""
+        """Remove the files this build did not use (a whole build's: every page was seen),
+        except another build's: one being written, or kept since this build began."""
         try:
             paths = list(self.folder.iterdir())
         except OSError:
             return
+        now = time.time()
         for path in paths:
-            if path.name.endswith(SUFFIX) and path.name[: -len(SUFFIX)] not in self.used:
+            name = path.name
+            if not name.endswith(SUFFIX) or name[: -len(SUFFIX)] in self.used:
+                continue
+            try:
+                written = path.stat().st_mtime
+            except OSError:
+                continue  # gone meanwhile (renamed by the build that wrote it)
+            if name.startswith(TEMPORARY):
+                if written < now - STALE_SECONDS:
+                    path.unlink(missing_ok=True)
+            elif written < self.begun - CLOCK_SLACK_SECONDS:
                 path.unlink(missing_ok=True)

@@ -57,6 +57,7 @@ from .pagefind_check import FIXED, IndexCheck
 from .paragraphs import VOID_ELEMENTS
 from .segment import HAN_RE
 from .service import Service, ServiceError
+from .swap import swap
 
 #: The element that ends a numbered paragraph or a figure in the indexed document.
 BLOCK_END = '<i id="dz-end"></i>'
@@ -497,11 +498,7 @@ def _install(staging: Path, target: Path, words: Iterable[str], stats: IndexStat
         for name, listed in shards.items():
             text = json.dumps(listed, ensure_ascii=False, separators=(",", ":"))
             (folder / name).write_text(text, encoding="utf-8")
-    old = target.with_name(f".{target.name}-old-{os.getpid()}")
-    if target.exists():
-        os.replace(target, old)
-    os.replace(staging, target)
-    shutil.rmtree(old, ignore_errors=True)
+    swap(staging, target)  # whole, even under a signal or another build's swap
     return stats
 
 

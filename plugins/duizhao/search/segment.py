@@ -9,8 +9,8 @@ the glossary's Chinese terms: a term added here is never cut in two, in either b
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
-import os
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -69,14 +69,21 @@ class Dictionaries:
 
 
 def _stamps(build: Build) -> object:
-    """Path, size and time of the jieba dictionaries that the search config names."""
+    """Path and content digest of the jieba dictionaries that the search config names: a
+    dictionary edited within its file system's time resolution, or copied over with its size
+    and time kept (``cp -p``, ``rsync -t``), is a new stamp; one only touched is not."""
     search = build.config.plugins.get("material/search") or build.config.plugins.get("search")
     stamps = []
     for name in ("jieba_dict", "jieba_dict_user"):
         path = search.config.get(name) if search is not None else None
         try:
-            st = os.stat(path) if path else None
+            stamps.append((path, _digest(path) if path else None))
         except OSError:
-            st = None
-        stamps.append((path, st.st_mtime_ns, st.st_size) if st else (path, None, None))
+            stamps.append((path, None))
     return tuple(stamps)
+
+
+def _digest(path: str) -> str:
+    """SHA-256 of the file at ``path`` (jieba's own dictionary: 5 MB, about 10 ms)."""
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()

@@ -52,8 +52,12 @@ class Service:
         self._stopped: str | None = None
         self._writer = threading.Thread(target=self._write, daemon=True)
         self._reader = threading.Thread(target=self._read, daemon=True)
-        self._writer.start()
-        self._reader.start()
+        try:
+            self._writer.start()
+            self._reader.start()
+        except BaseException:  # no thread (a process at its limit): nothing would end it
+            self._abandon()
+            raise
 
     def request(self, payload: dict[str, Any]) -> Future[dict[str, Any]]:
         """Send ``payload`` (a request of Pagefind's protocol); the Future of its answer."""
@@ -82,6 +86,18 @@ class Service:
         if self._process.stdout is not None:
             self._process.stdout.close()
         self._stop("Pagefind's service was closed")
+
+    def _abandon(self) -> None:
+        """End the binary and close its pipes, the threads not started or not all."""
+        self._outbox.put(None)
+        if self._writer.is_alive():
+            self._writer.join()
+        self._process.kill()
+        self._process.wait()
+        for pipe in (self._process.stdin, self._process.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
 
     def __enter__(self) -> Service:
         return self

@@ -19,7 +19,10 @@ what it wrote.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.process
+import os
 import queue
 import signal
 import sys
@@ -82,7 +85,12 @@ class IndexProcess:
             name="duizhao-search-index",
             daemon=True,
         )
-        self._process.start()
+        try:
+            _start(self._process)
+        except BaseException:  # not forked (EAGAIN, ENOMEM): the build makes its documents
+            for end in (inbox_read, self._inbox, self._outbox, outbox_write):
+                end.close()
+            raise
         inbox_read.close()
         outbox_write.close()
         #: messages for the worker, written by a thread: a page's content may be more than a
@@ -149,6 +157,35 @@ class IndexProcess:
             self._inbox.close()
 
 
+def _start(process: multiprocessing.process.BaseProcess) -> None:
+    """Start ``process``, closing the pipes multiprocessing opened for it if it cannot fork
+    (Python 3.11's ``popen_fork``, as of 3.11.7, leaves its two pipes open when ``os.fork``
+    fails).
+
+    The build forks only while it has no other thread (:mod:`.pagefind_feature`), so the
+    pipes opened meanwhile are multiprocessing's."""
+    before = _pipes()
+    try:
+        process.start()
+    except OSError:
+        for descriptor in _pipes() - before:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+        raise
+
+
+def _pipes() -> set[int]:
+    """This process's open descriptors that are pipes (Linux: ``/proc/self/fd``)."""
+    out = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{name}").startswith("pipe:"):
+                out.add(int(name))
+        except OSError:
+            continue  # the listing's own descriptor, closed by now
+    return out
+
+
 def _ended(_signal: int, _frame: object) -> None:
     raise SystemExit(1)
 
@@ -166,11 +203,13 @@ def _serve(
         while True:
             try:
                 message = inbox.recv()
-            except EOFError:
+            except (EOFError, OSError):  # OSError: it ended in the middle of a message
                 return  # the build ended without asking for the index
             kind, args = message[0], message[1:]
             if kind == "finish":
-                outbox.send(_finish(site, failure))
+                outcome = _finish(site, failure)
+                with contextlib.suppress(OSError):  # the build ended meanwhile
+                    outbox.send(outcome)
                 return
             if failure:
                 continue
