@@ -16,7 +16,7 @@ from rapidfuzz.distance import Indel
 from ..worddiff import peel
 
 if TYPE_CHECKING:
-    from .align import Thresholds
+    from .align_model import Thresholds
 
 _T = TypeVar("_T")
 
