@@ -42,6 +42,7 @@ from itertools import pairwise
 from .align_leftovers import (
     _beside_moved,
     _completed,
+    _in_clear_order,
     _in_place,
     _kept_in_place,
     _moved_rewritten,
@@ -442,6 +443,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     # 7b. Beside a paragraph carried out of the order: its neighbours, on their own evidence
     # (after 7, whose cores are surer evidence for the same paragraphs)
     matches += _beside_moved(olds, news, matches, used_old, used_new, thresholds)
+
+    # 7c. In place, on the order alone: a pair that clearly beats every other of its run
+    matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

@@ -91,6 +91,17 @@ class Thresholds:
     positional_kept: float = 0.6
     positional_short_kept: float = 0.8
     positional_run: int = 10
+    #: in the same order (:func:`~duizhao.importer.align_leftovers._in_clear_order`): in a
+    #: run of 2 to ``ordered_run`` paragraphs left over on each side between the same two
+    #: carried neighbours, a pair of long paragraphs of one shape at a word similarity of
+    #: ``ordered``, the shorter keeping ``ordered_kept`` of its words, that beats every other
+    #: pair of its row and column by ``ordered_margin``. Click's options page revised for
+    #: style (the docs' "underlying function" made "decorated function", every sentence
+    #: reworded): 0.50 and 0.51 beside alternatives of at most 0.26
+    ordered: float = 0.45
+    ordered_kept: float = 0.45
+    ordered_margin: float = 0.2
+    ordered_run: int = 80
     #: moved and rewritten (anywhere, after the steps above): a long paragraph and one of the
     #: other version, left over, that share ``kept_sentences`` sentences (of
     #: ``kept_sentence_words`` words) at a word similarity of ``moved_sentence`` each, one to
