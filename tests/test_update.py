@@ -471,6 +471,93 @@ def test_unrelated_paragraphs_are_not_matched() -> None:
     assert [m.fate for m in align(old, new).matches] == ["removed", "new"]
 
 
+#: filler kept unchanged (anchors) for the tests of a weak candidate in a gap
+_ANCHORS = [
+    f"Paragraph {k} of the guide explains one more part of the scheduler in enough words to be long."
+    for k in range(1, 6)
+]
+_MOVED = (
+    "The scheduler assigns each request to the prefill instance with the shortest queue, and the "
+    "decoding instance streams the tokens back once the cache has been transferred to it."
+)
+_NEAR = (
+    "The scheduler assigns each new request to a prefill node chosen by its expected wait, while "
+    "the decoding node streams the tokens back once the cache has been transferred to it."
+)
+
+
+def test_a_moved_and_edited_paragraph_beyond_an_anchor_wins_over_a_weak_candidate() -> None:
+    """The lead's unseen set, class 1: a paragraph moved down past a paragraph kept unchanged
+    and reworded (0.82) was carried to a new one beside its old place (0.72); the rival
+    beyond the anchor, clearly more similar, now wins."""
+    edited = _MOVED.replace(
+        "once the cache has been transferred to it", "as soon as the cache is in"
+    )
+    old = [_ANCHORS[0], _MOVED, *_ANCHORS[1:]]
+    new = [_ANCHORS[0], _NEAR, *_ANCHORS[1:4], edited, _ANCHORS[4]]
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    assert (by_old[(1,)].fate, by_old[(1,)].new) == ("rewritten", (5,))
+    assert [m.fate for m in align(old, new).matches if m.new == (1,)] == ["new"]
+
+
+def test_two_candidates_of_near_equal_similarity_carry_neither() -> None:
+    """When the rival beyond the anchors is about as similar as the weak one in the gap, no
+    similarity tells which is the paragraph: neither is carried, and the plan says why."""
+    rival = _NEAR.replace("streams the tokens back", "streams its tokens back")
+    old = [_ANCHORS[0], _MOVED, *_ANCHORS[1:]]
+    new = [_ANCHORS[0], _NEAR, *_ANCHORS[1:4], rival, _ANCHORS[4]]
+    matches = align(old, new).matches
+    moved = next(m for m in matches if m.old == (1,))
+    assert moved.fate == "removed" and "near-equal" in moved.why
+    assert not [m for m in matches if m.new in ((1,), (5,)) and m.old]
+
+
+def test_look_alike_lines_are_not_paired_crosswise() -> None:
+    """The lead's unseen set: two "See X" lines of one template, both edited, paired crosswise
+    by a similarity that cannot tell them apart; now neither is carried."""
+    old = [
+        _ANCHORS[0],
+        "See the [options reference](ref.md#one) for more.",
+        "A paragraph the new version removes, long enough to count as a paragraph here.",
+        "See the [options reference](ref.md#two) for more.",
+        _ANCHORS[1],
+    ]
+    new = [
+        _ANCHORS[0],
+        "See the [options reference](options.md#one) for more.",
+        "See the [options reference](options.md#two) for more.",
+        _ANCHORS[1],
+    ]
+    matches = align(old, new).matches
+    assert not [m for m in matches if m.old and m.new and m.fate != "same"]
+    assert all(
+        "look-alikes" in m.why for m in matches if m.fate in ("removed", "new") and m.old != (2,)
+    )
+
+
+def test_paragraphs_reworded_in_place_are_carried_on_their_order() -> None:
+    """click-options' class (`_in_clear_order`): a run of paragraphs reworded for style
+    between the same neighbours; a pair at a word similarity of 0.5 that beats every other
+    of its row and column by far is carried in the order of both."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "click-options" / "old.units")
+    new = read_units(DATA / "click-options" / "new.units")
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    for i in (4, 6):  # P005, P007
+        match = by_old[(i,)]
+        assert (match.fate, match.new, match.why) == (
+            "rewritten",
+            (i,),
+            "in place, in the same order",
+        )
+    # a run of one on a side has no alternative to beat: the order alone is no evidence
+    assert align(old[4:5], new[4:5]).matches[0].fate == "removed"
+
+
 # --------------------------------------------------------------------------------------------
 # The command
 

@@ -316,14 +316,159 @@ def _gap_candidates(
     return found
 
 
-def _assign(candidates: list[_Candidate], used_old: set[int], used_new: set[int]) -> list[Match]:
-    """Best first, one to one: the highest score, then the nearest to the diagonal."""
+class _Rivals:
+    """Candidates beyond the anchors (``Thresholds.rival``): each long paragraph left over
+    after the exact matches, with the long ones left over on the other side that share one
+    of its rarest words (:func:`_sharing_rare_words`), compared by words when a weak
+    candidate of a gap needs it."""
+
+    def __init__(
+        self, olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+    ) -> None:
+        rest_old = [i for i in range(len(olds.keys)) if i not in used_old and olds.keys[i]]
+        rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
+        self.olds, self.news, self.t = olds, news, t
+        self.of_old: dict[int, list[int]] = {}
+        self.of_new: dict[int, list[int]] = {}
+        for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t):
+            self.of_old.setdefault(i, []).append(j)
+            self.of_new.setdefault(j, []).append(i)
+
+    def best(
+        self, k: int, *, old: bool, outside: set[int], used: set[int], floor: float
+    ) -> tuple[float, int]:
+        """The best word similarity (from ``floor``, else 0) of old ``k`` (new ``k`` when not
+        ``old``) with a paragraph of the other side left over that is not in ``outside``, and
+        that paragraph (-1 when none)."""
+        mine, theirs = (self.olds, self.news) if old else (self.news, self.olds)
+        found = (0.0, -1)
+        for other in (self.of_old if old else self.of_new).get(k, ()):
+            if other in outside or other in used:
+                continue
+            score = _similarity(mine.words[k], theirs.words[other], floor)
+            found = max(found, (score, -other))
+        return found[0], -found[1]
+
+    def contest(
+        self,
+        candidates: list[_Candidate],
+        gap: tuple[list[int], list[int]],
+        used: tuple[set[int], set[int]],
+        contested: list[Match],
+        winners: list[_Candidate],
+    ) -> list[_Candidate]:
+        """``candidates`` of one gap (its old and new paragraphs: ``gap``) without the weak
+        ones (one to one, under ``edited``) that a long paragraph left over beyond the gap's
+        anchors rivals at ``rival`` below the weak one's score or more. A rival ``rival``
+        more similar than the weak one wins (``winners``, carried when the gaps are done);
+        one within ``rival`` of it, either way, leaves the paragraph carried to neither, for
+        review (``contested``, as removed or new with the reason)."""
+        t, kept = self.t, []
+        inside_old, inside_new = set(gap[0]), set(gap[1])
+        used_old, used_new = used
+        for c in candidates:
+            if len(c.old) != 1 or len(c.new) != 1 or not t.rewritten <= c.score < t.edited:
+                kept.append(c)
+                continue
+            (i,), (j,) = c.old, c.new
+            if min(self.olds.counts[i], self.news.counts[j]) < t.short_words:
+                kept.append(c)
+                continue
+            floor = c.score - t.rival
+            beyond_new = self.best(i, old=True, outside=inside_new, used=used_new, floor=floor)
+            beyond_old = self.best(j, old=False, outside=inside_old, used=used_old, floor=floor)
+            if not beyond_new[0] and not beyond_old[0]:
+                kept.append(c)
+                continue
+            for k, (beyond, other), mine in (
+                (i, beyond_new, used_old),
+                (j, beyond_old, used_new),
+            ):
+                if not beyond or k in mine:
+                    continue
+                if beyond >= c.score + t.rival:
+                    fate: Fate = "edited" if beyond >= t.edited else "rewritten"
+                    pair = ((k,), (other,)) if mine is used_old else ((other,), (k,))
+                    winners.append(_Candidate(beyond, fate, *pair, abs(k - other)))
+                    continue
+                why = f"two candidates of near-equal similarity ({c.score:.2f}, {beyond:.2f})"
+                contested.append(
+                    Match("removed", (k,), (), 0.0, why)
+                    if mine is used_old
+                    else Match("new", (), (k,), 0.0, why)
+                )
+        return kept
+
+    @staticmethod
+    def settle(contested: list[Match], used_old: set[int], used_new: set[int]) -> list[Match]:
+        """The ``contested`` paragraphs the gap's other candidates (a split, a merge, another
+        pairing) left over, kept from every later step: left for review."""
+        out = []
+        for m in contested:
+            used, k = (used_old, m.old[0]) if m.old else (used_new, m.new[0])
+            if k not in used:
+                used.add(k)
+                out.append(m)
+        return out
+
+
+def _assign(
+    candidates: list[_Candidate],
+    used_old: set[int],
+    used_new: set[int],
+    *,
+    look_alike: float = 0.0,
+    contested: list[Match] | None = None,
+    keys: tuple[list[str], list[str]] = ([], []),
+) -> list[Match]:
+    """Best first, one to one: the highest score, then the nearest to the diagonal. With
+    ``look_alike`` (``Thresholds.look_alike``), a one-to-one candidate that has a rival still
+    free (one to one, sharing its old or its new paragraph) within ``look_alike`` of its
+    score is taken by neither: the paragraphs of both are left for review (``contested``,
+    as removed or new with the reason): two near-duplicate lines ("See X") are not paired
+    crosswise by a similarity that cannot tell them apart. A rival with the very words of the
+    candidate's other paragraph (``keys``: a passage said twice) is no look-alike: either
+    place has the words the translation was made for."""
+
+    def twin(c: _Candidate, r: _Candidate) -> bool:
+        if r.old == c.old:
+            return keys[1][r.new[0]] == keys[1][c.new[0]]
+        return keys[0][r.old[0]] == keys[0][c.old[0]]
+
+    by_old: dict[int, list[_Candidate]] = {}
+    by_new: dict[int, list[_Candidate]] = {}
+    for c in candidates:
+        if look_alike and len(c.old) == len(c.new) == 1:
+            by_old.setdefault(c.old[0], []).append(c)
+            by_new.setdefault(c.new[0], []).append(c)
     out: list[Match] = []
     for c in sorted(candidates, key=lambda c: (-c.score, c.distance, c.old, c.new)):
-        if used_old.isdisjoint(c.old) and used_new.isdisjoint(c.new):
-            used_old.update(c.old)
-            used_new.update(c.new)
-            out.append(Match(c.fate, c.old, c.new, round(c.score, 3)))
+        if not (used_old.isdisjoint(c.old) and used_new.isdisjoint(c.new)):
+            continue
+        single = len(c.old) == len(c.new) == 1
+        rivals = [
+            r
+            for r in (*by_old.get(c.old[0], ()), *by_new.get(c.new[0], ()))
+            if single
+            and r is not c
+            and r.old[0] not in used_old
+            and r.new[0] not in used_new
+            and r.score >= c.score - look_alike
+            and not twin(c, r)
+        ]
+        if rivals and contested is not None:
+            why = f"look-alikes of near-equal similarity ({c.score:.2f}, {rivals[0].score:.2f})"
+            for r in (c, *rivals):
+                if r.old[0] not in used_old:
+                    used_old.add(r.old[0])
+                    contested.append(Match("removed", r.old, (), 0.0, why))
+                if r.new[0] not in used_new:
+                    used_new.add(r.new[0])
+                    contested.append(Match("new", (), r.new, 0.0, why))
+            continue
+        used_old.update(c.old)
+        used_new.update(c.new)
+        out.append(Match(c.fate, c.old, c.new, round(c.score, 3)))
     return out
 
 
@@ -412,14 +557,32 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
             used_old.add(i)
             used_new.add(j)
 
-    # 4. Between consecutive anchors
+    # 4. Between consecutive anchors, a weak candidate giving way to a rival beyond them
+    rivals = _Rivals(olds, news, used_old, used_new, thresholds)
+    contested: list[Match] = []
+    held: list[Match] = []
+    winners: list[_Candidate] = []
     bounds = [(-1, -1), *anchors, (len(old), len(new))]
     for (i0, j0), (i1, j1) in pairwise(bounds):
         gap_old = [i for i in range(i0 + 1, i1) if i not in used_old and old_keys[i]]
         gap_new = [j for j in range(j0 + 1, j1) if j not in used_new and new_keys[j]]
         if gap_old and gap_new:
             candidates = _gap_candidates(olds, news, gap_old, gap_new, thresholds)
-            matches += _assign(candidates, used_old, used_new)
+            candidates = rivals.contest(
+                candidates, (gap_old, gap_new), (used_old, used_new), contested, winners
+            )
+            matches += _assign(
+                candidates,
+                used_old,
+                used_new,
+                look_alike=thresholds.look_alike,
+                contested=held,
+                keys=(old_keys, new_keys),
+            )
+            held += _Rivals.settle(contested, used_old, used_new)
+            contested.clear()
+
+    matches += _assign(winners, used_old, used_new)
 
     # 5. Anywhere: long paragraphs that are still near-exact (moved and edited)
     rest_old = [i for i in range(len(old)) if i not in used_old and old_keys[i]]
@@ -450,6 +613,7 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)
 
+    matches += held
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
     matches += [Match("new", (), (j,), 0.0) for j in range(len(new)) if j not in used_new]
     # A removed paragraph is listed where it was: after the new place of the old one before it.

@@ -76,6 +76,15 @@ class Thresholds:
     #: and there must be a core: this many kept sentences (one shared sentence is a quote or
     #: a footnote glued to another paragraph by the PDF reader, not the paragraph)
     kept_sentences: int = 2
+    #: a weak candidate of a gap (one to one, under ``edited``) and a paragraph left over
+    #: beyond the gap's anchors (moved past a paragraph kept unchanged, and edited): from
+    #: ``rival`` below the weak one's score the rival makes it give way, and within
+    #: ``rival`` of it, either way, the paragraph is carried to neither (left for review)
+    rival: float = 0.1
+    #: look-alikes in a gap (:func:`~duizhao.importer.align._assign`): a one-to-one
+    #: candidate with a rival still free that shares one of its paragraphs, within this of
+    #: its score, is carried by neither (two "See X" lines of one template)
+    look_alike: float = 0.02
     #: in place: between the same two carried neighbours of both versions, the paragraphs left
     #: over (at most ``positional_run`` on each side) are paired in the order of both (the
     #: pairs of largest summed score that keep it) when their word similarity reaches
