@@ -333,7 +333,9 @@ def test_a_paragraph_split_in_place_with_both_halves_reworded_is_carried() -> No
 def test_the_sole_paragraph_left_in_place_needs_less_of_a_kept_sentence() -> None:
     """textual-screens' class (``sole_kept_share``): the one paragraph left on each side right
     between two carried neighbours, a long sentence kept (a third of its words) and the
-    rest reworded, is carried; with a third paragraph new beside it, it is not."""
+    rest reworded, is carried; with a third paragraph new beside it, the sole rule does not
+    apply, and it is carried only as the clear best of the leftovers (``_clearly_paired``:
+    a word similarity of 0.5, the new paragraph beside it far below), to the right one."""
     before = "The app class has a new class variable that names screens for the screen API."
     after = "You can also install new named screens dynamically with the install method."
     kept = (
@@ -354,10 +356,10 @@ def test_the_sole_paragraph_left_in_place_needs_less_of_a_kept_sentence() -> Non
     )
     assert (match.fate, match.new, match.why) == ("rewritten", (1,), "in place, a sentence kept")
     other = "A paragraph about the modes of an app, which switch between sets of screens at once."
-    fates = [
-        m.fate for m in align([before, old_text, after], [before, other, new_text, after]).matches
-    ]
-    assert fates.count("removed") == 1
+    matches = align([before, old_text, after], [before, other, new_text, after]).matches
+    carried = [(m.old, m.new, m.why) for m in matches if m.fate == "rewritten"]
+    assert carried == [((1,), (2,), "moved and reworded, clearly the best")]
+    assert [m.fate for m in matches if m.new == (1,)] == ["new"]
 
 
 def test_a_neighbour_of_a_paragraph_moved_far_moves_with_it() -> None:
@@ -556,6 +558,25 @@ def test_paragraphs_reworded_in_place_are_carried_on_their_order() -> None:
         )
     # a run of one on a side has no alternative to beat: the order alone is no evidence
     assert align(old[4:5], new[4:5]).matches[0].fate == "removed"
+
+
+def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:
+    """`_clearly_paired`: textual-styles' `2fr`/`1fr` explanation reworded (0.53, no other
+    leftover near it) is carried; ds-autotp's two tables of one shape (0.84) are not: a table
+    says nothing by its words."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    def carried(name: str) -> dict[tuple[int, ...], object]:
+        old = read_units(DATA / name / "old.units")
+        new = read_units(DATA / name / "new.units")
+        return {m.old: m for m in align(old, new).matches if m.old}
+
+    match = carried("textual-styles")[(34,)]
+    assert (match.new, match.why) == ((34,), "moved and reworded, clearly the best")  # type: ignore[attr-defined]
+    assert carried("ds-autotp")[(8,)].fate == "removed"  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------------------------

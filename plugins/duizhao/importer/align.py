@@ -41,6 +41,7 @@ from itertools import pairwise
 
 from .align_leftovers import (
     _beside_moved,
+    _clearly_paired,
     _completed,
     _in_clear_order,
     _in_place,
@@ -609,6 +610,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7c. In place, on the order alone: a pair that clearly beats every other of its run
     matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
+
+    # 7d. Anywhere: moved and reworded, the clear best of its row and column
+    matches += _clearly_paired(olds, news, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

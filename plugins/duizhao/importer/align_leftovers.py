@@ -144,6 +144,44 @@ def _in_clear_order(
     return out
 
 
+def _clearly_paired(
+    olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+) -> list[Match]:
+    """Moved and reworded, anywhere (``Thresholds.clear``): of the long paragraphs left over
+    on both sides (those sharing a rare word: :func:`_sharing_rare_words`), a pair of one
+    shape (prose or a list: two tables of one shape share their words whatever they say, and
+    so do code blocks) at a word similarity of ``clear``, the shorter keeping
+    ``ordered_kept`` of its words, that beats every other pair of its row and of its column
+    by ``ordered_margin``. FAST '25 moved its trace section to the appendix and reworded it
+    (0.55, the others of its row and column at most 0.30)."""
+    rest_old = [i for i in range(len(olds.keys)) if i not in used_old and olds.keys[i]]
+    rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
+    table = {
+        (i, j): _similarity(olds.words[i], news.words[j], 0.0)
+        for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t)
+    }
+    rows: dict[int, list[float]] = {}
+    cols: dict[int, list[float]] = {}
+    for (i, j), s in table.items():
+        rows.setdefault(i, []).append(s)
+        cols.setdefault(j, []).append(s)
+    out: list[Match] = []
+    for (i, j), s in sorted(table.items()):
+        if s < t.clear or not _clearly_best(s, rows[i], cols[j], t.ordered_margin):
+            continue
+        shape = _shape(olds.keys[i])
+        if shape not in ("prose", "list") or shape != _shape(news.keys[j]):
+            continue
+        a, b = olds.words[i], news.words[j]
+        if _common(a, b) < t.ordered_kept * min(len(a), len(b)):
+            continue
+        fate: Fate = "edited" if s >= t.edited else "rewritten"
+        out.append(Match(fate, (i,), (j,), round(s, 3), "moved and reworded, clearly the best"))
+        used_old.add(i)
+        used_new.add(j)
+    return out
+
+
 def _clearly_best(score: float, row: list[float], col: list[float], margin: float) -> bool:
     """Whether ``score`` (one cell of ``row`` and of ``col``) beats the others of both by
     ``margin``."""

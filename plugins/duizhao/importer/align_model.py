@@ -111,6 +111,12 @@ class Thresholds:
     ordered_kept: float = 0.45
     ordered_margin: float = 0.2
     ordered_run: int = 80
+    #: moved and reworded, anywhere
+    #: (:func:`~duizhao.importer.align_leftovers._clearly_paired`): long paragraphs left over
+    #: of one shape (prose or lists) at a word similarity of ``clear`` that beat every other
+    #: pair of their row and column by ``ordered_margin``. Of the real pairs' leftovers no
+    #: two unrelated long ones of prose reach 0.4; related ones reach 0.41-0.55
+    clear: float = 0.5
     #: moved and rewritten (anywhere, after the steps above): a long paragraph and one of the
     #: other version, left over, that share ``kept_sentences`` sentences (of
     #: ``kept_sentence_words`` words) at a word similarity of ``moved_sentence`` each, one to
