@@ -461,6 +461,20 @@ def test_short_units_need_a_near_exact_match() -> None:
     assert by[(2,)].fate == "edited"
 
 
+def test_a_line_wrapped_in_inline_html_emphasis_is_the_same_line_edited() -> None:
+    """tuning-playbook-faq's class: "[Click to expand]" made "<em>[Click to expand]</em>"
+    (a short line, compared by characters without its inline tags) is carried in place."""
+    old = [
+        "A question of the FAQ, long enough to be a paragraph of its own here.",
+        "[Click to expand]",
+    ]
+    new = [old[0], "<em>[Click to expand]</em>"]
+    assert [(m.fate, m.old, m.new) for m in align(old, new).matches] == [
+        ("same", (0,), (0,)),
+        ("edited", (1,), (1,)),
+    ]
+
+
 def test_unrelated_paragraphs_are_not_matched() -> None:
     old = [
         "Early rejection drops a request before its prefill starts when the decoding instances "
