@@ -13,7 +13,9 @@ look right). It is deterministic and runs in named steps, each a small function:
 3. Moves: equal keys out of that order, paired in order of appearance.
 4. Gaps between consecutive anchors: one-to-one by similarity, best first (rapidfuzz's Indel
    similarity over words, or over characters for short units, which must be near-exact),
-   with one paragraph split in two and two merged into one found by concatenation.
+   with one paragraph split in two and two merged into one found by concatenation. A weak
+   candidate gives way to a clearly more similar one left over beyond the anchors, and
+   within ``rival`` of one, or of a look-alike in the gap, neither is carried (:class:`_Rivals`).
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
 6. In place: what is left between the same two carried neighbours of both versions (up to
    ten on each side), paired in the order of both on weaker evidence: a word similarity and
@@ -23,6 +25,9 @@ look right). It is deterministic and runs in named steps, each a small function:
 7. Moved and rewritten, anywhere: what is left and shares a core of near-identical sentences,
    in order, when each is the other's best. Then (7b) the neighbours of a paragraph carried
    out of the order, on the evidence of step 6: they moved with it.
+   (7c) In place on the order alone: in a run left over between the same carried
+   neighbours, a long pair of one shape that beats every other pair of its row and column
+   clearly; (7d) the same test over every long leftover, prose or lists only.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 

@@ -117,8 +117,12 @@ def _in_clear_order(
     for run_old, run_new, _sole in _runs(olds, news, matches, used_old, used_new):
         if min(len(run_old), len(run_new)) < 2 or max(len(run_old), len(run_new)) > t.ordered_run:
             continue
+        # a pair under ``ordered`` - ``ordered_margin`` neither qualifies nor stands in the way
+        floor = t.ordered - t.ordered_margin
         table = {
-            (i, j): _similarity(olds.words[i], news.words[j], 0.0) for i in run_old for j in run_new
+            (i, j): _similarity(olds.words[i], news.words[j], floor)
+            for i in run_old
+            for j in run_new
         }
         rows: dict[int, list[float]] = {}
         cols: dict[int, list[float]] = {}
@@ -156,9 +160,11 @@ def _clearly_paired(
     (0.55, the others of its row and column at most 0.30)."""
     rest_old = [i for i in range(len(olds.keys)) if i not in used_old and olds.keys[i]]
     rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
+    floor = t.clear - t.ordered_margin  # under it, no pair qualifies or stands in the way
     table = {
-        (i, j): _similarity(olds.words[i], news.words[j], 0.0)
+        (i, j): score
         for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t)
+        if (score := _similarity(olds.words[i], news.words[j], floor))
     }
     rows: dict[int, list[float]] = {}
     cols: dict[int, list[float]] = {}
