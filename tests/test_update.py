@@ -593,6 +593,20 @@ def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried()
     assert carried("ds-autotp")[(8,)].fate == "removed"  # type: ignore[attr-defined]
 
 
+def test_two_paragraphs_merged_and_reworded_far_away_are_carried_as_a_merge() -> None:
+    """`_clearly_joined`: FAST '25 joined two paragraphs of v3's algorithm section and
+    reworded them (v3 53+54 -> 63): the joined text is clearly the best of the leftovers."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "mooncake-v3-fast25" / "old.units")
+    new = read_units(DATA / "mooncake-v3-fast25" / "new.units")
+    merged = [m for m in align(old, new).matches if m.why == "merged and reworded"]
+    assert [(m.fate, m.old, m.new) for m in merged] == [("merged", (52, 53), (62,))]
+
+
 # --------------------------------------------------------------------------------------------
 # The command
 

@@ -3,7 +3,7 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they score now (0.927; first run 0.79; the FAST '25
+pairs kept aside (holdout), no fall below what they score now (0.936; first run 0.79; the FAST '25
 rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The three
 held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are scored by
 ``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
@@ -61,7 +61,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.925)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.935)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]

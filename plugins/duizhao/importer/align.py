@@ -27,7 +27,8 @@ look right). It is deterministic and runs in named steps, each a small function:
    out of the order, on the evidence of step 6: they moved with it.
    (7c) In place on the order alone: in a run left over between the same carried
    neighbours, a long pair of one shape that beats every other pair of its row and column
-   clearly; (7d) the same test over every long leftover, prose or lists only.
+   clearly; (7d) the same test over every long leftover, prose or lists only; (7e) two
+   consecutive leftovers whose joined text is clearly the best of another (merged, split).
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 
@@ -46,11 +47,13 @@ from itertools import pairwise
 
 from .align_leftovers import (
     _beside_moved,
+    _clearly_joined,
     _clearly_paired,
     _completed,
     _in_clear_order,
     _in_place,
     _kept_in_place,
+    _leftover_similarities,
     _moved_rewritten,
     _sharing_rare_words,
 )
@@ -534,6 +537,46 @@ def _short_line(units: _Units, k: int, t: Thresholds) -> bool:
 # The whole alignment
 
 
+def _in_gaps(
+    olds: _Units,
+    news: _Units,
+    anchors: list[tuple[int, int]],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> tuple[list[Match], list[Match]]:
+    """Step 4: between consecutive anchors, one to one by similarity, best first
+    (:func:`_gap_candidates`, :func:`_assign`), a weak candidate giving way to a rival beyond
+    the anchors (:class:`_Rivals`); the matches, and the paragraphs left for review (two
+    candidates of near-equal similarity, look-alikes)."""
+    matches: list[Match] = []
+    rivals = _Rivals(olds, news, used_old, used_new, t)
+    contested: list[Match] = []
+    held: list[Match] = []
+    winners: list[_Candidate] = []
+    bounds = [(-1, -1), *anchors, (len(olds.keys), len(news.keys))]
+    for (i0, j0), (i1, j1) in pairwise(bounds):
+        gap_old = [i for i in range(i0 + 1, i1) if i not in used_old and olds.keys[i]]
+        gap_new = [j for j in range(j0 + 1, j1) if j not in used_new and news.keys[j]]
+        if gap_old and gap_new:
+            candidates = _gap_candidates(olds, news, gap_old, gap_new, t)
+            candidates = rivals.contest(
+                candidates, (gap_old, gap_new), (used_old, used_new), contested, winners
+            )
+            matches += _assign(
+                candidates,
+                used_old,
+                used_new,
+                look_alike=t.look_alike,
+                contested=held,
+                keys=(olds.keys, news.keys),
+            )
+            held += _Rivals.settle(contested, used_old, used_new)
+            contested.clear()
+    matches += _assign(winners, used_old, used_new)
+    return matches, held
+
+
 def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRESHOLDS) -> Alignment:
     """Align the originals ``old`` (the article's paragraphs) with ``new`` (the new version's).
 
@@ -564,31 +607,8 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
             used_new.add(j)
 
     # 4. Between consecutive anchors, a weak candidate giving way to a rival beyond them
-    rivals = _Rivals(olds, news, used_old, used_new, thresholds)
-    contested: list[Match] = []
-    held: list[Match] = []
-    winners: list[_Candidate] = []
-    bounds = [(-1, -1), *anchors, (len(old), len(new))]
-    for (i0, j0), (i1, j1) in pairwise(bounds):
-        gap_old = [i for i in range(i0 + 1, i1) if i not in used_old and old_keys[i]]
-        gap_new = [j for j in range(j0 + 1, j1) if j not in used_new and new_keys[j]]
-        if gap_old and gap_new:
-            candidates = _gap_candidates(olds, news, gap_old, gap_new, thresholds)
-            candidates = rivals.contest(
-                candidates, (gap_old, gap_new), (used_old, used_new), contested, winners
-            )
-            matches += _assign(
-                candidates,
-                used_old,
-                used_new,
-                look_alike=thresholds.look_alike,
-                contested=held,
-                keys=(old_keys, new_keys),
-            )
-            held += _Rivals.settle(contested, used_old, used_new)
-            contested.clear()
-
-    matches += _assign(winners, used_old, used_new)
+    gaps, held = _in_gaps(olds, news, anchors, used_old, used_new, thresholds)
+    matches += gaps
 
     # 5. Anywhere: long paragraphs that are still near-exact (moved and edited)
     rest_old = [i for i in range(len(old)) if i not in used_old and old_keys[i]]
@@ -616,8 +636,10 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     # 7c. In place, on the order alone: a pair that clearly beats every other of its run
     matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
 
-    # 7d. Anywhere: moved and reworded, the clear best of its row and column
-    matches += _clearly_paired(olds, news, used_old, used_new, thresholds)
+    # 7d, 7e. Anywhere, reworded, clearly the best: moved; merged or split
+    table = _leftover_similarities(olds, news, used_old, used_new, thresholds)
+    matches += _clearly_paired(olds, news, table, used_old, used_new, thresholds)
+    matches += _clearly_joined(olds, news, table, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

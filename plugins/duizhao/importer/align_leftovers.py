@@ -148,8 +148,29 @@ def _in_clear_order(
     return out
 
 
-def _clearly_paired(
+def _leftover_similarities(
     olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+) -> dict[tuple[int, int], float]:
+    """The word similarity of each pair of long paragraphs left over that share a rare word
+    (:func:`_sharing_rare_words`), from ``clear`` - ``ordered_margin`` (under it, no pair
+    qualifies for steps 7d and 7e or stands in the way of one that does)."""
+    rest_old = [i for i in range(len(olds.keys)) if i not in used_old and olds.keys[i]]
+    rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
+    floor = t.clear - t.ordered_margin
+    return {
+        (i, j): score
+        for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t)
+        if (score := _similarity(olds.words[i], news.words[j], floor))
+    }
+
+
+def _clearly_paired(
+    olds: _Units,
+    news: _Units,
+    table: dict[tuple[int, int], float],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
 ) -> list[Match]:
     """Moved and reworded, anywhere (``Thresholds.clear``): of the long paragraphs left over
     on both sides (those sharing a rare word: :func:`_sharing_rare_words`), a pair of one
@@ -158,14 +179,6 @@ def _clearly_paired(
     ``ordered_kept`` of its words, that beats every other pair of its row and of its column
     by ``ordered_margin``. FAST '25 moved its trace section to the appendix and reworded it
     (0.55, the others of its row and column at most 0.30)."""
-    rest_old = [i for i in range(len(olds.keys)) if i not in used_old and olds.keys[i]]
-    rest_new = [j for j in range(len(news.keys)) if j not in used_new and news.keys[j]]
-    floor = t.clear - t.ordered_margin  # under it, no pair qualifies or stands in the way
-    table = {
-        (i, j): score
-        for i, j in _sharing_rare_words(olds, news, rest_old, rest_new, t)
-        if (score := _similarity(olds.words[i], news.words[j], floor))
-    }
     rows: dict[int, list[float]] = {}
     cols: dict[int, list[float]] = {}
     for (i, j), s in table.items():
@@ -186,6 +199,86 @@ def _clearly_paired(
         used_old.add(i)
         used_new.add(j)
     return out
+
+
+def _clearly_joined(
+    olds: _Units,
+    news: _Units,
+    table: dict[tuple[int, int], float],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """Merged or split and reworded, anywhere (``Thresholds.clear``): two consecutive
+    paragraphs left over on one side and a long one left over on the other, all prose, whose
+    joined text reaches a word similarity of ``clear`` with it, the shorter keeping
+    ``ordered_kept`` of its words, each part adding ``in_place_part`` of its words to what
+    the other part alone keeps, and no other paragraph left over within ``ordered_margin`` of
+    it (a paper's two paragraphs merged into one, reworded, moved into another section)."""
+    # the pairs still left over (a part sharing too little with the one paragraph, under
+    # the table's floor, is not half of it)
+    single = {(i, j): s for (i, j), s in table.items() if i not in used_old and j not in used_new}
+    of_old: dict[int, list[tuple[int, float]]] = {}  # old i: (new j, similarity)
+    of_new: dict[int, list[tuple[int, float]]] = {}  # new j: (old i, similarity)
+    for (i, j), s in single.items():
+        of_old.setdefault(i, []).append((j, s))
+        of_new.setdefault(j, []).append((i, s))
+    found: list[tuple[float, str, tuple[int, int], int]] = []
+    for i, j in sorted(single):
+        for fate, parts, one in (
+            ("merged", (i, i + 1), j),
+            ("merged", (i - 1, i), j),
+            ("split", (j, j + 1), i),
+            ("split", (j - 1, j), i),
+        ):
+            pair_units, one_units = (olds, news) if fate == "merged" else (news, olds)
+            used_pair = used_old if fate == "merged" else used_new
+            if parts[0] < 0 or parts[1] >= len(pair_units.keys) or used_pair & set(parts):
+                continue
+            if not all(pair_units.keys[k] for k in parts) or one_units.counts[one] < t.short_words:
+                continue
+            if any(
+                _shape(u.keys[k]) != "prose"
+                for u, k in ((one_units, one), *((pair_units, k) for k in parts))
+            ):
+                continue
+            first, second = (pair_units.words[k] for k in parts)
+            score = _parts_clearly(one_units.words[one], first, second, t)
+            if not score:
+                continue
+            rivals = (of_new if fate == "merged" else of_old).get(one, [])
+            if all(score - s >= t.ordered_margin for k, s in rivals if k not in parts):
+                found.append((score, fate, parts, one))
+    out: list[Match] = []
+    for score, fate, parts, one in sorted(found, key=lambda f: (-f[0], f[2], f[3])):
+        if fate == "merged":
+            if used_old & set(parts) or one in used_new:
+                continue
+            used_old.update(parts)
+            used_new.add(one)
+            out.append(Match("merged", parts, (one,), round(score, 3), "merged and reworded"))
+        else:
+            if used_new & set(parts) or one in used_old:
+                continue
+            used_new.update(parts)
+            used_old.add(one)
+            out.append(Match("split", (one,), parts, round(score, 3), "split and reworded"))
+    return out
+
+
+def _parts_clearly(one: str, first: str, second: str, t: Thresholds) -> float:
+    """The word similarity of ``one`` with ``first`` and ``second`` joined when it reaches
+    ``clear``, the shorter keeps ``ordered_kept`` and each part adds ``in_place_part`` of its
+    words (0 otherwise)."""
+    joined = first + second
+    score = _similarity(one, joined, t.clear)
+    both = _common(one, joined)
+    if not score or both < t.ordered_kept * min(len(one), len(joined)):
+        return 0.0
+    for part, alone in ((first, second), (second, first)):
+        if both - _common(one, alone) < t.in_place_part * len(part):
+            return 0.0
+    return score
 
 
 def _clearly_best(score: float, row: list[float], col: list[float], margin: float) -> bool:
