@@ -3,7 +3,7 @@
 The alignment is scored against hand-checked expectations (``python -m bench.update`` prints the
 same table, with timings): no translation carried to a wrong paragraph on any pair; on the
 pairs the thresholds were fixed on (dev), at least 95 % of the carryable ones carried; on the
-pairs kept aside (holdout), no fall below what they score now (0.917; first run 0.79; the FAST '25
+pairs kept aside (holdout), no fall below what they score now (0.936; first run 0.79; the FAST '25
 rewrite pulls it down; see bench/README.md); every unchanged or moved paragraph found. The three
 held-out sets (tests/data/update-heldout, update-heldout2, update-heldout3) are scored by
 ``python -m bench.update --heldout``; here their precision is kept at 1.0 and their recall at
@@ -61,7 +61,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.915)):
+    for split, floor in (("dev", 0.95), ("holdout", 0.935)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -260,3 +260,38 @@ def test_a_real_paper_update_end_to_end(tmp_path: Path, monkeypatch: pytest.Monk
         monkeypatch,
     )
     assert code == 0 and "already matches" in err
+
+
+#: the tuned pairs' repositories added after the held-out sets were built (issue 22, round of
+#: s35): none may be a repository of a held-out set (their texts were never read for tuning)
+NEW_TUNED_REPOSITORIES = (
+    "pallets/click",
+    "psf/black",
+    "google-research/tuning_playbook",
+    "tatsu-lab/stanford_alpaca",
+)
+
+
+def _digests(data: Path) -> set[str]:
+    import hashlib
+
+    return {
+        hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in data.glob("*/*")
+        if p.suffix in (".md", ".tex", ".pdf", ".txt") and p.stem in ("old", "new")
+    }
+
+
+@pytest.mark.parametrize(
+    "data", [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6], ids=lambda d: d.name
+)
+def test_the_new_tuned_pairs_do_not_overlap_a_held_out_set(data: Path) -> None:
+    """Names and hashes only: no repository of the pairs added to the tuned ones is named by
+    a held-out set's SOURCES.md, and no original of the tuned pairs is byte for byte one of
+    a held-out set's (the counts alone are reported)."""
+    held = {name.lower() for name in _repositories(data / "SOURCES.md")}
+    shared = held & {name.lower() for name in NEW_TUNED_REPOSITORIES}
+    assert not shared, f"{data.name}: {len(shared)} repositories shared"
+    assert NEW_TUNED_REPOSITORIES[0] in {n.lower() for n in _repositories(DATA / "SOURCES.md")}
+    same = _digests(data) & _digests(DATA)
+    assert not same, f"{data.name}: {len(same)} originals shared"

@@ -16,7 +16,7 @@ from rapidfuzz.distance import Indel
 from ..worddiff import peel
 
 if TYPE_CHECKING:
-    from .align import Thresholds
+    from .align_model import Thresholds
 
 _T = TypeVar("_T")
 
@@ -49,6 +49,17 @@ def longest_increasing(items: Iterable[tuple[int, _T]]) -> list[_T]:
 # Words and sentences
 
 
+#: an inline HTML tag without attributes (``<em>``, ``</strong>``, ``<br/>``): formatting, not words
+_INLINE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*\s*/?>")
+
+
+def without_tags(key: str) -> str:
+    """``key`` without its inline HTML tags that have no attributes: a line wrapped in
+    ``<em>`` is the same line, emphasised (tuning_playbook's nineteen "[Click to expand]"
+    summaries)."""
+    return _INLINE_TAG.sub("", key) if "<" in key else key
+
+
 def without_targets(key: str) -> str:
     """``key`` with the targets of its Markdown links and images left out: ``[text](url)`` is
     ``[text]``. One pass; an unclosed ``](`` keeps the rest as it is."""
@@ -75,8 +86,8 @@ class _Units:
         self.keys = list(keys)
         #: what a short unit is compared by: its words as a reader sees them (case and link
         #: targets aside: a link fixed in a one-line note is the same note)
-        self.folded = [without_targets(key).casefold() for key in self.keys]
-        tokens = [words(key) for key in self.keys]
+        self.folded = [without_tags(without_targets(key)).casefold() for key in self.keys]
+        tokens = [words(without_tags(key)) for key in self.keys]
         self.words = [_encode(t, vocabulary) for t in tokens]
         self.counts = [sum(t[0].isalnum() for t in ts) for ts in tokens]
         self._vocabulary = vocabulary
