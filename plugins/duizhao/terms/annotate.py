@@ -19,7 +19,7 @@ from ..escape import html_attr
 from ..quality.glossary.match import Matcher, PageScans, Scan, _Raw, mask
 from ..quality.glossary.model import Entry
 
-_TAG_RE = re.compile(r"<[^<>]*>")
+_TAG_SPLIT_RE = re.compile(r"(<[^<>]*>)")
 _NAME_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
 _CLASS_RE = re.compile(r"""\bclass\s*=\s*["']([^"']*)["']""")
 #: Elements whose text is never annotated.
@@ -64,22 +64,20 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
     parts = None
     if scans is not None and scans.signature == matcher.signature:
         parts = {"en": _Parts(scans.en), "zh": _Parts(scans.zh if not matcher.has_latin else [])}
-    out: list[str] = []
-    done = 0  # html[:done] is in out
+    # the texts and tags of the page, alternating: pieces[even] a text, pieces[odd] a tag
+    pieces = _TAG_SPLIT_RE.split(html)
+    changed = False
     side = "zh"
     skip: str | None = None
     depth = 0
-    pos = 0
-    for m in _TAG_RE.finditer(html):
-        start = m.start()
-        if skip is None and start > pos:
-            text = html[pos:start]
-            marked = _mark(text, matcher, side, seen[side], parts[side] if parts else None)
-            if marked is not text:
-                out += [html[done:pos], marked]
-                done = start
-        tag = m.group()
-        pos = m.end()
+    for index in range(1, len(pieces), 2):
+        if skip is None:
+            text = pieces[index - 1]
+            if text and not text.isspace():
+                marked = _mark(text, matcher, side, seen[side], parts[side] if parts else None)
+                if marked is not text:
+                    pieces[index - 1], changed = marked, True
+        tag = pieces[index]
         if skip is None and tag[1] == "/":
             continue  # a closing tag outside skipped elements changes nothing
         name_match = _NAME_RE.match(tag)
@@ -103,16 +101,12 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
             side = "zh"
         if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
             skip, depth = name, 1
-    rest = html[pos:]
-    marked = (
-        _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
-        if skip is None and rest
-        else rest
-    )
-    if marked is rest and not out:
-        return html
-    out += [html[done:pos], marked]
-    return "".join(out)
+    rest = pieces[-1]
+    if skip is None and rest and not rest.isspace():
+        marked = _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
+        if marked is not rest:
+            pieces[-1], changed = marked, True
+    return "".join(pieces) if changed else html
 
 
 _MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
