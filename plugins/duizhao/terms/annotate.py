@@ -110,8 +110,8 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
 
 
 _MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
-#: The opening tag of each entry's mark, by matcher and (entry number, side).
-_OPENING: weakref.WeakKeyDictionary[Matcher, dict[tuple[int, str], str]] = (
+#: The opening tag of each entry's mark, by matcher, side and entry number.
+_OPENING: weakref.WeakKeyDictionary[Matcher, dict[str, dict[int, str]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -164,30 +164,29 @@ def _mark(
             latin_hits = [h for h in matcher.english_raw(masked) if h[2] in latin]
             if latin_hits:  # by start; of two that start together, the rendering first
                 kept = sorted(kept + latin_hits, key=_start)
-    if not kept:
+    if not kept or seen.issuperset(map(_key, kept)):
         return text
     fresh = set(map(_key, kept)).difference(seen)
-    if not fresh:
-        return text
     number, items, keys_of = matcher.entry_number, matcher.items, matcher.keys_of
     openings = _OPENING.get(matcher)
     if openings is None:
-        openings = _OPENING[matcher] = {}
+        openings = _OPENING[matcher] = {"en": {}, "zh": {}}
+    opening_of = openings[side]  # by entry number
     out: list[str] = []
     pos = 0
     for start, end, key in itertools.compress(kept, map(fresh.__contains__, map(_key, kept))):
         start -= offset
         if key in seen or start < pos:
             continue
-        end -= offset
-        entry = items[key][0]
-        seen.update(keys_of[number[key]])
-        opening = openings.get((number[key], side))
+        entry_number = number[key]
+        seen.update(keys_of[entry_number])
+        opening = opening_of.get(entry_number)
         if opening is None:
-            tip = html_attr(tooltip(entry, side))
-            opening = openings[number[key], side] = (
+            tip = html_attr(tooltip(items[key][0], side))
+            opening = opening_of[entry_number] = (
                 f'<abbr class="dz-term" tabindex="0" title="{tip}">'
             )
+        end -= offset
         out += [text[pos:start], opening, text[start:end], "</abbr>"]
         pos = end
     if not out:
