@@ -19,7 +19,7 @@ from ..escape import html_attr
 from ..quality.glossary.match import Matcher, PageScans, Scan, _Raw, mask
 from ..quality.glossary.model import Entry
 
-_TAG_RE = re.compile(r"<[^<>]*>")
+_TAG_SPLIT_RE = re.compile(r"(<[^<>]*>)")
 _NAME_RE = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
 _CLASS_RE = re.compile(r"""\bclass\s*=\s*["']([^"']*)["']""")
 #: Elements whose text is never annotated.
@@ -64,22 +64,20 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
     parts = None
     if scans is not None and scans.signature == matcher.signature:
         parts = {"en": _Parts(scans.en), "zh": _Parts(scans.zh if not matcher.has_latin else [])}
-    out: list[str] = []
-    done = 0  # html[:done] is in out
+    # the texts and tags of the page, alternating: pieces[even] a text, pieces[odd] a tag
+    pieces = _TAG_SPLIT_RE.split(html)
+    changed = False
     side = "zh"
     skip: str | None = None
     depth = 0
-    pos = 0
-    for m in _TAG_RE.finditer(html):
-        start = m.start()
-        if skip is None and start > pos:
-            text = html[pos:start]
-            marked = _mark(text, matcher, side, seen[side], parts[side] if parts else None)
-            if marked is not text:
-                out += [html[done:pos], marked]
-                done = start
-        tag = m.group()
-        pos = m.end()
+    for index in range(1, len(pieces), 2):
+        if skip is None:
+            text = pieces[index - 1]
+            if text and not text.isspace():
+                marked = _mark(text, matcher, side, seen[side], parts[side] if parts else None)
+                if marked is not text:
+                    pieces[index - 1], changed = marked, True
+        tag = pieces[index]
         if skip is None and tag[1] == "/":
             continue  # a closing tag outside skipped elements changes nothing
         name_match = _NAME_RE.match(tag)
@@ -103,21 +101,17 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
             side = "zh"
         if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
             skip, depth = name, 1
-    rest = html[pos:]
-    marked = (
-        _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
-        if skip is None and rest
-        else rest
-    )
-    if marked is rest and not out:
-        return html
-    out += [html[done:pos], marked]
-    return "".join(out)
+    rest = pieces[-1]
+    if skip is None and rest and not rest.isspace():
+        marked = _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
+        if marked is not rest:
+            pieces[-1], changed = marked, True
+    return "".join(pieces) if changed else html
 
 
 _MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
-#: The opening tag of each entry's mark, by matcher and (entry number, side).
-_OPENING: weakref.WeakKeyDictionary[Matcher, dict[tuple[int, str], str]] = (
+#: The opening tag of each entry's mark, by matcher, side and entry number.
+_OPENING: weakref.WeakKeyDictionary[Matcher, dict[str, dict[int, str]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -170,30 +164,29 @@ def _mark(
             latin_hits = [h for h in matcher.english_raw(masked) if h[2] in latin]
             if latin_hits:  # by start; of two that start together, the rendering first
                 kept = sorted(kept + latin_hits, key=_start)
-    if not kept:
+    if not kept or seen.issuperset(map(_key, kept)):
         return text
     fresh = set(map(_key, kept)).difference(seen)
-    if not fresh:
-        return text
     number, items, keys_of = matcher.entry_number, matcher.items, matcher.keys_of
     openings = _OPENING.get(matcher)
     if openings is None:
-        openings = _OPENING[matcher] = {}
+        openings = _OPENING[matcher] = {"en": {}, "zh": {}}
+    opening_of = openings[side]  # by entry number
     out: list[str] = []
     pos = 0
     for start, end, key in itertools.compress(kept, map(fresh.__contains__, map(_key, kept))):
         start -= offset
         if key in seen or start < pos:
             continue
-        end -= offset
-        entry = items[key][0]
-        seen.update(keys_of[number[key]])
-        opening = openings.get((number[key], side))
+        entry_number = number[key]
+        seen.update(keys_of[entry_number])
+        opening = opening_of.get(entry_number)
         if opening is None:
-            tip = html_attr(tooltip(entry, side))
-            opening = openings[number[key], side] = (
+            tip = html_attr(tooltip(items[key][0], side))
+            opening = opening_of[entry_number] = (
                 f'<abbr class="dz-term" tabindex="0" title="{tip}">'
             )
+        end -= offset
         out += [text[pos:start], opening, text[start:end], "</abbr>"]
         pos = end
     if not out:

@@ -37,6 +37,8 @@ class GlossaryCheck:
                 self._allowed[key] = matcher.entry_number[key]
             if term in entry.zh_forbidden:
                 self._forbidden[key] = matcher.entry_number[key]
+        #: some entry has a forbidden rendering
+        self._any_forbidden = any(n >= 0 for n in self._forbidden)
         #: the entries that stay in Latin letters
         self._latin = {n for n, entry in enumerate(matcher.entries) if entry.latin}
         #: every English form as written, for the acronym check to leave to this one (the
@@ -90,11 +92,12 @@ class GlossaryCheck:
             masked = mask(translation)
             rendered = matcher.chinese_raw(masked)
         keys = list(map(_KEY, rendered))
-        forbidden = set(map(self._forbidden.__getitem__, keys))
         # the entries whose rendering may be wrong: none rendered, forbidden or kept in Latin
-        suspects = (terms.keys() - set(map(self._allowed.__getitem__, keys))) | (
-            terms.keys() & (forbidden | self._latin)
-        )
+        suspects = terms.keys() - set(map(self._allowed.__getitem__, keys))
+        if self._any_forbidden:
+            suspects |= terms.keys() & set(map(self._forbidden.__getitem__, keys))
+        if self._latin:
+            suspects |= terms.keys() & self._latin
         if not suspects:
             return []
         kept_en = {number[k] for _s, _e, k in matcher.english_raw(masked)}

@@ -129,6 +129,10 @@ class Scan(NamedTuple):
     kept: list[_Raw]
     #: of English terms (else of renderings)
     english: bool
+    #: the maximal hits the rule weighed, by start, disjoint (a stretch of overlapping ones is
+    #: one, of key ``-1``): a hit the rule weighed holds two neighbouring characters exactly
+    #: when one of these does (:meth:`Matcher.part`); ``kept`` itself when there is no stretch
+    spans: list[_Raw]
 
 
 class PageScans(NamedTuple):
@@ -164,7 +168,15 @@ def _greedy(hits: list[_Raw]) -> list[_Raw]:
 def _scan(raw: list[tuple[int, int]], back: list[int]) -> list[_Raw]:
     """The kept hits of the automaton's report on a text (by end; of the hits that end
     together, the longest first), by start, in one pass (``back[key]``: the key's length less
-    one, so that a hit ending at ``end`` starts at ``end - back[key]``).
+    one, so that a hit ending at ``end`` starts at ``end - back[key]``): :func:`_spans`,
+    resolved."""
+    stack, stretches = _spans(raw, back)
+    return _stretches(stack, raw, back, None) if stretches else stack
+
+
+def _spans(raw: list[tuple[int, int]], back: list[int]) -> tuple[list[_Raw], bool]:
+    """The maximal hits of the automaton's report (by start, disjoint; key ``-1``: a stretch
+    of overlapping ones), and whether there is a stretch (else they are the kept hits).
 
     A hit inside another is never kept; the hits inside no other (*maximal*) are kept when no
     two of them overlap, as nothing longer overlaps one. The stack holds the maximal hits so
@@ -198,7 +210,7 @@ def _scan(raw: list[tuple[int, int]], back: list[int]) -> list[_Raw]:
                 continue
             stack.append((start, end + 1, key))
             top_start, top_last = start, end
-    return _stretches(stack, raw, back, None) if stretches else stack
+    return stack, stretches
 
 
 def _stretches(
@@ -221,6 +233,14 @@ def _stretches(
                 inside.append((start, end + 1, key))
         out += _greedy(inside)
     return out
+
+
+def _crosses(spans: list[_Raw], pos: int) -> bool:
+    """Some hit the rule weighed holds both ``pos - 1`` and ``pos``: exactly when one of its
+    maximal ``spans`` does (a hit is inside one; of two overlapping hits of a stretch, two
+    neighbouring characters are both in one of them)."""
+    index = bisect.bisect_left(spans, pos, key=_end_of) - 1  # the last one starting before
+    return index >= 0 and spans[index][1] > pos
 
 
 _end_of = operator.itemgetter(0)
@@ -265,10 +285,6 @@ class Matcher:
         for automaton in (self._folded, self._cased, self._zh):
             if len(automaton):
                 automaton.make_automaton()
-        #: the longest key's length less one (how far before its end a hit may start)
-        self._max_back = max(self._back, default=0)
-        #: every character of a key
-        self._key_chars = frozenset("".join(key for _tag, key, _term in self._signature))
         #: by key number: ``id`` of the entry (what ``seen`` holds)
         self.entry_id = [id(entry) for entry, _term in self.items]
         #: the English keys of entries that stay in Latin letters
@@ -323,14 +339,19 @@ class Matcher:
         """The renderings (allowed and forbidden) in ``text`` the rule keeps, by start; a
         rendering with Latin letters ("KV 缓存") keeps to word boundaries at its Latin ends.
         ``done`` as :meth:`english_raw`."""
+        raw = self._zh_weighed(text)
+        if not raw or (done and done.issuperset(map(_key_of, raw))):
+            return []
+        return _scan(raw, self._back)
+
+    def _zh_weighed(self, text: str) -> list[tuple[int, int]]:
+        """The automaton's report of renderings in ``text`` that the rule weighs."""
         if not len(self._zh):
             return []
         raw = list(self._zh.iter(text))
-        if not raw or (done and done.issuperset(map(_key_of, raw))):
-            return []
-        if self._zh_bounded:  # renderings with Latin ends keep to word boundaries there
+        if raw and self._zh_bounded:  # renderings with Latin ends keep to word boundaries
             raw = self._bounded_zh(raw, text)
-        return _scan(raw, self._back)
+        return raw
 
     def _bounded_zh(self, raw: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
         """``raw`` without the renderings whose Latin end continues a word of ``text``."""
@@ -370,11 +391,16 @@ class Matcher:
             raw = list(self._folded.iter(_lower(text)))
         else:
             raw = list(self._cased.iter(text)) if len(self._cased) else []
-        return Scan(text, self._scan_english(raw, text) if raw else [], True)
+        return self._as_scan(text, self._on_boundaries(raw, text) if raw else raw, True)
 
     def chinese_scan(self, text: str) -> Scan:
         """:meth:`chinese_raw` of ``text`` (masked) as a :class:`Scan`."""
-        return Scan(text, self.chinese_raw(text), False)
+        return self._as_scan(text, self._zh_weighed(text), False)
+
+    def _as_scan(self, text: str, weighed: list[tuple[int, int]], english: bool) -> Scan:
+        spans, stretches = _spans(weighed, self._back)
+        kept = _stretches(spans, weighed, self._back, None) if stretches else spans
+        return Scan(text, kept, english, spans)
 
     def part(self, scan: Scan, fragment: str, after: int = 0) -> tuple[int, list[_Raw]] | None:
         """Where ``fragment`` (masked) is in the text of ``scan`` (from ``after`` on), and its
@@ -390,47 +416,15 @@ class Matcher:
         word = _WORD_CHARS
         if (start and word[text[start - 1]]) or (end < len(text) and word[text[end]]):
             return None
-        if self._crosses(scan, start) or self._crosses(scan, end):
-            return None
-        kept = scan.kept
+        kept, spans = scan.kept, scan.spans
         first = bisect.bisect_left(kept, start, key=_end_of)  # (kept: by start)
-        last = bisect.bisect_left(kept, end, key=_end_of)
+        last = bisect.bisect_left(kept, end, first, key=_end_of)
+        if spans is kept:  # no stretch: the spans crossing an end are the kept hits before
+            if (first and kept[first - 1][1] > start) or (last and kept[last - 1][1] > end):
+                return None
+        elif _crosses(spans, start) or _crosses(spans, end):
+            return None
         return start, kept[first:last]
-
-    def _crosses(self, scan: Scan, pos: int) -> bool:
-        """Some hit the rule weighed in ``scan`` holds both ``pos - 1`` and ``pos`` (True too
-        where that is not settled cheaply). Such a hit holds two characters of keys: most
-        texts' ends (markup, a masked span) are none; around the others the automaton reads
-        the text again, as far as a key reaches."""
-        text, n = scan.text, len(scan.text)
-        if not 0 < pos < n:
-            return False
-        chars = self._key_chars
-        before, after = text[pos - 1], text[pos]
-        if (before not in chars and before.lower() not in chars) or (
-            after not in chars and after.lower() not in chars
-        ):
-            return False
-        lo, hi = max(0, pos - self._max_back - 1), min(n, pos + self._max_back + 1)
-        window = text[lo:hi]
-        if scan.english:
-            if "Σ" in window:  # its lower case depends on what follows: not settled here
-                return True
-            automaton = self._folded if len(self._folded) else self._cased
-            raw = automaton.iter(_lower(window) if automaton is self._folded else window)
-        else:
-            raw = self._zh.iter(window)
-        word, back, lead, tail = _WORD_CHARS, self._back, self._lead, self._tail
-        for last, key in raw:
-            first, last = lo + last - back[key], lo + last
-            if not first < pos <= last:
-                continue
-            if (scan.english or lead[key]) and first and word[text[first - 1]]:
-                continue  # not on a word boundary: not weighed
-            if (scan.english or tail[key]) and last + 1 < n and word[text[last + 1]]:
-                continue
-            return True
-        return False
 
     def _bounded(self, raw: list[tuple[int, int]], text: str) -> list[_Raw]:
         """English hits on word boundaries, in the order of ``raw`` (no resolving)."""
