@@ -42,8 +42,10 @@ TEMPORARY = ".tmp-"
 #: A file being written this long ago was left by a build that was killed: pruned.
 STALE_SECONDS = 3600.0
 #: How much earlier than the build's start a file's time may read and still be taken as
-#: written after it (file times are coarser than the clock: a jiffy on some systems).
-CLOCK_SLACK_SECONDS = 1.0
+#: written after it: file times come from the kernel's coarse clock, which lags the clock by
+#: up to a jiffy (4-10 ms). Not more: a file the previous build wrote in its last second is
+#: this build's to prune (a page removed or changed since).
+CLOCK_SLACK_SECONDS = 0.05
 
 
 @functools.cache
