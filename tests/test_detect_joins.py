@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from duizhao.figures.detect import DetectedFigure, detect_figures
+from duizhao.pdf.geometry import union
 from duizhao.pdf.hyphens import Joiner, unbroken_rows
 from duizhao.pdf.read import Char, FontStyle
 from duizhao.pdf.text import make_line
@@ -191,3 +192,25 @@ def test_a_caption_line_with_inline_maths_keeps_its_word_spaces() -> None:
     assert not line.code and line.text == "graph for Z = X + Y"
     listing = make_line(1, _glyphs([(ch, 0) for ch in "m:=pre.Rand"], 0.25), fonts)
     assert listing.code
+
+
+def test_a_row_of_small_figures_over_a_page_wide_one(tmp_path: Path) -> None:
+    """Three small figures in a row, each captioned below, over a page-wide figure of two
+    charts captioned under both: the white between the charts of the wide one lies under the
+    gap between two captions, yet the first small caption (its own chart right over it, the
+    wide figure under it) and the wide caption are one column of stacked floats, not two
+    floats side by side (USENIX ATC '17's CherryPick, page 4)."""
+    c = Canvas()
+    heads(c, 1)
+    truths: dict[str, tuple[Box, str]] = {}
+    for k, (x0, x1) in enumerate(((60.0, 200.0), (230.0, 380.0), (410.0, 550.0)), start=1):
+        truths[f"Figure {k}"] = (bar_chart(c, x0, 72, x1, 170), f"Small figure {k}.")
+        _lines(c, x0, 178, [f"Figure {k}: Small figure {k}."])
+    left = bar_chart(c, 70, 210, 205, 320)
+    right = bar_chart(c, 222, 210, 550, 320)
+    truths["Figure 4"] = (union((left, right)), "Search paths of both workloads.")
+    _lines(c, 214, 328, ["Figure 4: Search paths of both workloads."])
+    body(c, WIDE, 360, 720, 2)
+    pdf = tmp_path / "row-over-wide.pdf"
+    pdf.write_bytes(_pdf([c]))
+    _check(detect_figures(pdf), truths)

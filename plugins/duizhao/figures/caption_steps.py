@@ -164,6 +164,8 @@ def side_by_side(a: Caption, b: Caption, others: Sequence[Caption], layout: Layo
         for f in page.layout.fragments
     ):
         return False
+    if not _parted(page, ab, bb, top, bottom, layout):
+        return False
     return not any(
         c is not a
         and c is not b
@@ -174,6 +176,31 @@ def side_by_side(a: Caption, b: Caption, others: Sequence[Caption], layout: Layo
         and c.box[0] < x1
         for c in others
     )
+
+
+def _parted(page: DetectPage, ab: Box, bb: Box, top: float, bottom: float, layout: Layout) -> bool:
+    """Two captions apart across the page stand beside each other's floats, not over a float
+    under both: either the drawings of the white band between their lines leave a strip free
+    of ink over the gap between the captions (where the floats part), and the upper caption
+    is not one with drawings right over it (its float's, captioned below) and more under it
+    in its span (another float's: a row of small figures over a page-wide one)."""
+    lo, hi = (ab[2], bb[0]) if ab[2] <= bb[0] else (bb[2], ab[0])
+    band = [g for g in page.graphics if g[1] < bottom and g[3] > top]
+    upper = ab if ab[1] <= bb[1] else bb
+    reach = layout.settings.sibling_own_reach * layout.leading
+    over = any(
+        upper[1] - reach < g[3] <= upper[1] and g[0] < upper[2] and g[2] > upper[0]
+        for g in page.graphics
+    )
+    if over and any(g[0] < upper[2] and g[2] > upper[0] for g in band):
+        return False
+    spans = sorted((max(g[0], lo), min(g[2], hi)) for g in band if g[0] < hi and g[2] > lo)
+    x = lo
+    for x0, x1 in spans:
+        if x0 > x:
+            return True  # a free strip from x to x0
+        x = max(x, x1)
+    return x < hi
 
 
 def _centred_title(page: DetectPage, f: Line, layout: Layout) -> bool:

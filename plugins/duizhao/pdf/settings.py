@@ -316,6 +316,10 @@ class Settings:
     #: lines, no running text there (minipages centred on each other: a tall figure's caption
     #: under a short one's, a table's caption above its cells beside a figure's under it)
     sibling_reach: float = 20.0
+    #: … unless the upper caption has drawings right over it (within this many leadings, an
+    #: axis title between: its float's, captioned below) and more under it: a row of figures
+    #: over a page-wide one
+    sibling_own_reach: float = 3.0
     #: … but a page-wide float's caption (its body across the gutter, the caption in one
     #: column) only with one within this many leadings: 0, one sharing its lines
     wide_beside_lines: float = 0.0
