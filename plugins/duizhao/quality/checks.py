@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from . import equivalents as eq
+from . import forms as fm
 from . import mask as m
 from . import numwords as nw
 
@@ -26,6 +27,10 @@ Finding = tuple[str, str]  # (code, message)
 #: Tolerances, named.
 #: A run of this many Latin words in a translation (outside masks) is an untranslated sentence.
 UNTRANSLATED_MIN_WORDS = 6
+#: A stretch between Chinese text with this many lower-case English words is one too, whatever
+#: numbers, symbols or names cut it into shorter runs (code-like tokens and kept quotations are
+#: no words).
+UNTRANSLATED_MIN_LOWER_WORDS = 8
 #: The shortest original that can be "identical" to its translation (titles like "BERT" are not).
 IDENTICAL_MIN_LETTERS = 12
 #: Math of at most this many characters and no letter or digit (``$<$``) may become words.
@@ -53,6 +58,15 @@ ACRONYM_RENDERINGS = {
     "CO2": ("二氧化碳",),
     "API": ("接口",),
     "NIC": ("网卡",),
+    # Countries and unions, and a count of code, by their one Chinese name: the EU AI Act is
+    # 欧盟《人工智能法案》, 2,000 LOC is 2000 行代码.
+    "US": ("美国",),
+    "USA": ("美国",),
+    "UK": ("英国",),
+    "EU": ("欧盟",),
+    "UN": ("联合国",),
+    "LOC": ("代码行", "行代码"),
+    "KLOC": ("代码行", "行代码"),
 }
 
 #: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
@@ -244,7 +258,8 @@ def _is_letter(ch: str) -> bool:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(m.halfwidth_digits(t.prose), chinese=True, accept=orf)
+    tprose = m.halfwidth_digits(t.prose)
+    trf = m.references(tprose, chinese=True, accept=orf) | fm.articles(tprose, orf)
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -262,7 +277,8 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = eq.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
     tp = eq.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
     orf = m.references(o.prose, chinese=False)
-    tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
+    tp = fm.strip_articles(m.strip_citations(tp), orf)  # Section 5 of an act: 第 5 条
+    tp = m.strip_references(tp, chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
     ov, tv = eq.versions(op), eq.versions(tp)
     if ov or tv:
@@ -276,7 +292,7 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
+        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op) - fm.date_months(op)
         if missing or extra:
             missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
@@ -304,7 +320,10 @@ def _equivalents(
     """``missing`` and ``extra`` without what a correct translation may write otherwise:
     a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
     a factor of 2 as a word (2×: 一半), dozens as their value (two dozen: 24, 二十多), a factor
-    as a reciprocal (40–100×: 1/100–1/40)."""
+    as a reciprocal (40–100×: 1/100–1/40), a version without its v (v1.2: 1.2 版)."""
+    if "v" in op or "V" in op or "v" in tp or "V" in tp:
+        extra = extra - fm.v_numbers(op)
+        missing = missing - fm.v_numbers(tp)
     scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
@@ -334,6 +353,7 @@ def _check_units(op: str, tp: str) -> str | None:
         if (
             there
             and not unit_set & there
+            and not _per_second(value, unit_set, there, tp)
             and any(map(_is_latin_unit, unit_set))
             and any(map(_is_latin_unit, there))
         ):
@@ -341,6 +361,13 @@ def _check_units(op: str, tp: str) -> str | None:
     if any(u in eq.TIME_UNIT for us in ou.values() for u in us):
         return _check_bound_units(ou, tu) or _check_time_units(op, tp)
     return _check_bound_units(ou, tu)
+
+
+def _per_second(value: str, unit_set: set[str], there: set[str], tp: str) -> bool:
+    """Is a rate (32 GB/s) written with 每秒 right before its number (每秒 32 GB)?"""
+    return any(u.removesuffix("/s") in there for u in unit_set if u.endswith("/s")) and (
+        value in fm.per_second_values(tp)
+    )
 
 
 def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:
@@ -407,8 +434,14 @@ def check_identical(o: m.Masked, t: m.Masked, original: str, translation: str) -
     return "translation is identical to the original" if letters >= IDENTICAL_MIN_LETTERS else None
 
 
-def check_untranslated(t: m.Masked) -> str | None:
-    run = latin_run(m.strip_link_texts(t.prose))
+def check_untranslated(t: m.Masked, o: m.Masked | None = None) -> str | None:
+    """A sentence left in English: a run of Latin words, or a stretch of lower-case words that
+    numbers and symbols cut; link texts and quotations of the original's words are kept on
+    purpose (a cited title, a UI label: 点击“Save as draft”)."""
+    prose = m.strip_link_texts(t.prose)
+    if o is not None:
+        prose = fm.strip_kept_quotes(prose, o.prose)
+    run = latin_run(prose) or fm.lower_case_sentence(prose, UNTRANSLATED_MIN_LOWER_WORDS)
     return None if run is None else f"English left untranslated: '{run[:60]}'"
 
 
@@ -546,7 +579,7 @@ def check_block(
         yield "DZ405", msg
     if has_digit and (msg := check_references(o, t)):
         yield "DZ406", msg
-    if (msg := check_untranslated(t)) is not None:
+    if (msg := check_untranslated(t, o)) is not None:
         yield "DZ420", msg
     if (msg := check_acronyms(o, t, glossary_terms)) is not None:
         yield "DZ421", msg

@@ -28,7 +28,8 @@ _MATH_RE = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re
 _LINK_RE = re.compile(r"\[([^\[\]\n]*)\]\(([^()\n]*)\)")
 #: The label duizhao gives an empty link to a placement of the page (``#fig-3``, ``#table-2``).
 _ANCHOR_LABEL = {"#fig": "图", "#table": "表"}
-_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）]+>?")
+_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）\u3400-\u9fff]+>?")
+_AUTOLINK_STARTS = ("<http://", "<https://")
 #: What ends a bare URL's sentence and is no part of it, as GFM's autolinks read them: a URL
 #: "… from: https://developer.nvidia.com/nccl." ends before its full stop.
 _URL_TRAILING = ".,:;!?*_~'\""
@@ -91,7 +92,8 @@ def mask(text: str) -> Masked:
     if "<" in text:
         if "<!--" in text:
             text = _mask_comments(text)
-        text = _TAG_RE.sub(MASK, text)
+        # (an autolink, <https://…>, is a link target, read with the bare URLs below)
+        text = _TAG_RE.sub(_tag, text)
     if "://" in text:
 
         def _url(m: re.Match[str]) -> str:
@@ -107,6 +109,10 @@ def mask(text: str) -> Masked:
 
         text = _URL_RE.sub(_url, text)
     return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare))
+
+
+def _tag(mt: re.Match[str]) -> str:
+    return mt.group(0) if mt.group(0).startswith(_AUTOLINK_STARTS) else MASK
 
 
 def is_site_link(target: str) -> bool:
@@ -256,6 +262,13 @@ MONTHS = {
     )
     for name in names
 }  # fmt: skip
+#: Capitalised words before a year that name no author: months and the prepositions a
+#: sentence opens with ("In 2021, these were consolidated": 2021 年，……; "By 2030", "Since 2019").
+NOT_AUTHORS = frozenset(MONTHS) | frozenset(
+    ("In", "By", "Since", "From", "Until", "Till", "Before", "After", "During", "Through",
+     "Around", "Circa", "As", "Of", "On", "At", "For", "To", "Early", "Late", "Mid", "Summer",
+     "Winter", "Spring", "Fall", "Autumn")
+)  # fmt: skip
 
 
 def citations(prose: str) -> Counter[int]:
@@ -285,7 +298,7 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
         return frozenset()
     out: set[tuple[str, str]] = set()
     for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose)):
-        if m.group(2) in MONTHS:
+        if m.group(2) in NOT_AUTHORS:
             continue
         years = [m.group(4), *_CITE_YEAR_RE.findall(m.group(5))] if m.group(5) else [m.group(4)]
         for name in (m.group(2), m.group(3)) if m.group(3) else (m.group(2),):
@@ -302,7 +315,7 @@ def strip_citations(prose: str) -> str:
 
 
 def _strip_author_year(m: re.Match[str]) -> str:
-    return m.group(0) if m.group(2) in MONTHS else m.group(1) + MASK
+    return m.group(0) if m.group(2) in NOT_AUTHORS else m.group(1) + MASK
 
 
 def month_numbers(prose: str) -> set[str]:
@@ -583,6 +596,7 @@ def halfwidth_digits(text: str) -> str:
 _EN_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "single": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
