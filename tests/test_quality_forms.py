@@ -1,0 +1,123 @@
+"""The written forms of duizhao.quality.forms and the classes of issue 23 they serve (session 35):
+each correct pair gives no finding, and each mistake next to it is still found."""
+
+from __future__ import annotations
+
+import pytest
+
+from duizhao.quality import forms as fm
+from duizhao.quality.checks import check_block
+
+#: (original, translation): correct, no finding.
+CORRECT = [
+    # statutes: Section 5 of an act as 第 5 条 / 第五条, and a section in numerals
+    (
+        "Under Section 5 of the Copyright Act, the owner may sue.",
+        "根据《版权法》第 5 条，权利人可以起诉。",
+    ),
+    (
+        "Under Section 5 of the Copyright Act, the owner may sue.",
+        "根据《版权法》第五条，权利人可以起诉。",
+    ),
+    ("Sections 5 and 7 of the Act apply.", "该法第 5 条和第 7 条适用。"),
+    ("Under § 5 of the Act.", "根据该法第 5 条。"),
+    ("See Section 4 for details.", "详见第四节。"),
+    # counts: single, ordinals, magnitudes written apart or hyphened
+    ("A single GPU suffices.", "1 块 GPU 就足够了。"),
+    ("The second version", "第 2 版"),
+    ("The fifth rule applies.", "第 5 条规则适用。"),
+    ("It serves 10 M queries per second.", "它每秒处理 1000 万次查询。"),
+    ("We train a 10-billion parameter model.", "我们训练一个 100 亿参数的模型。"),
+    # rates: per second written first
+    ("Throughput is 3 GB/s.", "吞吐量为每秒 3 GB。"),
+    ("It reaches 100 Gbps.", "它达到每秒 100 Gb。"),
+    # abbreviations by their Chinese names
+    (
+        "The US and the EU regulate AI differently, as does the UK.",
+        "美国和欧盟对人工智能的监管方式不同，英国也是如此。",
+    ),
+    ("The UN adopted it.", "联合国通过了它。"),
+    ("The system is 2,000 LOC.", "该系统有 2000 行代码。"),
+    # quotations of the original kept in English
+    (
+        'The message says "the quick brown fox jumps over the lazy dog".',
+        "消息显示“the quick brown fox jumps over the lazy dog”。",
+    ),
+    (
+        'Click "Save all your drafts to the cloud now" to keep them.',
+        "点击「Save all your drafts to the cloud now」以保存。",
+    ),
+    # autolinks and bare URLs are one target
+    ("See <https://example.com/docs> for details.", "详见 https://example.com/docs。"),
+    ("See https://example.com/docs for details.", "详见 <https://example.com/docs>。"),
+    ("Visit https://example.com/a.", "请访问https://example.com/a获取更多信息。"),
+    # dates, versions, years after a preposition
+    ("It was released on May 1, 2024.", "它于 2024 年 5 月 1 日发布。"),
+    ("On November 21 and 22, 2024, experts meet.", "2024 年 11 月 21 日至 22 日，专家们会面。"),
+    ("It was fixed in v1.2.", "它在 1.2 版中修复。"),
+    ("Version 1.2 adds it.", "v1.2 版本加入了它。"),
+    ("By 2030, most data will be synthetic.", "到 2030 年，大多数数据将是合成的。"),
+    ("Since 2019 the project has grown.", "自 2019 年以来，该项目不断发展。"),
+]
+
+#: (original, translation, code): a mistake of the same form, still found.
+WRONG = [
+    (
+        "Under Section 5 of the Copyright Act, the owner may sue.",
+        "根据《版权法》第 6 条，权利人可以起诉。",
+        "DZ406",
+    ),
+    ("See Section 4 for details.", "详见第五节。", "DZ406"),
+    ("A single GPU suffices.", "4 块 GPU 就足够了。", "DZ405"),
+    ("It serves 10 M queries per second.", "它每秒处理 100 万次查询。", "DZ405"),
+    (
+        "Throughput is 3 GB/s and 850K reads per second.",
+        "每秒 850K 次读取，吞吐量为 3 GB。",
+        "DZ405",
+    ),
+    ("The US and the EU regulate AI differently.", "美国和对人工智能的监管方式不同。", "DZ421"),
+    ("See <https://example.com/docs> for details.", "详见 <https://example.com/doc>。", "DZ403"),
+    ("It was fixed in v1.2.", "它在 1.3 版中修复。", "DZ405"),
+    ("In 2021, the operators were merged.", "2012 年，这些算子被合并。", "DZ405"),
+    (
+        "Our analysis shows that the top 1% of channels contribute over 90% of the energy.",
+        "我们的分析表明，the top 1% of gradient channels contribute over 90% of the ℓ²-norm energy。",
+        "DZ420",
+    ),
+    (
+        'The paper "Attention Is All You Need" introduced it.',
+        "论文“we did not translate this sentence at all here”提出了它。",
+        "DZ420",
+    ),
+]
+
+
+@pytest.mark.parametrize(("original", "translation"), CORRECT)
+def test_correct_forms_give_no_finding(original: str, translation: str) -> None:
+    assert list(check_block(original, translation)) == []
+
+
+@pytest.mark.parametrize(("original", "translation", "code"), WRONG)
+def test_mistakes_of_those_forms_are_found(original: str, translation: str, code: str) -> None:
+    assert code in {c for c, _ in check_block(original, translation)}
+
+
+def test_articles_are_sections_only_where_the_original_has_one() -> None:
+    sections = frozenset({("section", "230")})
+    assert fm.articles("第 230 条和第二百三十条", sections) == {("section", "230")}
+    assert fm.articles("第 5 条规则", frozenset()) == frozenset()
+    assert fm.articles("第 5 条规则", frozenset({("figure", "5")})) == frozenset()
+
+
+def test_lower_case_sentence_skips_code_like_tokens_and_short_stretches() -> None:
+    assert fm.lower_case_sentence("读取 read/write snake_case a.b f(x) 参数", 8) is None
+    assert fm.lower_case_sentence("我们 the top 1% of channels 中", 8) is None
+    run = fm.lower_case_sentence(
+        "结果：the top 1% of gradient channels contribute over 90% of it。", 8
+    )
+    assert run is not None and run.startswith("the top")
+
+
+def test_per_second_values_read_the_number_right_after() -> None:
+    assert fm.per_second_values("约每秒 32 GB，每秒处理 5 次") == {"32"}
+    assert fm.per_second_values("每秒 1,200 次") == {"1200"}
