@@ -58,6 +58,18 @@ CORRECT = [
     ("Version 1.2 adds it.", "v1.2 版本加入了它。"),
     ("By 2030, most data will be synthetic.", "到 2030 年，大多数数据将是合成的。"),
     ("Since 2019 the project has grown.", "自 2019 年以来，该项目不断发展。"),
+    ("Released 2024-05-01.", "发布于 2024 年 5 月 1 日。"),
+    # counts in words before a magnitude word, decades, half as 50%
+    ("Ten million users signed up.", "1000 万用户注册了。"),
+    ("Two billion parameters.", "20 亿参数。"),
+    ("In the 1990s, the web grew.", "在 20 世纪 90 年代，网络发展起来。"),
+    ("In the 1990s, the web grew.", "在上世纪 90 年代，网络发展起来。"),
+    ("Half of the requests fail.", "50% 的请求失败。"),
+    # rates with their per-second word on either side, a rate after a thousands suffix
+    ("It moves 2 GB per second.", "它的传输速度为 2 GB/s。"),
+    ("It moves 2 GB/s.", "它的传输速度为 2 GB 每秒。"),
+    ("It reaches 9K tok/s.", "它达到 9000 tok/s。"),
+    ("94K vs. 9K tok/s", "94K 对 9K tok/s"),
 ]
 
 #: (original, translation, code): a mistake of the same form, still found.
@@ -78,6 +90,10 @@ WRONG = [
     ("The US and the EU regulate AI differently.", "美国和对人工智能的监管方式不同。", "DZ421"),
     ("See <https://example.com/docs> for details.", "详见 <https://example.com/doc>。", "DZ403"),
     ("It was fixed in v1.2.", "它在 1.3 版中修复。", "DZ405"),
+    ("Ten million users signed up.", "100 万用户注册了。", "DZ405"),
+    ("In the 1990s, the web grew.", "在 20 世纪 80 年代，网络发展起来。", "DZ405"),
+    ("It reaches 9K tok/s.", "它达到 9K req/s。", "DZ405"),
+    ("It moves 2 GB per second.", "它的传输速度为 2 MB/s。", "DZ405"),
     ("In 2021, the operators were merged.", "2012 年，这些算子被合并。", "DZ405"),
     (
         "Our analysis shows that the top 1% of channels contribute over 90% of the energy.",

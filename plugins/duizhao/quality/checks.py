@@ -292,7 +292,8 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op) - fm.date_months(op)
+        words = m.en_word_numbers(fm.strip_word_magnitudes(op))  # ten million: 1e7, not 10
+        extra = tn - on - words - m.month_numbers(op) - fm.date_months(op)
         if missing or extra:
             missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
@@ -301,7 +302,7 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
             return f"number {sorted(extra)[0]} is not in the original"
     return (
         _check_units(op, tp)
-        or _check_number_words(op, tp)
+        or _check_number_words(fm.strip_word_magnitudes(op), tp)
         or nw.check_formulas(op, " ".join((tp, *t.code)))
     )
 
@@ -324,6 +325,12 @@ def _equivalents(
     if "v" in op or "V" in op or "v" in tp or "V" in tp:
         extra = extra - fm.v_numbers(op)
         missing = missing - fm.v_numbers(tp)
+    extra = extra - fm.word_magnitudes(op)  # ten million: 1000 万
+    if missing and "年代" in tp:  # the 1990s: 20 世纪 90 年代
+        years, centuries = fm.decades(op, tp)
+        missing, extra = missing - years, extra - centuries - years
+    if "50" in extra and "half" in op.lower() and "%" in m.units(tp).get("50", ()):
+        extra = extra - {"50"}  # half: 50%
     scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
@@ -352,32 +359,46 @@ def _check_units(op: str, tp: str) -> str | None:
         there = tu.get(value)
         if (
             there
-            and not unit_set & there
-            and not _per_second(value, unit_set, there, tp)
+            and not _rates(unit_set) & _rates(there)
+            and not _per_second(value, unit_set, there, op, tp)
             and any(map(_is_latin_unit, unit_set))
             and any(map(_is_latin_unit, there))
         ):
-            return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+            was, now = sorted(_rates(unit_set))[0], sorted(_rates(there))[0]
+            return f"unit of {value} changed: {was} → {now}"
     if any(u in eq.TIME_UNIT for us in ou.values() for u in us):
-        return _check_bound_units(ou, tu) or _check_time_units(op, tp)
-    return _check_bound_units(ou, tu)
+        return _check_bound_units(ou, tu, op) or _check_time_units(op, tp)
+    return _check_bound_units(ou, tu, op)
 
 
-def _per_second(value: str, unit_set: set[str], there: set[str], tp: str) -> bool:
-    """Is a rate (32 GB/s) written with 每秒 right before its number (每秒 32 GB)?"""
-    return any(u.removesuffix("/s") in there for u in unit_set if u.endswith("/s")) and (
-        value in fm.per_second_values(tp)
-    )
+def _rates(unit_set: set[str]) -> set[str]:
+    """A number's units without its thousands suffix where a rate follows it (9K tok/s)."""
+    return unit_set - {"k"} if len(unit_set) > 1 and "k" in unit_set else unit_set
 
 
-def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:
+def _per_second(value: str, unit_set: set[str], there: set[str], op: str, tp: str) -> bool:
+    """Is a rate written with its per-second word on the other side: 32 GB/s as 每秒 32 GB
+    or 32 GB 每秒, 2 GB per second as 2 GB/s?"""
+    if any(u.removesuffix("/s") in there for u in unit_set if u.endswith("/s")):
+        return value in fm.per_second_values(tp)
+    if any(u.removesuffix("/s") in unit_set for u in there if u.endswith("/s")):
+        return value in fm.per_second_values(op)
+    return False
+
+
+def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]], op: str) -> str | None:
     """A number with a unit matches with its unit: 30 ms written 3 ms is a change even where
-    the paragraph has a 3 elsewhere (the numbers alone then agree)."""
+    the paragraph has a 3 elsewhere (the numbers alone then agree); 9K tok/s may be 9000 tok/s."""
     for value, unit_set in ou.items():
         for unit in unit_set:
             if unit in tu.get(value, ()) or not _is_latin_unit(unit) or unit in _FACTOR_UNITS:
                 continue
-            new = [v for v, us in tu.items() if unit in us and unit not in ou.get(v, ())]
+            scaled = eq.magnitudes(op).get(value) if "k" in unit_set else None
+            new = [
+                v
+                for v, us in tu.items()
+                if unit in us and unit not in ou.get(v, ()) and v != scaled
+            ]
             if new:
                 return f"number {value} {unit} of the original is written {sorted(new)[0]} {unit}"
     return None

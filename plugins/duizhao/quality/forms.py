@@ -73,6 +73,59 @@ def date_months(prose: str) -> set[str]:
     return {_canon(MONTHS[mt.group(1) or mt.group(2)]) for mt in _MONTH_DAY_RE.finditer(prose)}
 
 
+#: A count in words before a magnitude word (ten million, a billion, two-thousand): a
+#: translation writes its value (1000 万, 10 亿, 2000).
+_WORD_MAGNITUDE_RE = re.compile(
+    r"\b(a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty"
+    r"|hundred)[ -](thousand|million|billion|trillion)\b",
+    re.I,
+)
+_WORD_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+               "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+               "fifteen": 15, "twenty": 20, "fifty": 50, "hundred": 100}  # fmt: skip
+_MAGNITUDE_WORD = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_MAGNITUDE_HINTS = ("thousand", "million", "billion", "trillion")
+
+
+def word_magnitudes(prose: str) -> set[str]:
+    """The values of the counts in words before a magnitude word (ten million: 1e7)."""
+    low = prose.lower()
+    if not any(h in low for h in _MAGNITUDE_HINTS):
+        return set()
+    return {
+        _canon(_WORD_COUNT[mt.group(1).lower()] * _MAGNITUDE_WORD[mt.group(2).lower()])
+        for mt in _WORD_MAGNITUDE_RE.finditer(prose)
+    }
+
+
+def strip_word_magnitudes(prose: str) -> str:
+    """``prose`` without its counts in words before a magnitude word (their words are no
+    small numbers: "ten million" is 1000 万, never 十)."""
+    low = prose.lower()
+    if not any(h in low for h in _MAGNITUDE_HINTS):
+        return prose
+    return _WORD_MAGNITUDE_RE.sub(MASK, prose)
+
+
+#: A decade (the 1990s), which a translation writes 20 世纪 90 年代 or 90 年代.
+_DECADE_RE = re.compile(r"(?<!\d)((?:1[89]|20)\d0)'?s\b")
+_ZH_DECADE_RE = re.compile(r"(?<!\d)(\d0) ?年代")
+_ZH_CENTURY_RE = re.compile(r"(?<!\d)(\d{2}) ?世纪")
+
+
+def decades(op: str, tp: str) -> tuple[set[str], set[str]]:
+    """The decades of ``op`` the translation writes with 年代 (1990s: 90 年代), and the
+    centuries it names with them (20 世纪): numbers missing and extra that are no change."""
+    if "年代" not in tp:
+        return set(), set()
+    written = {int(mt.group(1)) for mt in _ZH_DECADE_RE.finditer(tp)}
+    found = {int(mt.group(1)) for mt in _DECADE_RE.finditer(op)}
+    kept = {year for year in found if year % 100 in written}
+    centuries = {_canon(year // 100 + 1) for year in kept}
+    named = {_canon(float(mt.group(1))) for mt in _ZH_CENTURY_RE.finditer(tp)} & centuries
+    return {_canon(year) for year in kept} | {_canon(year % 100) for year in kept}, named
+
+
 #: A version with its v (v1.2, v2), which a translation may write without it (1.2 版).
 _V_NUMBER_RE = re.compile(r"(?<![\w.])[vV](\d{1,4}(?:\.\d{1,4})?)(?![\d.]?\d)")
 
@@ -85,18 +138,31 @@ def v_numbers(prose: str) -> set[str]:
 
 
 #: A number right after 每秒 (每秒 32 GB: a rate written with its per-second word first).
-_LEADING_NUMBER_RE = re.compile(r" {0,2}(\d{1,12}(?:,\d{3})*(?:\.\d{1,12})?)(?![\d.,]\d)")
+_LEADING_NUMBER_RE = re.compile(r" {0,2}(\d{1,12}(?:,\d{3}){0,4}(?:\.\d{1,12})?)(?![\d.,]\d)")
 _PER_SECOND = "每秒"
 
 
+#: A number and its unit, then the per-second word: 2 GB 每秒, 2 GB per second.
+_UNIT_THEN_PER_SECOND_RE = re.compile(
+    r"(?<![\d.,])(\d{1,12}(?:,\d{3}){0,4}(?:\.\d{1,12})?) ?[A-Za-z]{1,8}"
+    r" ?(?:每秒|per sec(?:ond)?\b)"
+)
+_PER_SECOND_HINTS = ("每秒", "per sec")
+
+
 def per_second_values(prose: str) -> set[str]:
-    """The numbers of ``prose`` written right after 每秒 (每秒 32 GB: 32)."""
+    """The numbers of ``prose`` written right after 每秒 (每秒 32 GB: 32) or with their unit
+    before 每秒 or "per second" (2 GB 每秒, 2 GB per second: 2)."""
     out: set[str] = set()
+    if not any(h in prose for h in _PER_SECOND_HINTS):
+        return out
+    for mt in _UNIT_THEN_PER_SECOND_RE.finditer(prose):
+        out.add(_canon(float(mt.group(1).replace(",", ""))))
     start = prose.find(_PER_SECOND)
     while start >= 0:
-        mt = _LEADING_NUMBER_RE.match(prose, start + len(_PER_SECOND))
-        if mt is not None:
-            out.add(_canon(float(mt.group(1).replace(",", ""))))
+        lead = _LEADING_NUMBER_RE.match(prose, start + len(_PER_SECOND))
+        if lead is not None:
+            out.add(_canon(float(lead.group(1).replace(",", ""))))
         start = prose.find(_PER_SECOND, start + len(_PER_SECOND))
     return out
 

@@ -222,7 +222,7 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # same authors' further years ("Haj-Ali et al., 2020; 2019a": "; 2019a").
 _AUTHOR_YEAR_RE = re.compile(
     r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| (?:and|&) ([A-Z][A-Za-z'\-]+))?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)(?!-\d)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
 )
 _CITE_YEAR_RE = re.compile(r"(?:19|20)\d\d[a-z]?")
 #: A translation's author-year forms written as the original's, so that one pattern reads
@@ -596,7 +596,8 @@ def halfwidth_digits(text: str) -> str:
 _EN_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
-    "single": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "single": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3,
+    "quarter": 4, "quarters": 4,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
@@ -688,7 +689,14 @@ def units(prose: str) -> dict[str, set[str]]:
         if m.group(4):
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
             out.setdefault(value, set()).add(unit_name(m.group(4)))
+            if m.group(4) in _THOUSANDS and (rate := _RATE_AFTER_RE.match(prose, m.end())):
+                out[value].add(unit_name(rate.group(1)))  # 9K tok/s: a rate after the k
     return out
+
+
+#: The thousands suffix, and the rate a word after it may be (9K tok/s, 94K req/s).
+_THOUSANDS = ("k", "K")
+_RATE_AFTER_RE = re.compile(r" ([A-Za-z]{1,8}/s(?:ec)?)\b")
 
 
 def en_word_numbers(prose: str) -> set[str]:
