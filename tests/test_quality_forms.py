@@ -137,3 +137,22 @@ def test_lower_case_sentence_skips_code_like_tokens_and_short_stretches() -> Non
 def test_per_second_values_read_the_number_right_after() -> None:
     assert fm.per_second_values("约每秒 32 GB，每秒处理 5 次") == {"32"}
     assert fm.per_second_values("每秒 1,200 次") == {"1200"}
+
+
+def test_a_kept_title_is_no_sentence_but_a_kept_sentence_in_emphasis_is() -> None:
+    en = "Kosseff is the author of the book *The Twenty-Six Words that Created the Internet*."
+    for zh in (
+        "Kosseff 是《The Twenty-Six Words that Created the Internet》一书的作者。",
+        "Kosseff 是 *The Twenty-Six Words that Created the Internet* 一书的作者。",
+    ):
+        assert list(check_block(en, zh)) == []
+    en = "We stress one point: **the platforms are not doing enough to moderate content.**"
+    zh = "我们强调一点：**the platforms are not doing enough to moderate content.**"
+    assert "DZ420" in {c for c, _ in check_block(en, zh)}
+
+
+def test_a_glossary_term_of_several_words_kept_in_english_is_no_sentence() -> None:
+    en = "Each sparsely gated mixture of experts layer routes a token to two of its experts."
+    zh = "每个 sparsely gated mixture of experts layer 把一个 token 路由到其中两个专家。"
+    assert "DZ420" in {c for c, _ in check_block(en, zh)}
+    assert list(check_block(en, zh, frozenset({"sparsely gated mixture of experts layer"}))) == []

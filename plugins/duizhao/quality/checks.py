@@ -455,13 +455,18 @@ def check_identical(o: m.Masked, t: m.Masked, original: str, translation: str) -
     return "translation is identical to the original" if letters >= IDENTICAL_MIN_LETTERS else None
 
 
-def check_untranslated(t: m.Masked, o: m.Masked | None = None) -> str | None:
+def check_untranslated(
+    t: m.Masked, o: m.Masked | None = None, terms: frozenset[str] = frozenset()
+) -> str | None:
     """A sentence left in English: a run of Latin words, or a stretch of lower-case words that
     numbers and symbols cut; link texts and quotations of the original's words are kept on
     purpose (a cited title, a UI label: 点击“Save as draft”)."""
     prose = m.strip_link_texts(t.prose)
     if o is not None:
         prose = fm.strip_kept_quotes(prose, o.prose)
+    for term in terms:  # a glossary term of several words kept in English is no sentence
+        if " " in term and term in prose:
+            prose = prose.replace(term, m.MASK)
     run = latin_run(prose) or fm.lower_case_sentence(prose, UNTRANSLATED_MIN_LOWER_WORDS)
     return None if run is None else f"English left untranslated: '{run[:60]}'"
 
@@ -600,7 +605,7 @@ def check_block(
         yield "DZ405", msg
     if has_digit and (msg := check_references(o, t)):
         yield "DZ406", msg
-    if (msg := check_untranslated(t, o)) is not None:
+    if (msg := check_untranslated(t, o, glossary_terms)) is not None:
         yield "DZ420", msg
     if (msg := check_acronyms(o, t, glossary_terms)) is not None:
         yield "DZ421", msg

@@ -175,7 +175,11 @@ def per_second_values(prose: str) -> set[str]:
 _QUOTED_RE = re.compile(
     r"“([^“”\n]*)”|\"([^\"\n]*)\"|「([^「」\n]*)」|『([^『』\n]*)』|‘([^‘’\n]*)’"
 )
-_QUOTE_CHARS = ("“", '"', "「", "『", "‘")
+_QUOTE_CHARS = ("“", '"', "「", "『", "‘", "《")
+#: A title in book-title marks (《…》), and a span in emphasis (*…*, **…**), which keeps the
+#: original's words only where they are a title (most words capitalised).
+_TITLE_RE = re.compile(r"《([^《》\n]*)》")
+_EMPHASIS_RE = re.compile(r"\*{1,2}([^*\n]+)\*{1,2}")
 
 
 def _squash(text: str) -> str:
@@ -184,17 +188,38 @@ def _squash(text: str) -> str:
 
 def strip_kept_quotes(prose: str, original: str) -> str:
     """``prose`` without the quotations that keep the original's words (a quoted title, a UI
-    label, a quoted phrase kept in English on purpose), as :data:`MASK`."""
-    if not any(q in prose for q in _QUOTE_CHARS):
+    label, a quoted phrase kept in English on purpose, a title in 《》 or in emphasis: the book
+    *The Twenty-Six Words that Created the Internet*), as :data:`MASK`. A sentence left in
+    emphasis (**the top 1% of channels …**) is no title and stays."""
+    if not any(q in prose for q in _QUOTE_CHARS) and "*" not in prose:
         return prose
     source = _squash(original)
 
+    def _in_source(inner: str) -> bool:
+        words = _squash(inner).strip(" ,.;:!?")
+        return bool(words) and words in source
+
     def _kept(mt: re.Match[str]) -> str:
         inner = next((g for g in mt.groups() if g is not None), "")
-        words = _squash(inner).strip(" ,.;:!?")
-        return MASK if words and words in source else mt.group(0)
+        return MASK if _in_source(inner) else mt.group(0)
 
-    return _QUOTED_RE.sub(_kept, prose)
+    def _title(mt: re.Match[str]) -> str:
+        inner = mt.group(1)
+        return MASK if _is_title(inner) and _in_source(inner) else mt.group(0)
+
+    prose = _TITLE_RE.sub(_kept, _QUOTED_RE.sub(_kept, prose))
+    return _EMPHASIS_RE.sub(_title, prose) if "*" in prose else prose
+
+
+#: A title has at least this share of its words capitalised (The Twenty-Six Words that Created
+#: the Internet: 5 of 7).
+TITLE_CAPITALS_MIN = 0.5
+
+
+def _is_title(text: str) -> bool:
+    words = text.split()
+    capitals = sum(1 for w in words if w[:1].isupper())
+    return bool(words) and capitals >= TITLE_CAPITALS_MIN * len(words)
 
 
 #: What separates two stretches of a translation that are no one English sentence: Chinese
