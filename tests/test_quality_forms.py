@@ -24,7 +24,7 @@ CORRECT = [
     ("See Section 4 for details.", "详见第四节。"),
     # counts: single, ordinals, magnitudes written apart or hyphened
     ("A single GPU suffices.", "1 块 GPU 就足够了。"),
-    ("The second version", "第 2 版"),
+    ("The first version", "第 1 版"),
     ("The fifth rule applies.", "第 5 条规则适用。"),
     ("It serves 10 M queries per second.", "它每秒处理 1000 万次查询。"),
     ("We train a 10-billion parameter model.", "我们训练一个 100 亿参数的模型。"),

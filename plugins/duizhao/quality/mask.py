@@ -593,11 +593,12 @@ def halfwidth_digits(text: str) -> str:
     return text.translate(FULLWIDTH_DIGITS) if _FULLWIDTH_DIGIT_RE.search(text) else text
 
 
+#: Number words and what a translation may write them as (a single GPU: 1 块; the first: 第 1;
+#: "second" is left out, it is mostly the time unit of "per second").
 _EN_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
-    "single": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3,
-    "quarter": 4, "quarters": 4,
+    "single": 1, "first": 1, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
