@@ -156,3 +156,17 @@ def test_a_glossary_term_of_several_words_kept_in_english_is_no_sentence() -> No
     zh = "每个 sparsely gated mixture of experts layer 把一个 token 路由到其中两个专家。"
     assert "DZ420" in {c for c, _ in check_block(en, zh)}
     assert list(check_block(en, zh, frozenset({"sparsely gated mixture of experts layer"}))) == []
+
+
+@pytest.mark.parametrize(
+    ("translation", "codes"),
+    [
+        ("根据《美国法典》第 47 编第 230(c)(1) 条，平台不承担责任。", set()),
+        ("根据《美国法典》第 47 编第 230 条 (c)(1)，平台不承担责任。", set()),
+        ("根据《美国法典》第 47 编第 230(b)(1) 条，平台不承担责任。", {"DZ406"}),
+        ("根据《美国法典》第 47 编第 230(c)(2) 条，平台不承担责任。", {"DZ405"}),
+    ],
+)
+def test_a_subsection_of_a_statute(translation: str, codes: set[str]) -> None:
+    original = "Under 47 U.S.C. § 230(c)(1), a platform is not liable."
+    assert {c for c, _ in check_block(original, translation)} == codes

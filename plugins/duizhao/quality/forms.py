@@ -19,8 +19,12 @@ from .mask import MASK, MONTHS, Ref, _canon, _zh_value
 #: 第 + a number in digits or Chinese numerals + 条 (an article or section of an act) or 节 /
 #: 章 (a section written in numerals: 第四节). (Bounded runs, one class each: no split retried.)
 _ZH_ARTICLE_RE = re.compile(
-    r"第\s{0,3}(\d{1,5}|[零〇一二两三四五六七八九十百千]{1,8})\s{0,3}(条|节(?!点)|章)"
+    r"第\s{0,3}(\d{1,5}|[零〇一二两三四五六七八九十百千]{1,8})((?: {0,2}\([a-z0-9]{1,4}\)){0,4})"
+    r"\s{0,3}(条|节(?!点)|章)((?: {0,2}\([a-z0-9]{1,4}\)){0,4})"
 )
+#: A subsection's letter, as the English reference reads it (Section 230(c)(1): 230(c)); a
+#: translation writes 第 230(c)(1) 条 or 第 230 条 (c)(1).
+_SUBSECTION_RE = re.compile(r"\(([a-z])\)")
 _ZH_ARTICLE_HINTS = ("条", "第")
 
 
@@ -44,7 +48,8 @@ def articles(prose: str, original: frozenset[Ref]) -> frozenset[Ref]:
     for mt in _ZH_ARTICLE_RE.finditer(prose):
         number = _article_number(mt.group(1))
         if number is not None:
-            out.add(("section", number))
+            letter = _SUBSECTION_RE.search(mt.group(2) or mt.group(4) or "")
+            out.add(("section", number + (f"({letter.group(1)})" if letter else "")))
     return frozenset(out)
 
 
@@ -52,7 +57,13 @@ def strip_articles(prose: str, original: frozenset[Ref]) -> str:
     """``prose`` with the sections :func:`articles` reads as :data:`MASK` (no figures)."""
     if not _has_sections(original) or "第" not in prose:
         return prose
-    return _ZH_ARTICLE_RE.sub(MASK, prose)
+    return _ZH_ARTICLE_RE.sub(_strip_article, prose)
+
+
+def _strip_article(mt: re.Match[str]) -> str:
+    """The article as :data:`MASK`, its subsection's further parts kept (230(c)(1): the 1 is a
+    number of the original's prose too, after its reference 230(c))."""
+    return MASK + _SUBSECTION_RE.sub("", (mt.group(2) or "") + (mt.group(4) or ""), count=1)
 
 
 # ---------------------------------------------------------------------------------------------
