@@ -292,8 +292,10 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        words = m.en_word_numbers(fm.strip_word_magnitudes(op))  # ten million: 1e7, not 10
-        extra = tn - on - words - m.month_numbers(op) - fm.date_months(op)
+        extra = tn - on
+        for excused in _EXTRA_WORDS:  # each read only while something is left to excuse
+            if extra:
+                extra = extra - excused(op)
         if missing or extra:
             missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
@@ -305,6 +307,15 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         or _check_number_words(fm.strip_word_magnitudes(op), tp)
         or nw.check_formulas(op, " ".join((tp, *t.code)))
     )
+
+
+#: What the original may write an extra number of the translation as: number words (ten
+#: million is 1e7, not 10), a month's name before its year or with its day.
+_EXTRA_WORDS = (
+    lambda op: m.en_word_numbers(fm.strip_word_magnitudes(op)),
+    m.month_numbers,
+    fm.date_months,
+)
 
 
 def _changed_code(o: m.Masked, t: m.Masked) -> list[str]:
