@@ -65,6 +65,10 @@ CORRECT = [
     ("In the 1990s, the web grew.", "在 20 世纪 90 年代，网络发展起来。"),
     ("In the 1990s, the web grew.", "在上世纪 90 年代，网络发展起来。"),
     ("Half of the requests fail.", "50% 的请求失败。"),
+    ("Memory is halved.", "内存减少了 50%。"),
+    ("This doubles the throughput.", "这使吞吐量提高到 2 倍。"),
+    ("It triples the cost.", "它使成本增加到 3 倍。"),
+    ("Both models agree.", "2 个模型都一致。"),
     # rates with their per-second word on either side, a rate after a thousands suffix
     ("It moves 2 GB per second.", "它的传输速度为 2 GB/s。"),
     ("It moves 2 GB/s.", "它的传输速度为 2 GB 每秒。"),
@@ -91,6 +95,7 @@ WRONG = [
     ("See <https://example.com/docs> for details.", "详见 <https://example.com/doc>。", "DZ403"),
     ("It was fixed in v1.2.", "它在 1.3 版中修复。", "DZ405"),
     ("Ten million users signed up.", "100 万用户注册了。", "DZ405"),
+    ("It triples the cost.", "它使成本增加到 4 倍。", "DZ405"),
     ("In the 1990s, the web grew.", "在 20 世纪 80 年代，网络发展起来。", "DZ405"),
     ("It reaches 9K tok/s.", "它达到 9K req/s。", "DZ405"),
     ("It moves 2 GB per second.", "它的传输速度为 2 MB/s。", "DZ405"),

@@ -340,8 +340,8 @@ def _equivalents(
     if missing and "年代" in tp:  # the 1990s: 20 世纪 90 年代
         years, centuries = fm.decades(op, tp)
         missing, extra = missing - years, extra - centuries - years
-    if "50" in extra and "half" in op.lower() and "%" in m.units(tp).get("50", ()):
-        extra = extra - {"50"}  # half: 50%
+    if "50" in extra and "%" in m.units(tp).get("50", ()) and _says_half(op):
+        extra = extra - {"50"}  # half, halved: 50%
     scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
@@ -358,6 +358,11 @@ def _equivalents(
         if denominators <= on and denominators & factors:
             extra = extra - {"1"}
     return missing, extra
+
+
+def _says_half(prose: str) -> bool:
+    low = prose.lower()
+    return "half" in low or "halv" in low
 
 
 def _is_latin_unit(unit: str) -> bool:

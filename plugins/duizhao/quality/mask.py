@@ -598,7 +598,9 @@ def halfwidth_digits(text: str) -> str:
 _EN_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
-    "single": 1, "first": 1, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3,
+    "single": 1, "first": 1, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3, "once": 1,
+    "both": 2, "pair": 2, "doubles": 2, "doubled": 2, "doubling": 2, "triple": 3, "triples": 3,
+    "tripled": 3, "tripling": 3, "quadruple": 4, "quadrupled": 4,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
