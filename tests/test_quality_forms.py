@@ -38,6 +38,8 @@ CORRECT = [
     ),
     ("The UN adopted it.", "联合国通过了它。"),
     ("The system is 2,000 LOC.", "该系统有 2000 行代码。"),
+    ("It costs US$5 per hour.", "每小时花费 5 美元。"),
+    ("The CLI and the UI both work.", "命令行和界面都能用。"),
     # quotations of the original kept in English
     (
         'The message says "the quick brown fox jumps over the lazy dog".',
@@ -92,6 +94,7 @@ WRONG = [
         "DZ405",
     ),
     ("The US and the EU regulate AI differently.", "美国和对人工智能的监管方式不同。", "DZ421"),
+    ("The user interface (UI) is simple.", "用户界面很简单。", "DZ421"),
     ("See <https://example.com/docs> for details.", "详见 <https://example.com/doc>。", "DZ403"),
     ("It was fixed in v1.2.", "它在 1.3 版中修复。", "DZ405"),
     ("Ten million users signed up.", "100 万用户注册了。", "DZ405"),

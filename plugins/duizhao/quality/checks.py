@@ -60,13 +60,20 @@ ACRONYM_RENDERINGS = {
     "NIC": ("网卡",),
     # Countries and unions, and a count of code, by their one Chinese name: the EU AI Act is
     # 欧盟《人工智能法案》, 2,000 LOC is 2000 行代码.
-    "US": ("美国",),
+    "US": ("美国", "美元"),
     "USA": ("美国",),
+    "USD": ("美元",),
     "UK": ("英国",),
-    "EU": ("欧盟",),
+    "EU": ("欧盟", "欧洲联盟"),
     "UN": ("联合国",),
     "LOC": ("代码行", "行代码"),
     "KLOC": ("代码行", "行代码"),
+    # and a few generic words of computing and business with one settled rendering
+    "UI": ("界面",),
+    "CLI": ("命令行",),
+    "DB": ("数据库",),
+    "FAQ": ("常见问题",),
+    "CEO": ("首席执行官",),
 }
 
 #: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
