@@ -53,6 +53,15 @@ CORRECT = [
     ("See <https://example.com/docs> for details.", "详见 https://example.com/docs。"),
     ("See https://example.com/docs for details.", "详见 <https://example.com/docs>。"),
     ("Visit https://example.com/a.", "请访问https://example.com/a获取更多信息。"),
+    # a link text's number that its target holds may be worded away (the target is compared)
+    (
+        "See [arxiv.org/abs/2401.12345](https://arxiv.org/abs/2401.12345).",
+        "见[该论文](https://arxiv.org/abs/2401.12345)。",
+    ),
+    (
+        "See [issue 1234](https://github.com/a/b/issues/1234).",
+        "见[该问题](https://github.com/a/b/issues/1234)。",
+    ),
     # dates, versions, years after a preposition
     ("It was released on May 1, 2024.", "它于 2024 年 5 月 1 日发布。"),
     ("On November 21 and 22, 2024, experts meet.", "2024 年 11 月 21 日至 22 日，专家们会面。"),
@@ -99,6 +108,16 @@ WRONG = [
     ("It was fixed in v1.2.", "它在 1.3 版中修复。", "DZ405"),
     ("Ten million users signed up.", "100 万用户注册了。", "DZ405"),
     ("It triples the cost.", "它使成本增加到 4 倍。", "DZ405"),
+    (
+        "See [issue 1234](https://github.com/a/b/issues/1234).",
+        "见[问题 1243](https://github.com/a/b/issues/1234)。",
+        "DZ405",
+    ),
+    (
+        "See [the 3 steps](https://example.com/guide).",
+        "见[这些步骤](https://example.com/guide)。",
+        "DZ405",
+    ),
     ("In the 1990s, the web grew.", "在 20 世纪 80 年代，网络发展起来。", "DZ405"),
     ("It reaches 9K tok/s.", "它达到 9K req/s。", "DZ405"),
     ("It moves 2 GB per second.", "它的传输速度为 2 MB/s。", "DZ405"),

@@ -299,6 +299,8 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
+        if missing and o.links:
+            missing = missing - _in_link_targets(o)
         extra = tn - on
         for excused in _EXTRA_WORDS:  # each read only while something is left to excuse
             if extra:
@@ -314,6 +316,29 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
         or _check_number_words(fm.strip_word_magnitudes(op), tp)
         or nw.check_formulas(op, " ".join((tp, *t.code)))
     )
+
+
+def _in_link_targets(o: m.Masked) -> set[str]:
+    """The numbers of the original's link texts that their targets hold ([issue 1234](…/1234),
+    [arxiv.org/abs/2401.12345](…)): a translation may word the text without them (该问题);
+    DZ403 compares the target."""
+    out: set[str] = set()
+    for text, target in o.links:
+        for mt in m._number_matches(text):
+            if _has_digits(target, mt.group(1) + (mt.group(2) or "")):
+                out.update(m.numbers(mt.group(0)))
+    return out
+
+
+def _has_digits(text: str, digits: str) -> bool:
+    """``digits`` in ``text`` as a number of its own (1234 in /issues/1234, not in /12345)."""
+    start = text.find(digits)
+    while start >= 0:
+        end = start + len(digits)
+        if not (start and text[start - 1].isdigit()) and not text[end : end + 1].isdigit():
+            return True
+        start = text.find(digits, start + 1)
+    return False
 
 
 #: What the original may write an extra number of the translation as: number words (ten

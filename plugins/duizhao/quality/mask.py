@@ -45,6 +45,8 @@ class Masked(NamedTuple):
     targets: tuple[str, ...]
     #: The targets written as bare URLs (also in ``targets``): a link's markup dropped.
     bare: tuple[str, ...] = ()
+    #: Each link's text and target ([issue 1234](…/issues/1234)).
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def mask(text: str) -> Masked:
@@ -53,6 +55,7 @@ def mask(text: str) -> Masked:
     math: list[str] = []
     targets: list[str] = []
     bare: list[str] = []
+    links: list[tuple[str, str]] = []
     if "```" in text or "~~~" in text:  # code blocks: translators may translate comments
         text = _mask_fences(text)
     if ". " in text or ") " in text:
@@ -77,6 +80,7 @@ def mask(text: str) -> Masked:
             if not target:
                 return m.group(0)  # no target: not a link
             targets.append(target)
+            links.append((text, target))
             label = _ANCHOR_LABEL.get(target.partition("-")[0]) if target[:1] == "#" else None
             if label is not None and not text:
                 # duizhao gives an empty link to a figure or table of the page its label:
@@ -108,7 +112,7 @@ def mask(text: str) -> Masked:
             return MASK + url[len(target) :]
 
         text = _URL_RE.sub(_url, text)
-    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare))
+    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare), tuple(links))
 
 
 def _tag(mt: re.Match[str]) -> str:
