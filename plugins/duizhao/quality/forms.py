@@ -139,6 +139,25 @@ def decades(op: str, tp: str) -> tuple[set[str], set[str]]:
     return {_canon(year) for year in kept} | {_canon(year % 100) for year in kept}, named
 
 
+#: Numbers joined by a slash that an idiom is, and the Chinese words it is written as (runs
+#: 24/7: 全天候运行; a 50/50 split: 五五开).
+SLASH_IDIOMS = {
+    "24/7": ("全天候", "全天", "不间断", "7×24", "7 × 24"),
+    "50/50": ("五五开", "对半", "各半", "一半"),
+}
+
+
+def idiom_numbers(op: str, tp: str) -> set[str]:
+    """The numbers of the slash idioms of ``op`` that ``tp`` writes as words (24/7: 24, 7)."""
+    if "/" not in op:
+        return set()
+    out: set[str] = set()
+    for idiom, words in SLASH_IDIOMS.items():
+        if idiom in op and any(w in tp for w in words):
+            out.update(_canon(float(n)) for n in idiom.split("/"))
+    return out
+
+
 #: A version with its v (v1.2, v2), which a translation may write without it (1.2 版).
 _V_NUMBER_RE = re.compile(r"(?<![\w.])[vV](\d{1,4}(?:\.\d{1,4})?)(?![\d.]?\d)")
 
