@@ -81,6 +81,7 @@ CORRECT = [
     ("It triples the cost.", "它使成本增加到 3 倍。"),
     ("Both models agree.", "2 个模型都一致。"),
     ("The service runs 24/7.", "该服务全天候运行。"),
+    ("Two thirds of users agree.", "2/3 的用户同意。"),
     ("The 50/50 split is fair.", "五五开的划分是公平的。"),
     # rates with their per-second word on either side, a rate after a thousands suffix
     ("It moves 2 GB per second.", "它的传输速度为 2 GB/s。"),

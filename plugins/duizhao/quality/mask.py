@@ -751,6 +751,10 @@ def _small_words(low: str) -> Iterator[str]:
             yield m.group(1)
 
 
+#: What may follow a numeral that still counts: 倍 (两倍), a fraction's slash (2/3: two thirds).
+_COUNT_UNITS = ("倍", "/")
+
+
 def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
     """What a translation may write a small number word as: its Chinese numerals (each digit
     alone too), English number words left in it, 双 / 俩 for two, and its digit numbers
@@ -761,7 +765,7 @@ def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
         out.add(_canon(2))
     for m in _number_matches(strip_link_texts(prose)):
         unit = m.group(4)
-        if unit is None or unit == "倍":
+        if unit is None or unit in _COUNT_UNITS:
             value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
             out.add(_canon(value * _ZH_SCALE[m.group(3)] if m.group(3) else value))
     return out - (digits_of_original - zh_word_numbers(prose))
