@@ -200,3 +200,118 @@ def test_a_glossary_term_of_several_words_kept_in_english_is_no_sentence() -> No
 def test_a_subsection_of_a_statute(translation: str, codes: set[str]) -> None:
     original = "Under 47 U.S.C. § 230(c)(1), a platform is not liable."
     assert {c for c, _ in check_block(original, translation)} == codes
+
+
+#: Session 35's second round of issue 23 (q23b): (original, translation), correct.
+CORRECT_Q23B = [
+    # 1. author-year citation lists kept in the translation are no English sentence
+    (
+        "Training large models consumes energy (Patterson et al., 2021; Dodge et al., 2022;"
+        " Luccioni et al., 2023; Strubell et al., 2019).",
+        "训练大型模型会消耗大量能源（Patterson et al., 2021; Dodge et al., 2022;"
+        " Luccioni et al., 2023; Strubell et al., 2019）。",
+    ),
+    (
+        "Prior work (Smith and Jones, 2020a; Brown & Lee, 2020b; Wang and Li, 2019;"
+        " Kim et al., 2018) studied it.",
+        "先前的工作（Smith and Jones, 2020a; Brown & Lee, 2020b; Wang and Li, 2019;"
+        " Kim et al., 2018）研究了它。",
+    ),
+    # 2. kB and KB are one unit
+    ("It stores 4 kB per page.", "每页存储 4 KB。"),
+    ("The link runs at 100 Gbps.", "该链路的速度为 100 Gb/s。"),
+    ("The link runs at 8 Gbit/s.", "该链路的速度为 8 Gb/s。"),
+    # 3. a legal citation quoted unchanged
+    ("The claim arises under 42 U.S.C. § 1983.", "该诉讼依据 42 U.S.C. § 1983 提出。"),
+    (
+        "The automatic stay of 11 U.S.C. § 362(a) applies.",
+        "11 U.S.C. § 362(a) 规定的自动中止适用。",
+    ),
+    # 4. EU legal acts numbered YYYY/NNN
+    ("Commission Decision 2011/833 governs reuse.", "欧盟委员会第 2011/833 号决定规范了再利用。"),
+    ("Regulation 2016/679 is the GDPR.", "第 2016/679 号条例即 GDPR。"),
+    ("Directive 2019/790 applies.", "第 2019/790 号指令适用。"),
+    # 5. one value in digits and in words, written twice in digits
+    (
+        "We generate 8 tokens per step and then process all eight tokens at once.",
+        "我们每步生成 8 个 token，然后一次性处理全部 8 个 token。",
+    ),
+    (
+        "We generate eight tokens per step and then process all 8 tokens at once.",
+        "我们每步生成 8 个 token，然后一次性处理全部 8 个 token。",
+    ),
+    (
+        "We generate 8 tokens per step and then process all eight tokens at once.",
+        "我们每步生成八个 token，然后一次性处理全部八个 token。",
+    ),
+    # 6. the United States Code by its Chinese name
+    (
+        "Works of the government are excluded by 17 USC 105.",
+        "政府作品依《美国法典》第 17 编第 105 条被排除在外。",
+    ),
+    (
+        "Works of the government are excluded by 17 U.S.C. § 105.",
+        "政府作品依《美国法典》第 17 编第 105 条被排除在外。",
+    ),
+    # 7. a count attached to a noun, with ordinals and idioms of other values around it
+    (
+        "Training is a two phase process: the second phase refines the model.",
+        "训练是一个两阶段的过程：第二阶段对模型进行精调。",
+    ),
+    ("It is a two phase process that uses binary codes.", "这是一个二阶段的过程，使用二进制编码。"),
+    ("A single pass is very fast.", "一次遍历十分快。"),
+]
+
+#: (original, translation, code): the mistakes of those forms, found.
+WRONG_Q23B = [
+    (
+        "Training large models consumes energy (Patterson et al., 2021; Dodge et al., 2022;"
+        " Luccioni et al., 2023; Strubell et al., 2019) and the cost keeps growing each year.",
+        "训练大型模型会消耗大量能源（Patterson et al., 2021; Dodge et al., 2022;"
+        " Luccioni et al., 2023; Strubell et al., 2019）and the cost keeps growing each year。",
+        "DZ420",
+    ),
+    ("The link runs at 1 GB/s.", "该链路的速度为 1 Gb/s。", "DZ405"),
+    ("HBM delivers 2 TB/s.", "HBM 提供 2 GB/s。", "DZ405"),
+    ("HBM delivers 2 TB/s.", "HBM 每秒提供 2 GB。", "DZ405"),
+    ("The link runs at 100 Gbps.", "该链路的速度为 100 GB/s。", "DZ405"),
+    ("Each page holds 4 KB.", "每页存储 4 Kb。", "DZ405"),
+    ("The claim arises under 42 U.S.C. § 1983.", "该诉讼依据 42 U.S.C. § 1938 提出。", "DZ406"),
+    (
+        "Commission Decision 2011/833 governs reuse.",
+        "欧盟委员会第 2011/838 号决定规范了再利用。",
+        "DZ405",
+    ),
+    (
+        "We generate 8 tokens per step and then process all eight tokens at once.",
+        "我们每步生成 8 个 token，然后一次性处理全部 token。",
+        "DZ405",
+    ),
+    (
+        "We generate 8 tokens and process eight tokens, then eight more.",
+        "我们生成 8 个 token，处理 8 个 token，然后再处理更多。",
+        "DZ405",
+    ),
+    (
+        "Works of the government are excluded by 17 USC 105.",
+        "政府作品依《美国法典》第 17 编第 106 条被排除在外。",
+        "DZ405",
+    ),
+    ("It is a two phase process.", "这是一个三阶段的过程。", "DZ405"),
+]
+
+
+@pytest.mark.parametrize(("original", "translation"), CORRECT_Q23B)
+def test_q23b_correct_forms_give_no_finding(original: str, translation: str) -> None:
+    assert list(check_block(original, translation)) == []
+
+
+@pytest.mark.parametrize(("original", "translation", "code"), WRONG_Q23B)
+def test_q23b_mistakes_are_found(original: str, translation: str, code: str) -> None:
+    assert code in {c for c, _ in check_block(original, translation)}
+
+
+def test_a_changed_unit_is_shown_as_written() -> None:
+    found = dict(check_block("The link runs at 1 GB/s.", "该链路的速度为 1 Gb/s。"))
+    assert found.get("DZ405") == "unit of 1 changed: GB/s → Gb/s"
+    assert "DZ421" not in found  # the unit's letters are DZ405's to compare

@@ -63,6 +63,7 @@ ACRONYM_RENDERINGS = {
     "US": ("美国", "美元"),
     "USA": ("美国",),
     "USD": ("美元",),
+    "USC": ("美国法典",),  # 17 USC 105: 《美国法典》第 17 编第 105 条
     "UK": ("英国",),
     "EU": ("欧盟", "欧洲联盟"),
     "UN": ("联合国",),
@@ -267,6 +268,7 @@ def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
     tprose = m.halfwidth_digits(t.prose)
     trf = m.references(tprose, chinese=True, accept=orf) | fm.articles(tprose, orf)
+    trf |= fm.kept_sections(tprose, orf)  # 42 U.S.C. § 1983 quoted unchanged
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -400,7 +402,7 @@ def _says_half(prose: str) -> bool:
 
 
 def _is_latin_unit(unit: str) -> bool:
-    return unit in _LATIN_UNITS or m.is_unit_of_grammar(unit)
+    return unit.lower() in _LATIN_UNITS or m.is_unit_of_grammar(unit)
 
 
 def _check_units(op: str, tp: str) -> str | None:
@@ -415,6 +417,7 @@ def _check_units(op: str, tp: str) -> str | None:
             and any(map(_is_latin_unit, there))
         ):
             was, now = sorted(_rates(unit_set))[0], sorted(_rates(there))[0]
+            was, now = m.written_unit(op, value, was), m.written_unit(tp, value, now)
             return f"unit of {value} changed: {was} → {now}"
     if any(u in eq.TIME_UNIT for us in ou.values() for u in us):
         return _check_bound_units(ou, tu, op) or _check_time_units(op, tp)
@@ -476,7 +479,11 @@ def _check_number_words(op: str, tp: str) -> str | None:
     have = m.zh_number_values(tp, set(m.numbers(op)))
     dozens = eq.dozen_words(op) if have & eq.dozen_values(op, tp) else set()
     for value, word in sorted(words.items()):
-        if value not in have and word.lower() not in dozens:  # two dozen: 24
+        if (
+            value not in have
+            and word.lower() not in dozens  # two dozen: 24
+            and not nw.digits_cover(op, tp, value)  # 8 tokens … eight tokens: 8 … 8
+        ):
             return f"number {word!r} ({value}) of the original is missing or changed"
     if (changed := nw.changed_count(op, tp, words)) is not None:
         return f"number {words[changed]!r} ({changed}) of the original is missing or changed"
@@ -509,9 +516,10 @@ def check_untranslated(
     t: m.Masked, o: m.Masked | None = None, terms: frozenset[str] = frozenset()
 ) -> str | None:
     """A sentence left in English: a run of Latin words, or a stretch of lower-case words that
-    numbers and symbols cut; link texts and quotations of the original's words are kept on
-    purpose (a cited title, a UI label: 点击“Save as draft”)."""
-    prose = m.strip_link_texts(t.prose)
+    numbers and symbols cut; link texts, author-year citations (Patterson et al., 2021) and
+    quotations of the original's words are kept on purpose (a cited title, a UI label: 点击“Save
+    as draft”)."""
+    prose = m.strip_kept_author_years(m.strip_link_texts(t.prose))
     if o is not None:
         prose = fm.strip_kept_quotes(prose, o.prose)
     for term in terms:  # a glossary term of several words kept in English is no sentence
@@ -561,6 +569,7 @@ def check_acronyms(
             and not (word in NOTE_WORDS and o.prose.startswith(":", mt.end()))
             and not _has_word(tprose, word, plural=True)  # DP of per-DP-rank is not in FSDP
             and not _rendered(word, o.prose, t.prose)
+            and not _unit_compared(word, o.prose, tprose)
         ):
             return f"acronym {word} of the original is missing from the translation"
     if "(" in o.prose:
@@ -581,6 +590,20 @@ def check_acronyms(
                     f" (中文（{word}）)"
                 )
     return None
+
+
+def _unit_compared(word: str, original: str, translation: str) -> bool:
+    """Is acronym ``word`` a unit of a number of the original (1 GB/s) that the translation
+    writes with a Latin unit of its own (1 Gb/s)? DZ405 compares the units then."""
+    if not m.is_unit_of_grammar(word):
+        return False
+    name = m.unit_name(word)
+    there = m.units(translation)
+    return any(
+        any(u.removesuffix("/s") == name for u in unit_set)
+        and any(map(_is_latin_unit, there.get(value, ())))
+        for value, unit_set in m.units(original).items()
+    )
 
 
 def _kept_at_definition(prose: str, word: str) -> bool:

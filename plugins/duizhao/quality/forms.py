@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .mask import MASK, MONTHS, Ref, _canon, _zh_value
+from .mask import MASK, MONTHS, Ref, _canon, _zh_value, references
 
 # ---------------------------------------------------------------------------------------------
 # Statutes: "Section 230 of the Communications Decency Act" is 第 230 条 (or 第二百三十条)
@@ -64,6 +64,21 @@ def _strip_article(mt: re.Match[str]) -> str:
     """The article as :data:`MASK`, its subsection's further parts kept (230(c)(1): the 1 is a
     number of the original's prose too, after its reference 230(c))."""
     return MASK + _SUBSECTION_RE.sub("", (mt.group(2) or "") + (mt.group(4) or ""), count=1)
+
+
+#: A section sign and its number kept as written in a translation (42 U.S.C. § 1983, § 362(a),
+#: §§ 3–4): one character class after the sign, bounded.
+_KEPT_SECTION_RE = re.compile(r"§{1,2} {0,2}\d[\w.()\-–, ]{0,30}")
+
+
+def kept_sections(prose: str, original: frozenset[Ref]) -> frozenset[Ref]:
+    """The original's section references (``original``) that a translation quotes unchanged
+    with its section sign (42 U.S.C. § 1983 on both sides): such a reference is its own
+    counterpart."""
+    if "§" not in prose or not _has_sections(original):
+        return frozenset()
+    spans = " ".join(mt.group(0) for mt in _KEPT_SECTION_RE.finditer(prose))
+    return references(spans, chinese=False) & original
 
 
 # ---------------------------------------------------------------------------------------------

@@ -222,11 +222,13 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# A year before a slash and digits is no citation's: EU acts are numbered YYYY/NNN (Decision
+# 2011/833, Regulation 2016/679), a translation keeps the number whole (第 2011/833 号决定).
 # Groups: 1 the character before, 2 the surname, 3 a second author's (and / &), 4 the year, 5 the
 # same authors' further years ("Haj-Ali et al., 2020; 2019a": "; 2019a").
 _AUTHOR_YEAR_RE = re.compile(
     r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| (?:and|&) ([A-Z][A-Za-z'\-]+))?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)(?!-\d)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)(?![-/]\d)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
 )
 _CITE_YEAR_RE = re.compile(r"(?:19|20)\d\d[a-z]?")
 #: A translation's author-year forms written as the original's, so that one pattern reads
@@ -316,6 +318,15 @@ def strip_citations(prose: str) -> str:
     if not _YEAR_RE.search(prose):
         return prose
     return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + _latin_citation_forms(prose))[1:]
+
+
+def strip_kept_author_years(prose: str) -> str:
+    """``prose`` without the author-year citations it writes in Latin form (Patterson et al.,
+    2021; Smith and Jones, 2020a), as :data:`MASK`, the rest unchanged: a citation list kept in
+    a translation is no English sentence (DZ420)."""
+    if not _YEAR_RE.search(prose):
+        return prose
+    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + prose)[1:]
 
 
 def _strip_author_year(m: re.Match[str]) -> str:
@@ -665,14 +676,33 @@ _UNIT_GRAMMAR_RE = re.compile(
     r"(?:[kmgtpe]i?|µ|μ|u|n)?(?:b|bits?|bytes?|flops?|hz|ops|pkts?|packets?)(?:/s|/sec|ps)?"
 )
 _BASE_RE = re.compile(r"bits?|bytes?|packets?|pkts?|flop\b")
-#: A base as compared: bit and byte as b (MB and Mbit are not told apart), packet as pkt.
+#: A base as compared: bit and byte as b (their case then tells them apart), packet as pkt.
 _BASE_NAME = {"bit": "b", "bits": "b", "byte": "b", "bytes": "b", "flop": "flops"}
+#: A data unit's parts (lower case): the prefix, the base and the per-second part.
+_DATA_UNIT_RE = re.compile(r"([kmgtpe]i?|µ|μ|u|n)?(b|bits?|bytes?)(/s|/sec|ps)?")
+#: Prefixes written in lower case (kilo, micro, nano); the others as capitals (M, G, T, P, E).
+_LOWER_PREFIXES = "kµμun"
 
 
 @lru_cache(maxsize=1024)
 def unit_name(unit: str) -> str:
-    """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b, packet as pkt:
-    Mbps, Mbit/s and Mb/s are one, a translation may write any)."""
+    """``unit`` as compared: /sec and ps as /s, bit as b and byte as B, packet as pkt (Mbps,
+    Mbit/s and Mb/s are one; MB/s is another), the case of other units and of the k prefix
+    folded (kB and KB are one, Hz and hz); a data unit's magnitude letter as a capital
+    (GB, Gb), a bare b or B in lower case (7B is seven billion as often as seven bytes)."""
+    name = _folded_unit_name(unit)
+    parts = _DATA_UNIT_RE.fullmatch(unit.lower())
+    if parts is None or not (parts.group(1) or parts.group(3)):
+        return name
+    prefix, base = parts.group(1) or "", parts.group(2)
+    written_base = unit[len(prefix) : len(prefix) + len(base)]
+    byte = written_base == "B" if base == "b" else base.startswith("byte")
+    if prefix and prefix[0] not in _LOWER_PREFIXES:
+        prefix = prefix[0].upper() + prefix[1:]
+    return prefix + ("B" if byte else "b") + ("/s" if parts.group(3) else "")
+
+
+def _folded_unit_name(unit: str) -> str:
     unit = unit.lower()
     unit = _UNIT_SAME.get(unit, unit)
     if not _UNIT_GRAMMAR_RE.fullmatch(unit):
@@ -686,11 +716,26 @@ def unit_name(unit: str) -> str:
 
 def is_unit_of_grammar(unit: str) -> bool:
     """A data, rate or work unit that :data:`_UNIT_GRAMMAR_RE` reads (as :func:`unit_name`)."""
-    return _UNIT_GRAMMAR_RE.fullmatch(unit) is not None
+    return _UNIT_GRAMMAR_RE.fullmatch(unit.lower()) is not None
+
+
+def written_unit(prose: str, value: str, name: str) -> str:
+    """The unit of ``value`` in ``prose`` as written whose :func:`unit_name` is ``name`` (for
+    messages: GB/s, not gb/s); ``name`` when there is none."""
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit and _canon(float(m.group(1).replace(",", "") + (m.group(2) or ""))) == value:
+            if unit_name(unit) == name:
+                return unit
+            rate = _RATE_AFTER_RE.match(prose, m.end()) if unit in _THOUSANDS else None
+            if rate is not None and unit_name(rate.group(1)) == name:
+                return rate.group(1)
+    return name
 
 
 def units(prose: str) -> dict[str, set[str]]:
-    """Each number's units (as :func:`unit_name`: kB and KB are one), where a unit follows."""
+    """Each number's units (as :func:`unit_name`: kB and KB are one, GB and Gb two), where a
+    unit follows."""
     out: dict[str, set[str]] = {}
     for m in _number_matches(prose):
         if m.group(4):

@@ -55,6 +55,18 @@ def numeral_counts(prose: str) -> Counter[str]:
     return out
 
 
+def _count_digits(prose: str) -> Counter[str]:
+    """How many times each value is written in digits outside link texts."""
+    return Counter(m.numbers(m.strip_link_texts(prose)))
+
+
+def digits_cover(op: str, tp: str, value: str) -> bool:
+    """Does the translation write ``value`` in digits as often as the original writes it in
+    digits and in words together ("generate 8 tokens … all eight tokens": 8 twice)? A
+    multiset: one 8 in the translation stands for the original's digit, not its word too."""
+    return _count_digits(tp)[value] >= _count_digits(op)[value] + word_counts(op)[value]
+
+
 def changed_count(op: str, tp: str, words: dict[str, str]) -> str | None:
     """The value of a number word the translation writes fewer times than the original while
     it writes a count of 2 .. 20 the original has not ("three approaches … three benchmarks":
