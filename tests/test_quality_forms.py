@@ -260,6 +260,8 @@ CORRECT_Q23B = [
     ),
     ("It is a two phase process that uses binary codes.", "这是一个二阶段的过程，使用二进制编码。"),
     ("A single pass is very fast.", "一次遍历十分快。"),
+    ("We run a two phase commit across three nodes.", "我们在三个节点上运行一次两阶段提交。"),
+    ("It is a two-phase process.", "这是一个两阶段的过程。"),
 ]
 
 #: (original, translation, code): the mistakes of those forms, found.
@@ -298,6 +300,16 @@ WRONG_Q23B = [
         "DZ405",
     ),
     ("It is a two phase process.", "这是一个三阶段的过程。", "DZ405"),
+    (
+        "Training is a two phase process: the second phase refines the model.",
+        "训练是一个三阶段的过程：第二阶段对模型进行精调。",
+        "DZ405",
+    ),
+    (
+        "It is a two phase process that uses binary codes.",
+        "这是一个三阶段的过程，使用二进制编码。",
+        "DZ405",
+    ),
 ]
 
 

@@ -485,7 +485,10 @@ def _check_number_words(op: str, tp: str) -> str | None:
             and not nw.digits_cover(op, tp, value)  # 8 tokens … eight tokens: 8 … 8
         ):
             return f"number {word!r} ({value}) of the original is missing or changed"
-    if (changed := nw.changed_count(op, tp, words)) is not None:
+    changed = nw.changed_count(op, tp, words)
+    if changed is None:
+        changed = nw.changed_attached_count(op, tp, words)  # 两阶段 written 三阶段
+    if changed is not None:
         return f"number {words[changed]!r} ({changed}) of the original is missing or changed"
     return _check_word_time_units(op, tp, words)
 
