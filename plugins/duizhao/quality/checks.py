@@ -522,14 +522,20 @@ def check_untranslated(
     numbers and symbols cut; link texts, author-year citations (Patterson et al., 2021) and
     quotations of the original's words are kept on purpose (a cited title, a UI label: 点击“Save
     as draft”)."""
-    prose = m.strip_kept_author_years(m.strip_link_texts(t.prose))
+    prose = m.strip_link_texts(t.prose)
     if o is not None:
         prose = fm.strip_kept_quotes(prose, o.prose)
     for term in terms:  # a glossary term of several words kept in English is no sentence
         if " " in term and term in prose:
             prose = prose.replace(term, m.MASK)
-    run = latin_run(prose) or fm.lower_case_sentence(prose, UNTRANSLATED_MIN_LOWER_WORDS)
+    run = _english_run(prose)
+    if run is not None:  # (citations are read only where a run is found: the rare case)
+        run = _english_run(m.strip_kept_author_years(prose))
     return None if run is None else f"English left untranslated: '{run[:60]}'"
+
+
+def _english_run(prose: str) -> str | None:
+    return latin_run(prose) or fm.lower_case_sentence(prose, UNTRANSLATED_MIN_LOWER_WORDS)
 
 
 def latin_run(prose: str, words: int = UNTRANSLATED_MIN_WORDS) -> str | None:

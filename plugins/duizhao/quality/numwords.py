@@ -152,13 +152,14 @@ def changed_attached_count(op: str, tp: str, words: dict[str, str]) -> str | Non
     if not attached:
         return None
     written = count_numerals(tp, op)
-    original = set(word_counts(op)) | set(m.numbers(op)) | m.en_word_numbers(op)
-    if not any(v in _SMALL_VALUES and v not in original for v in written if written[v] > 0):
+    lost = [v for v, count in sorted(attached.items()) if v in words and written[v] < count]
+    if not lost:  # the common case: each count is there
         return None
-    for value, count in sorted(attached.items()):
-        if value in words and written[value] < count:
-            return value
-    return None
+    new = {v for v, count in written.items() if count > 0 and v in _SMALL_VALUES}
+    new -= set(word_counts(op)) | set(m.numbers(op))
+    if new:
+        new -= m.en_word_numbers(op)
+    return lost[0] if new else None
 
 
 def word_time_units(prose: str) -> dict[str, set[str]]:
