@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from . import equivalents as eq
+from . import forms as fm
 from . import mask as m
 from . import numwords as nw
 
@@ -26,6 +27,10 @@ Finding = tuple[str, str]  # (code, message)
 #: Tolerances, named.
 #: A run of this many Latin words in a translation (outside masks) is an untranslated sentence.
 UNTRANSLATED_MIN_WORDS = 6
+#: A stretch between Chinese text with this many lower-case English words is one too, whatever
+#: numbers, symbols or names cut it into shorter runs (code-like tokens and kept quotations are
+#: no words).
+UNTRANSLATED_MIN_LOWER_WORDS = 8
 #: The shortest original that can be "identical" to its translation (titles like "BERT" are not).
 IDENTICAL_MIN_LETTERS = 12
 #: Math of at most this many characters and no letter or digit (``$<$``) may become words.
@@ -53,6 +58,23 @@ ACRONYM_RENDERINGS = {
     "CO2": ("二氧化碳",),
     "API": ("接口",),
     "NIC": ("网卡",),
+    # Countries and unions, and a count of code, by their one Chinese name: the EU AI Act is
+    # 欧盟《人工智能法案》, 2,000 LOC is 2000 行代码.
+    "US": ("美国", "美元"),
+    "USA": ("美国",),
+    "USD": ("美元",),
+    "USC": ("美国法典",),  # 17 USC 105: 《美国法典》第 17 编第 105 条
+    "UK": ("英国",),
+    "EU": ("欧盟", "欧洲联盟"),
+    "UN": ("联合国",),
+    "LOC": ("代码行", "行代码"),
+    "KLOC": ("代码行", "行代码"),
+    # and a few generic words of computing and business with one settled rendering
+    "UI": ("界面",),
+    "CLI": ("命令行",),
+    "DB": ("数据库",),
+    "FAQ": ("常见问题",),
+    "CEO": ("首席执行官",),
 }
 
 #: Units a factor or share is written with: 2× may become 两倍, 5% 一半 (DZ405's equivalents).
@@ -244,7 +266,9 @@ def _is_letter(ch: str) -> bool:
 
 def check_references(o: m.Masked, t: m.Masked) -> str | None:
     orf = m.references(o.prose, chinese=False)
-    trf = m.references(m.halfwidth_digits(t.prose), chinese=True, accept=orf)
+    tprose = m.halfwidth_digits(t.prose)
+    trf = m.references(tprose, chinese=True, accept=orf) | fm.articles(tprose, orf)
+    trf |= fm.kept_sections(tprose, orf)  # 42 U.S.C. § 1983 quoted unchanged
     missing = sorted(orf - trf)
     if not missing:
         extra = sorted(trf - orf)
@@ -262,7 +286,8 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     op = eq.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
     tp = eq.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
     orf = m.references(o.prose, chinese=False)
-    tp = m.strip_references(m.strip_citations(tp), chinese=True, accept=orf)
+    tp = fm.strip_articles(m.strip_citations(tp), orf)  # Section 5 of an act: 第 5 条
+    tp = m.strip_references(tp, chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
     ov, tv = eq.versions(op), eq.versions(tp)
     if ov or tv:
@@ -276,7 +301,14 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
     tn = set(m.numbers(tp)) - set(m.numbers(" ".join((*o.math, *o.code, *changed))))
     if on != tn:
         missing = on - tn - m.zh_word_numbers(tp)
-        extra = tn - on - m.en_word_numbers(op) - m.month_numbers(op)
+        if missing and o.links:
+            missing = missing - _in_link_targets(o)
+        if missing:
+            missing = missing - fm.idiom_numbers(op, tp)  # runs 24/7: 全天候运行
+        extra = tn - on
+        for excused in _EXTRA_WORDS:  # each read only while something is left to excuse
+            if extra:
+                extra = extra - excused(op)
         if missing or extra:
             missing, extra = _equivalents(op, tp, on, missing, extra)
         if missing:
@@ -285,9 +317,41 @@ def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
             return f"number {sorted(extra)[0]} is not in the original"
     return (
         _check_units(op, tp)
-        or _check_number_words(op, tp)
+        or _check_number_words(fm.strip_word_magnitudes(op), tp)
         or nw.check_formulas(op, " ".join((tp, *t.code)))
     )
+
+
+def _in_link_targets(o: m.Masked) -> set[str]:
+    """The numbers of the original's link texts that their targets hold ([issue 1234](…/1234),
+    [arxiv.org/abs/2401.12345](…)): a translation may word the text without them (该问题);
+    DZ403 compares the target."""
+    out: set[str] = set()
+    for text, target in o.links:
+        for mt in m._number_matches(text):
+            if _has_digits(target, mt.group(1) + (mt.group(2) or "")):
+                out.update(m.numbers(mt.group(0)))
+    return out
+
+
+def _has_digits(text: str, digits: str) -> bool:
+    """``digits`` in ``text`` as a number of its own (1234 in /issues/1234, not in /12345)."""
+    start = text.find(digits)
+    while start >= 0:
+        end = start + len(digits)
+        if not (start and text[start - 1].isdigit()) and not text[end : end + 1].isdigit():
+            return True
+        start = text.find(digits, start + 1)
+    return False
+
+
+#: What the original may write an extra number of the translation as: number words (ten
+#: million is 1e7, not 10), a month's name before its year or with its day.
+_EXTRA_WORDS = (
+    lambda op: m.en_word_numbers(fm.strip_word_magnitudes(op)),
+    m.month_numbers,
+    fm.date_months,
+)
 
 
 def _changed_code(o: m.Masked, t: m.Masked) -> list[str]:
@@ -304,7 +368,16 @@ def _equivalents(
     """``missing`` and ``extra`` without what a correct translation may write otherwise:
     a magnitude suffix as 万 / 亿 (50k: 5 万), a percentage as an exact fraction (50%: 一半),
     a factor of 2 as a word (2×: 一半), dozens as their value (two dozen: 24, 二十多), a factor
-    as a reciprocal (40–100×: 1/100–1/40)."""
+    as a reciprocal (40–100×: 1/100–1/40), a version without its v (v1.2: 1.2 版)."""
+    if "v" in op or "V" in op or "v" in tp or "V" in tp:
+        extra = extra - fm.v_numbers(op)
+        missing = missing - fm.v_numbers(tp)
+    extra = extra - fm.word_magnitudes(op)  # ten million: 1000 万
+    if missing and "年代" in tp:  # the 1990s: 20 世纪 90 年代
+        years, centuries = fm.decades(op, tp)
+        missing, extra = missing - years, extra - centuries - years
+    if "50" in extra and "%" in m.units(tp).get("50", ()) and _says_half(op):
+        extra = extra - {"50"}  # half, halved: 50%
     scaled = eq.magnitudes(op)
     if scaled:
         missing = {v for v in missing if scaled.get(v) not in extra}
@@ -323,8 +396,13 @@ def _equivalents(
     return missing, extra
 
 
+def _says_half(prose: str) -> bool:
+    low = prose.lower()
+    return "half" in low or "halv" in low
+
+
 def _is_latin_unit(unit: str) -> bool:
-    return unit in _LATIN_UNITS or m.is_unit_of_grammar(unit)
+    return unit.lower() in _LATIN_UNITS or m.is_unit_of_grammar(unit)
 
 
 def _check_units(op: str, tp: str) -> str | None:
@@ -333,24 +411,47 @@ def _check_units(op: str, tp: str) -> str | None:
         there = tu.get(value)
         if (
             there
-            and not unit_set & there
+            and not _rates(unit_set) & _rates(there)
+            and not _per_second(value, unit_set, there, op, tp)
             and any(map(_is_latin_unit, unit_set))
             and any(map(_is_latin_unit, there))
         ):
-            return f"unit of {value} changed: {sorted(unit_set)[0]} → {sorted(there)[0]}"
+            was, now = sorted(_rates(unit_set))[0], sorted(_rates(there))[0]
+            was, now = m.written_unit(op, value, was), m.written_unit(tp, value, now)
+            return f"unit of {value} changed: {was} → {now}"
     if any(u in eq.TIME_UNIT for us in ou.values() for u in us):
-        return _check_bound_units(ou, tu) or _check_time_units(op, tp)
-    return _check_bound_units(ou, tu)
+        return _check_bound_units(ou, tu, op) or _check_time_units(op, tp)
+    return _check_bound_units(ou, tu, op)
 
 
-def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]]) -> str | None:
+def _rates(unit_set: set[str]) -> set[str]:
+    """A number's units without its thousands suffix where a rate follows it (9K tok/s)."""
+    return unit_set - {"k"} if len(unit_set) > 1 and "k" in unit_set else unit_set
+
+
+def _per_second(value: str, unit_set: set[str], there: set[str], op: str, tp: str) -> bool:
+    """Is a rate written with its per-second word on the other side: 32 GB/s as 每秒 32 GB
+    or 32 GB 每秒, 2 GB per second as 2 GB/s?"""
+    if any(u.removesuffix("/s") in there for u in unit_set if u.endswith("/s")):
+        return value in fm.per_second_values(tp)
+    if any(u.removesuffix("/s") in unit_set for u in there if u.endswith("/s")):
+        return value in fm.per_second_values(op)
+    return False
+
+
+def _check_bound_units(ou: dict[str, set[str]], tu: dict[str, set[str]], op: str) -> str | None:
     """A number with a unit matches with its unit: 30 ms written 3 ms is a change even where
-    the paragraph has a 3 elsewhere (the numbers alone then agree)."""
+    the paragraph has a 3 elsewhere (the numbers alone then agree); 9K tok/s may be 9000 tok/s."""
     for value, unit_set in ou.items():
         for unit in unit_set:
             if unit in tu.get(value, ()) or not _is_latin_unit(unit) or unit in _FACTOR_UNITS:
                 continue
-            new = [v for v, us in tu.items() if unit in us and unit not in ou.get(v, ())]
+            scaled = eq.magnitudes(op).get(value) if "k" in unit_set else None
+            new = [
+                v
+                for v, us in tu.items()
+                if unit in us and unit not in ou.get(v, ()) and v != scaled
+            ]
             if new:
                 return f"number {value} {unit} of the original is written {sorted(new)[0]} {unit}"
     return None
@@ -378,9 +479,16 @@ def _check_number_words(op: str, tp: str) -> str | None:
     have = m.zh_number_values(tp, set(m.numbers(op)))
     dozens = eq.dozen_words(op) if have & eq.dozen_values(op, tp) else set()
     for value, word in sorted(words.items()):
-        if value not in have and word.lower() not in dozens:  # two dozen: 24
+        if (
+            value not in have
+            and word.lower() not in dozens  # two dozen: 24
+            and not nw.digits_cover(op, tp, value)  # 8 tokens … eight tokens: 8 … 8
+        ):
             return f"number {word!r} ({value}) of the original is missing or changed"
-    if (changed := nw.changed_count(op, tp, words)) is not None:
+    changed = nw.changed_count(op, tp, words)
+    if changed is None:
+        changed = nw.changed_attached_count(op, tp, words)  # 两阶段 written 三阶段
+    if changed is not None:
         return f"number {words[changed]!r} ({changed}) of the original is missing or changed"
     return _check_word_time_units(op, tp, words)
 
@@ -407,9 +515,27 @@ def check_identical(o: m.Masked, t: m.Masked, original: str, translation: str) -
     return "translation is identical to the original" if letters >= IDENTICAL_MIN_LETTERS else None
 
 
-def check_untranslated(t: m.Masked) -> str | None:
-    run = latin_run(m.strip_link_texts(t.prose))
+def check_untranslated(
+    t: m.Masked, o: m.Masked | None = None, terms: frozenset[str] = frozenset()
+) -> str | None:
+    """A sentence left in English: a run of Latin words, or a stretch of lower-case words that
+    numbers and symbols cut; link texts, author-year citations (Patterson et al., 2021) and
+    quotations of the original's words are kept on purpose (a cited title, a UI label: 点击“Save
+    as draft”)."""
+    prose = m.strip_link_texts(t.prose)
+    if o is not None:
+        prose = fm.strip_kept_quotes(prose, o.prose)
+    for term in terms:  # a glossary term of several words kept in English is no sentence
+        if " " in term and term in prose:
+            prose = prose.replace(term, m.MASK)
+    run = _english_run(prose)
+    if run is not None:  # (citations are read only where a run is found: the rare case)
+        run = _english_run(m.strip_kept_author_years(prose))
     return None if run is None else f"English left untranslated: '{run[:60]}'"
+
+
+def _english_run(prose: str) -> str | None:
+    return latin_run(prose) or fm.lower_case_sentence(prose, UNTRANSLATED_MIN_LOWER_WORDS)
 
 
 def latin_run(prose: str, words: int = UNTRANSLATED_MIN_WORDS) -> str | None:
@@ -452,6 +578,7 @@ def check_acronyms(
             and not (word in NOTE_WORDS and o.prose.startswith(":", mt.end()))
             and not _has_word(tprose, word, plural=True)  # DP of per-DP-rank is not in FSDP
             and not _rendered(word, o.prose, t.prose)
+            and not _unit_compared(word, o.prose, tprose)
         ):
             return f"acronym {word} of the original is missing from the translation"
     if "(" in o.prose:
@@ -472,6 +599,20 @@ def check_acronyms(
                     f" (中文（{word}）)"
                 )
     return None
+
+
+def _unit_compared(word: str, original: str, translation: str) -> bool:
+    """Is acronym ``word`` a unit of a number of the original (1 GB/s) that the translation
+    writes with a Latin unit of its own (1 Gb/s)? DZ405 compares the units then."""
+    if not m.is_unit_of_grammar(word):
+        return False
+    name = m.unit_name(word)
+    there = m.units(translation)
+    return any(
+        any(u.removesuffix("/s") == name for u in unit_set)
+        and any(map(_is_latin_unit, there.get(value, ())))
+        for value, unit_set in m.units(original).items()
+    )
 
 
 def _kept_at_definition(prose: str, word: str) -> bool:
@@ -546,7 +687,7 @@ def check_block(
         yield "DZ405", msg
     if has_digit and (msg := check_references(o, t)):
         yield "DZ406", msg
-    if (msg := check_untranslated(t)) is not None:
+    if (msg := check_untranslated(t, o, glossary_terms)) is not None:
         yield "DZ420", msg
     if (msg := check_acronyms(o, t, glossary_terms)) is not None:
         yield "DZ421", msg

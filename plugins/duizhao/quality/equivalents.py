@@ -30,16 +30,30 @@ _MAGNITUDE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 _MAGNITUDE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
+#: The one suffix that may stand apart from its number (10 M queries: 1000 万); 8 B is bytes.
+_SPACED_MAGNITUDE = "M"
+
+
+def _hyphened_magnitude(prose: str, end: int) -> float | None:
+    if prose[end : end + 1] != "-":
+        return None
+    word = prose[end + 1 : end + 10].partition(" ")[0].lower()
+    return _MAGNITUDE_WORDS.get(word)
+
+
 def magnitudes(prose: str) -> dict[str, str]:
     """Each number with an attached magnitude suffix or a magnitude word after it: canonical
     value → value times it."""
     out: dict[str, str] = {}
     for m in _number_matches(prose):
         unit = m.group(4)
-        if unit in _MAGNITUDE and m.start(4) == (m.end(2) if m.group(2) else m.end(1)):
+        end = m.end(2) if m.group(2) else m.end(1)
+        if unit in _MAGNITUDE and (m.start(4) == end or unit == _SPACED_MAGNITUDE):
             scale = _MAGNITUDE[unit]
         elif unit and (scale_word := _MAGNITUDE_WORDS.get(unit.lower())) is not None:
             scale = scale_word
+        elif unit is None and (scale_word := _hyphened_magnitude(prose, end)) is not None:
+            scale = scale_word  # a 10-billion parameter model
         else:
             continue
         value = float(m.group(1).replace(",", "") + (m.group(2) or ""))

@@ -28,7 +28,8 @@ _MATH_RE = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re
 _LINK_RE = re.compile(r"\[([^\[\]\n]*)\]\(([^()\n]*)\)")
 #: The label duizhao gives an empty link to a placement of the page (``#fig-3``, ``#table-2``).
 _ANCHOR_LABEL = {"#fig": "图", "#table": "表"}
-_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）]+>?")
+_URL_RE = re.compile(r"<?https?://[^\s<>)\]，。、；：！？（）\u3400-\u9fff]+>?")
+_AUTOLINK_STARTS = ("<http://", "<https://")
 #: What ends a bare URL's sentence and is no part of it, as GFM's autolinks read them: a URL
 #: "… from: https://developer.nvidia.com/nccl." ends before its full stop.
 _URL_TRAILING = ".,:;!?*_~'\""
@@ -44,6 +45,8 @@ class Masked(NamedTuple):
     targets: tuple[str, ...]
     #: The targets written as bare URLs (also in ``targets``): a link's markup dropped.
     bare: tuple[str, ...] = ()
+    #: Each link's text and target ([issue 1234](…/issues/1234)).
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def mask(text: str) -> Masked:
@@ -52,6 +55,7 @@ def mask(text: str) -> Masked:
     math: list[str] = []
     targets: list[str] = []
     bare: list[str] = []
+    links: list[tuple[str, str]] = []
     if "```" in text or "~~~" in text:  # code blocks: translators may translate comments
         text = _mask_fences(text)
     if ". " in text or ") " in text:
@@ -76,6 +80,7 @@ def mask(text: str) -> Masked:
             if not target:
                 return m.group(0)  # no target: not a link
             targets.append(target)
+            links.append((text, target))
             label = _ANCHOR_LABEL.get(target.partition("-")[0]) if target[:1] == "#" else None
             if label is not None and not text:
                 # duizhao gives an empty link to a figure or table of the page its label:
@@ -91,7 +96,8 @@ def mask(text: str) -> Masked:
     if "<" in text:
         if "<!--" in text:
             text = _mask_comments(text)
-        text = _TAG_RE.sub(MASK, text)
+        # (an autolink, <https://…>, is a link target, read with the bare URLs below)
+        text = _TAG_RE.sub(_tag, text)
     if "://" in text:
 
         def _url(m: re.Match[str]) -> str:
@@ -106,7 +112,11 @@ def mask(text: str) -> Masked:
             return MASK + url[len(target) :]
 
         text = _URL_RE.sub(_url, text)
-    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare))
+    return Masked(text, tuple(code), tuple(math), tuple(targets), tuple(bare), tuple(links))
+
+
+def _tag(mt: re.Match[str]) -> str:
+    return mt.group(0) if mt.group(0).startswith(_AUTOLINK_STARTS) else MASK
 
 
 def is_site_link(target: str) -> bool:
@@ -212,11 +222,13 @@ _CITE_RE = re.compile(r"\[(\d{1,4}(?:\s*[,，\-–—]\s*\d{1,4})*)\](?!\()")
 # The surname starts after a character that is no letter, ' or - (matched, not looked behind:
 # a run of letters that an assertion alone would start anywhere in backtracks quadratically);
 # applied to " " + prose.
+# A year before a slash and digits is no citation's: EU acts are numbered YYYY/NNN (Decision
+# 2011/833, Regulation 2016/679), a translation keeps the number whole (第 2011/833 号决定).
 # Groups: 1 the character before, 2 the surname, 3 a second author's (and / &), 4 the year, 5 the
 # same authors' further years ("Haj-Ali et al., 2020; 2019a": "; 2019a").
 _AUTHOR_YEAR_RE = re.compile(
     r"([^\w'\-])([A-Z][A-Za-z'\-]+)(?: et al\.?| (?:and|&) ([A-Z][A-Za-z'\-]+))?"
-    r",?\s+\(?((?:19|20)\d\d[a-z]?)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
+    r",?\s+\(?((?:19|20)\d\d[a-z]?)(?![-/]\d)\)?((?:[;,] ?(?:19|20)\d\d[a-z]?(?![\w]))*)"
 )
 _CITE_YEAR_RE = re.compile(r"(?:19|20)\d\d[a-z]?")
 #: A translation's author-year forms written as the original's, so that one pattern reads
@@ -256,6 +268,13 @@ MONTHS = {
     )
     for name in names
 }  # fmt: skip
+#: Capitalised words before a year that name no author: months and the prepositions a
+#: sentence opens with ("In 2021, these were consolidated": 2021 年，……; "By 2030", "Since 2019").
+NOT_AUTHORS = frozenset(MONTHS) | frozenset(
+    ("In", "By", "Since", "From", "Until", "Till", "Before", "After", "During", "Through",
+     "Around", "Circa", "As", "Of", "On", "At", "For", "To", "Early", "Late", "Mid", "Summer",
+     "Winter", "Spring", "Fall", "Autumn")
+)  # fmt: skip
 
 
 def citations(prose: str) -> Counter[int]:
@@ -285,7 +304,7 @@ def author_years(prose: str) -> frozenset[tuple[str, str]]:
         return frozenset()
     out: set[tuple[str, str]] = set()
     for m in _AUTHOR_YEAR_RE.finditer(" " + _latin_citation_forms(prose)):
-        if m.group(2) in MONTHS:
+        if m.group(2) in NOT_AUTHORS:
             continue
         years = [m.group(4), *_CITE_YEAR_RE.findall(m.group(5))] if m.group(5) else [m.group(4)]
         for name in (m.group(2), m.group(3)) if m.group(3) else (m.group(2),):
@@ -301,8 +320,17 @@ def strip_citations(prose: str) -> str:
     return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + _latin_citation_forms(prose))[1:]
 
 
+def strip_kept_author_years(prose: str) -> str:
+    """``prose`` without the author-year citations it writes in Latin form (Patterson et al.,
+    2021; Smith and Jones, 2020a), as :data:`MASK`, the rest unchanged: a citation list kept in
+    a translation is no English sentence (DZ420)."""
+    if not _YEAR_RE.search(prose):
+        return prose
+    return _AUTHOR_YEAR_RE.sub(_strip_author_year, " " + prose)[1:]
+
+
 def _strip_author_year(m: re.Match[str]) -> str:
-    return m.group(0) if m.group(2) in MONTHS else m.group(1) + MASK
+    return m.group(0) if m.group(2) in NOT_AUTHORS else m.group(1) + MASK
 
 
 def month_numbers(prose: str) -> set[str]:
@@ -580,9 +608,14 @@ def halfwidth_digits(text: str) -> str:
     return text.translate(FULLWIDTH_DIGITS) if _FULLWIDTH_DIGIT_RE.search(text) else text
 
 
+#: Number words and what a translation may write them as (a single GPU: 1 块; the first: 第 1;
+#: "second" is left out, it is mostly the time unit of "per second").
 _EN_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "half": 0.5, "eleven": 11, "twelve": 12,
+    "single": 1, "first": 1, "third": 3, "fourth": 4, "fifth": 5, "thirds": 3, "once": 1,
+    "both": 2, "pair": 2, "doubles": 2, "doubled": 2, "doubling": 2, "triple": 3, "triples": 3,
+    "tripled": 3, "tripling": 3, "quadruple": 4, "quadrupled": 4,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
     "hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9,
@@ -643,14 +676,33 @@ _UNIT_GRAMMAR_RE = re.compile(
     r"(?:[kmgtpe]i?|µ|μ|u|n)?(?:b|bits?|bytes?|flops?|hz|ops|pkts?|packets?)(?:/s|/sec|ps)?"
 )
 _BASE_RE = re.compile(r"bits?|bytes?|packets?|pkts?|flop\b")
-#: A base as compared: bit and byte as b (MB and Mbit are not told apart), packet as pkt.
+#: A base as compared: bit and byte as b (their case then tells them apart), packet as pkt.
 _BASE_NAME = {"bit": "b", "bits": "b", "byte": "b", "bytes": "b", "flop": "flops"}
+#: A data unit's parts (lower case): the prefix, the base and the per-second part.
+_DATA_UNIT_RE = re.compile(r"([kmgtpe]i?|µ|μ|u|n)?(b|bits?|bytes?)(/s|/sec|ps)?")
+#: Prefixes written in lower case (kilo, micro, nano); the others as capitals (M, G, T, P, E).
+_LOWER_PREFIXES = "kµμun"
 
 
 @lru_cache(maxsize=1024)
 def unit_name(unit: str) -> str:
-    """``unit`` as compared (lower case; /sec and ps as /s; bit and byte as b, packet as pkt:
-    Mbps, Mbit/s and Mb/s are one, a translation may write any)."""
+    """``unit`` as compared: /sec and ps as /s, bit as b and byte as B, packet as pkt (Mbps,
+    Mbit/s and Mb/s are one; MB/s is another), the case of other units and of the k prefix
+    folded (kB and KB are one, Hz and hz); a data unit's magnitude letter as a capital
+    (GB, Gb), a bare b or B in lower case (7B is seven billion as often as seven bytes)."""
+    name = _folded_unit_name(unit)
+    parts = _DATA_UNIT_RE.fullmatch(unit.lower())
+    if parts is None or not (parts.group(1) or parts.group(3)):
+        return name
+    prefix, base = parts.group(1) or "", parts.group(2)
+    written_base = unit[len(prefix) : len(prefix) + len(base)]
+    byte = written_base == "B" if base == "b" else base.startswith("byte")
+    if prefix and prefix[0] not in _LOWER_PREFIXES:
+        prefix = prefix[0].upper() + prefix[1:]
+    return prefix + ("B" if byte else "b") + ("/s" if parts.group(3) else "")
+
+
+def _folded_unit_name(unit: str) -> str:
     unit = unit.lower()
     unit = _UNIT_SAME.get(unit, unit)
     if not _UNIT_GRAMMAR_RE.fullmatch(unit):
@@ -664,17 +716,39 @@ def unit_name(unit: str) -> str:
 
 def is_unit_of_grammar(unit: str) -> bool:
     """A data, rate or work unit that :data:`_UNIT_GRAMMAR_RE` reads (as :func:`unit_name`)."""
-    return _UNIT_GRAMMAR_RE.fullmatch(unit) is not None
+    return _UNIT_GRAMMAR_RE.fullmatch(unit.lower()) is not None
+
+
+def written_unit(prose: str, value: str, name: str) -> str:
+    """The unit of ``value`` in ``prose`` as written whose :func:`unit_name` is ``name`` (for
+    messages: GB/s, not gb/s); ``name`` when there is none."""
+    for m in _number_matches(prose):
+        unit = m.group(4)
+        if unit and _canon(float(m.group(1).replace(",", "") + (m.group(2) or ""))) == value:
+            if unit_name(unit) == name:
+                return unit
+            rate = _RATE_AFTER_RE.match(prose, m.end()) if unit in _THOUSANDS else None
+            if rate is not None and unit_name(rate.group(1)) == name:
+                return rate.group(1)
+    return name
 
 
 def units(prose: str) -> dict[str, set[str]]:
-    """Each number's units (as :func:`unit_name`: kB and KB are one), where a unit follows."""
+    """Each number's units (as :func:`unit_name`: kB and KB are one, GB and Gb two), where a
+    unit follows."""
     out: dict[str, set[str]] = {}
     for m in _number_matches(prose):
         if m.group(4):
             value = _canon(float(m.group(1).replace(",", "") + (m.group(2) or "")))
             out.setdefault(value, set()).add(unit_name(m.group(4)))
+            if m.group(4) in _THOUSANDS and (rate := _RATE_AFTER_RE.match(prose, m.end())):
+                out[value].add(unit_name(rate.group(1)))  # 9K tok/s: a rate after the k
     return out
+
+
+#: The thousands suffix, and the rate a word after it may be (9K tok/s, 94K req/s).
+_THOUSANDS = ("k", "K")
+_RATE_AFTER_RE = re.compile(r" ([A-Za-z]{1,8}/s(?:ec)?)\b")
 
 
 def en_word_numbers(prose: str) -> set[str]:
@@ -722,6 +796,10 @@ def _small_words(low: str) -> Iterator[str]:
             yield m.group(1)
 
 
+#: What may follow a numeral that still counts: 倍 (两倍), a fraction's slash (2/3: two thirds).
+_COUNT_UNITS = ("倍", "/")
+
+
 def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
     """What a translation may write a small number word as: its Chinese numerals (each digit
     alone too), English number words left in it, 双 / 俩 for two, and its digit numbers
@@ -732,7 +810,7 @@ def zh_number_values(prose: str, digits_of_original: set[str]) -> set[str]:
         out.add(_canon(2))
     for m in _number_matches(strip_link_texts(prose)):
         unit = m.group(4)
-        if unit is None or unit == "倍":
+        if unit is None or unit in _COUNT_UNITS:
             value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
             out.add(_canon(value * _ZH_SCALE[m.group(3)] if m.group(3) else value))
     return out - (digits_of_original - zh_word_numbers(prose))

@@ -55,6 +55,18 @@ def numeral_counts(prose: str) -> Counter[str]:
     return out
 
 
+def _count_digits(prose: str) -> Counter[str]:
+    """How many times each value is written in digits outside link texts."""
+    return Counter(m.numbers(m.strip_link_texts(prose)))
+
+
+def digits_cover(op: str, tp: str, value: str) -> bool:
+    """Does the translation write ``value`` in digits as often as the original writes it in
+    digits and in words together ("generate 8 tokens … all eight tokens": 8 twice)? A
+    multiset: one 8 in the translation stands for the original's digit, not its word too."""
+    return _count_digits(tp)[value] >= _count_digits(op)[value] + word_counts(op)[value]
+
+
 def changed_count(op: str, tp: str, words: dict[str, str]) -> str | None:
     """The value of a number word the translation writes fewer times than the original while
     it writes a count of 2 .. 20 the original has not ("three approaches … three benchmarks":
@@ -72,6 +84,82 @@ def changed_count(op: str, tp: str, words: dict[str, str]) -> str | None:
         if value in words and written[value] < count:
             return value
     return None
+
+
+#: Chinese words with a numeral that count nothing (二进制 binary, 十分 very, 再三 again and
+#: again): not read as counts.
+_ZH_NUMERAL_IDIOMS = (
+    "二进制",
+    "十分",
+    "十足",
+    "三角",
+    "四处",
+    "再三",
+    "万一",
+    "独一无二",
+    "一五一十",
+)
+#: Words after an English number word that make it no count of the noun next to it.
+_NOT_NOUNS = frozenset(
+    ("of", "and", "or", "to", "times", "more", "fewer", "less", "than", "in", "on", "at", "is",
+     "are", "was", "were", "by", "per", "for", "with", "from", "hundred", "thousand", "million",
+     "billion", "dozen", "out", "the", "a", "an")
+)  # fmt: skip
+#: The word after a number word, past one space or hyphen (two phase, two-phase).
+_NEXT_WORD_RE = re.compile(r"[ \-]([a-z]+)")
+#: How far before a numeral 第 makes it an ordinal (第二阶段, 第 二).
+_ORDINAL_GAP = 2
+
+
+def attached_counts(prose: str) -> Counter[str]:
+    """How many times each small number word of English ``prose`` counts the noun after it
+    (a two phase process, three-way: 2, 3)."""
+    low = prose.lower()
+    out: Counter[str] = Counter()
+    for mt in m._EN_SMALL_RE.finditer(low):
+        if mt.start() and (low[mt.start() - 1].isalnum() or low[mt.start() - 1] == "_"):
+            continue
+        after = _NEXT_WORD_RE.match(low, mt.end())
+        if after is not None and after.group(1) not in _NOT_NOUNS:
+            out[m._canon(m.en_word_value(mt.group(1)))] += 1
+    return out
+
+
+def count_numerals(tp: str, op: str) -> Counter[str]:
+    """How many times each value is written as a count in a translation: its Chinese numerals
+    outside ordinals (第二) and idioms (二进制), 双 / 俩 as two, and its digits beyond the
+    original's (those stand for themselves)."""
+    for idiom in _ZH_NUMERAL_IDIOMS:
+        if idiom in tp:
+            tp = tp.replace(idiom, m.MASK)
+    out: Counter[str] = Counter()
+    for mt in m._ZH_NUM_RE.finditer(tp):
+        if "第" in tp[max(0, mt.start() - _ORDINAL_GAP) : mt.start()]:
+            continue
+        value = m._zh_value(mt.group(0))
+        if value is not None:
+            out[m._canon(value)] += 1
+    out[m._canon(2)] += sum(tp.count(w) for w in m._ZH_TWO)
+    return out + (Counter(m.numbers(tp)) - Counter(m.numbers(op)))
+
+
+def changed_attached_count(op: str, tp: str, words: dict[str, str]) -> str | None:
+    """The value of a number word counting a noun ("a two phase process") that the
+    translation writes fewer times as a count, while it counts with a value of 2 .. 20 the
+    original has nowhere (一个三阶段的过程, where 第二阶段 or 二进制 elsewhere holds a 二);
+    None when there is none."""
+    attached = attached_counts(op)
+    if not attached:
+        return None
+    written = count_numerals(tp, op)
+    lost = [v for v, count in sorted(attached.items()) if v in words and written[v] < count]
+    if not lost:  # the common case: each count is there
+        return None
+    new = {v for v, count in written.items() if count > 0 and v in _SMALL_VALUES}
+    new -= set(word_counts(op)) | set(m.numbers(op))
+    if new:
+        new -= m.en_word_numbers(op)
+    return lost[0] if new else None
 
 
 def word_time_units(prose: str) -> dict[str, set[str]]:
