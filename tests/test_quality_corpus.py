@@ -121,13 +121,16 @@ def test_tuned_half_meets_targets() -> None:
 #: those fixes (heldout3 1.000 / 0.992, 0.960 / 1.000; heldout4 1.000 / 0.976, 0.981 / 1.000;
 #: no error on a clean item in either), so they are no longer unseen measurements.
 #: heldout5 is its first, unseen score, on main at 83e4c70 (2026-12-04): errors 0.941 / 0.962,
-#: warnings 0.897 / 0.986, 7 errors on 225 clean items (163 paragraphs, 62 traps).
+#: warnings 0.897 / 0.986, 7 errors on 225 clean items (163 paragraphs, 62 traps). Its classes
+#: were told in words to fixers who never read it (q23, then q23b for what q23 left and for
+#: heldout3's three new DZ420 on kept author-year citations): 1.000 / 1.000, 1.000 / 0.986, no
+#: error on a clean item (heldout3 1.000 / 1.000, 0.980 / 1.000) — no longer unseen either.
 HELD_OUT_FLOORS = {
-    "heldout": (1.0, 0.98, 0.92, 0.97, 0),
+    "heldout": (1.0, 0.98, 0.97, 0.97, 0),
     "heldout2": (0.99, 0.99, 0.95, 1.0, 0),
     "heldout3": (1.0, 0.99, 0.96, 1.0, 0),
     "heldout4": (1.0, 0.97, 0.98, 1.0, 0),
-    "heldout5": (0.94, 0.96, 0.89, 0.98, 7),
+    "heldout5": (1.0, 1.0, 1.0, 0.98, 0),
 }
 
 
