@@ -85,20 +85,23 @@ def test_held_out_pairs_carry_nothing_to_a_wrong_paragraph(data: Path) -> None:
 #: 528e388, before any rule saw it); heldout5, 284/303 (precision 1.0, 198/198 same or moved),
 #: first scored unseen on main at 0fcd8e6's code
 HELD_OUT_FLOORS = {
-    HELDOUT: (191, 197),
-    HELDOUT2: (195, 196),
-    HELDOUT3: (144, 147),
-    HELDOUT4: (282, 292),
-    HELDOUT5: (284, 303),
-    HELDOUT6: (279, 320),
+    HELDOUT: (193, 197),
+    HELDOUT2: (196, 196),
+    HELDOUT3: (146, 147),
+    HELDOUT4: (285, 292),
+    HELDOUT5: (294, 303),
+    HELDOUT6: (287, 320),
 }
 
 #: heldout6, first scored unseen on main at 83e4c70's code (2026-12-04): recall 279/320,
 #: precision 280/283. Its three wrong carries are the floor it may not exceed: two are the
 #: labeller's look-alikes (the same sentence frame about another Sphinx extension, carried
 #: in place and stale), one a real fault (an edited line carried to a neighbour in its gap
-#: when its own new version sits past the next anchor: a move and an edit together).
-HELD_OUT_WRONG_CEILING = {HELDOUT6: 3}
+#: when its own new version sits past the next anchor: a move and an edit together). After
+#: u22 (its classes told in words, 2026-12-04): recall 287/320, two wrong carries; the other
+#: sets' recall floors rose with it (heldout 193, heldout2 196, heldout3 146, heldout4 285,
+#: heldout5 294).
+HELD_OUT_WRONG_CEILING = {HELDOUT6: 2}
 
 
 @pytest.mark.parametrize("data", list(HELD_OUT_WRONG_CEILING), ids=lambda d: d.name)
