@@ -270,15 +270,7 @@ def _parts_clearly(one: str, first: str, second: str, t: Thresholds) -> float:
     """The word similarity of ``one`` with ``first`` and ``second`` joined when it reaches
     ``clear``, the shorter keeps ``ordered_kept`` and each part adds ``in_place_part`` of its
     words (0 otherwise)."""
-    joined = first + second
-    score = _similarity(one, joined, t.clear)
-    both = _common(one, joined)
-    if not score or both < t.ordered_kept * min(len(one), len(joined)):
-        return 0.0
-    for part, alone in ((first, second), (second, first)):
-        if both - _common(one, alone) < t.in_place_part * len(part):
-            return 0.0
-    return score
+    return _parts_score(one, first, second, t.clear, t.ordered_kept, t.in_place_part)
 
 
 def _clearly_best(score: float, row: list[float], col: list[float], margin: float) -> bool:
@@ -406,13 +398,22 @@ def _joined_in_place(
 def _parts_in_place(one: str, first: str, second: str, t: Thresholds) -> float:
     """The word similarity of ``one`` with ``first`` and ``second`` joined when it is evidence
     of a split or merge in place (0 otherwise)."""
+    return _parts_score(one, first, second, t.positional, t.positional_kept, t.in_place_part)
+
+
+def _parts_score(
+    one: str, first: str, second: str, floor: float, kept: float, part_share: float
+) -> float:
+    """The word similarity of ``one`` with ``first`` and ``second`` joined when it reaches
+    ``floor``, the shorter of the two keeps ``kept`` of its words in common and each part adds
+    ``part_share`` of its own words to what they have in common (0 otherwise)."""
     joined = first + second
-    score = _similarity(one, joined, t.positional)
+    score = _similarity(one, joined, floor)
     both = _common(one, joined)
-    if not score or both < t.positional_kept * min(len(one), len(joined)):
+    if not score or both < kept * min(len(one), len(joined)):
         return 0.0
     for part, alone in ((first, second), (second, first)):
-        if both - _common(one, alone) < t.in_place_part * len(part):
+        if both - _common(one, alone) < part_share * len(part):
             return 0.0
     return score
 
