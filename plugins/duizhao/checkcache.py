@@ -24,7 +24,6 @@ written.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +36,7 @@ from .article import Article, article_of, file_stamp, read_article
 from .checks import Corpus, FileSummary, LinkSource, LinkTarget, summarize
 from .diagnostics import Diagnostic
 from .figures.spec import spec_path
+from .filestore import FileStore
 from .model import Link
 from .yamlsafe import MAX_TEXT_BYTES, InputError, read_stat_bytes
 
@@ -84,35 +84,13 @@ def _digest(data: bytes) -> str:
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
-class CheckCache:
+class CheckCache(FileStore):
     """Stored summaries by file: :func:`summaries` reads them, and :meth:`save` once after."""
 
-    def __init__(self, path: Path, version: str) -> None:
-        self.path = path
-        self.version = version
-        self._files: dict[str, list[object]] | None = None  # read on first use
-        self._used: set[str] = set()
-        self._dirty = False
-
-    def _load(self) -> dict[str, list[object]]:
-        if self._files is None:
-            self._files = {}
-            try:
-                # Not yamlsafe.load_json, whose depth check reads every string token: the file
-                # is duizhao's own, and one nested too deep is a corrupt one (RecursionError).
-                data = json.loads(self.path.read_bytes())
-            except (OSError, ValueError, RecursionError):
-                return self._files  # none yet, or unreadable: start afresh
-            if (
-                isinstance(data, dict)
-                and data.get("format") == _FORMAT
-                and data.get("version") == self.version
-                and isinstance(data.get("files"), dict)
-            ):
-                self._files = data["files"]
-            else:
-                self._dirty = True  # another version's: replaced at the next save
-        return self._files
+    # Parsed by plain json.loads, not yamlsafe.load_json, whose depth check reads every string
+    # token: the file is duizhao's own, and one nested too deep is a corrupt one.
+    FORMAT = _FORMAT
+    ASCII = True
 
     def get(self, path: Path) -> tuple[FileSummary | None, tuple[os.stat_result, bytes] | None]:
         """The summary stored for ``path`` if the file is unchanged; else None and, when the
@@ -152,40 +130,13 @@ class CheckCache:
             or spec_path(path).is_file()
         ):
             return
-        key = os.path.abspath(path)
         stamp = list(article.stamp) if article.stamp is not None else None
-        self._load()[key] = [stamp, _digest(data), _encode(summary)]
-        self._used.add(key)
-        self._dirty = True
+        self._keep(os.path.abspath(path), [stamp, _digest(data), _encode(summary)])
 
     def target(self, path: Path) -> LinkTarget | None:
         """What links read of ``path`` from its stored summary, if the file is unchanged."""
         summary, _read = self.get(path)
         return summary.target if summary is not None else None
-
-    def save(self) -> None:
-        """Write the summaries if any changed (those of files neither checked now nor existing
-        any more are forgotten); a cache that cannot be written is skipped."""
-        if not self._dirty or self._files is None:
-            return
-        files = {
-            key: entry
-            for key, entry in self._files.items()
-            if key in self._used or os.path.isfile(key)
-        }
-        # ASCII: a name of undecodable bytes (a lone surrogate) is kept as an escape, and read
-        # back as it was.
-        data = json.dumps(
-            {"format": _FORMAT, "version": self.version, "files": files}, separators=(",", ":")
-        ).encode("ascii")
-        from .source import write_atomically  # (only a run that parsed something writes)
-
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically({self.path: data}, durable=False)
-        except OSError:
-            return  # a read-only project: files are parsed again next time, nothing lost
-        self._dirty = False
 
 
 def summaries(

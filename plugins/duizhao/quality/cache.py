@@ -14,11 +14,10 @@ checkout) is not written.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from functools import lru_cache
 from pathlib import Path
 
+from ..filestore import FileStore
 from ..yamlsafe import load_json
 
 #: A finding as stored: (line, code, message).
@@ -40,33 +39,13 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-class FindingsCache:
+class FindingsCache(FileStore):
     """Stored findings by file: ``get`` before checking a file, ``put`` after, ``save`` once."""
 
-    def __init__(self, path: Path, version: str) -> None:
-        self.path = path
-        self.version = version
-        self._files: dict[str, list[object]] | None = None  # read on first use
-        self._used: set[str] = set()
-        self._dirty = False
+    FORMAT = _FORMAT
 
-    def _load(self) -> dict[str, list[object]]:
-        if self._files is None:
-            self._files = {}
-            try:
-                data = load_json(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                return self._files  # none yet, or unreadable: start afresh
-            if (
-                isinstance(data, dict)
-                and data.get("format") == _FORMAT
-                and data.get("version") == self.version
-                and isinstance(data.get("files"), dict)
-            ):
-                self._files = data["files"]
-            else:
-                self._dirty = True  # another version's: replaced at the next save
-        return self._files
+    def _parse(self, raw: bytes) -> object:
+        return load_json(raw.decode("utf-8"))
 
     def get(self, key: str, stamp: tuple[int, ...]) -> list[Stored] | None:
         """The findings stored for the file ``key`` read with ``stamp``, or None."""
@@ -80,33 +59,7 @@ class FindingsCache:
         return [(int(f[0]), str(f[1]), str(f[2])) for f in found]
 
     def put(self, key: str, stamp: tuple[int, ...], found: list[Stored]) -> None:
-        self._load()[key] = [list(stamp), [list(f) for f in found]]
-        self._used.add(key)
-        self._dirty = True
-
-    def save(self) -> None:
-        """Write the findings if any changed (files neither checked now nor existing any more
-        are forgotten); a cache that cannot be written is skipped: the next run checks again."""
-        if not self._dirty or self._files is None:
-            return
-        files = {
-            key: entry
-            for key, entry in self._files.items()
-            if key in self._used or os.path.isfile(key)
-        }
-        data = json.dumps(
-            {"format": _FORMAT, "version": self.version, "files": files},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        ).encode("utf-8")
-        from ..source import write_atomically  # (only a run that checked something writes)
-
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically({self.path: data}, durable=False)
-        except OSError:
-            return  # a read-only project: findings are computed again next time, nothing lost
-        self._dirty = False
+        self._keep(key, [list(stamp), [list(f) for f in found]])
 
 
 def _is_stored(value: object) -> bool:
