@@ -434,6 +434,7 @@ def _next_line(
     s0, s1 = caption.span
     reach = s.wrap_caption_reach * first.size
     last = caption.lines[-1]
+    lead = caption_lead(first, layout)
     below = [
         f
         for f in page.layout.fragments
@@ -442,7 +443,7 @@ def _next_line(
         and f.y0 >= last.y0 + s.caption_next * last.size
         # (the lead is checked on the row's top below: a line whose superscript pushed it
         # down starts at that superscript)
-        and f.y0 - last.y1 <= (s.caption_lead + s.caption_script_lead) * first.size
+        and f.y0 - last.y1 <= lead + s.caption_script_lead * first.size
         # A script hanging under the last line (inline maths' subscript) is on that line.
         and overlap_len(f.y0, f.y1, last.y0, last.y1) <= s.caption_script * (f.y1 - f.y0)
         and overlap_len(f.x0, f.x1, s0, s1) > s.region_share * f.width
@@ -457,7 +458,7 @@ def _next_line(
     main = [f for f in below if abs(f.size - last.size) <= s.caption_size]
     top = min(f.y0 for f in main or below)
     row = sorted((f for f in below if f.y0 < top + s.caption_next * first.size), key=lambda f: f.x0)
-    if min(f.y0 for f in row) - last.y1 > s.caption_lead * first.size:
+    if min(f.y0 for f in row) - last.y1 > lead:
         return None
     # Gaps from the right edge so far: a subscript under a superscript ends left of it.
     edges = list(itertools.accumulate((f.x1 for f in row), max))
@@ -486,6 +487,15 @@ def _next_line(
     ):
         return None  # a rule between, or one down across the line (a table's column rule)
     return nxt
+
+
+def caption_lead(first: Line, layout: Layout) -> float:
+    """How far (pt) a caption's next line may stand under its last: ``caption_lead`` em,
+    or on a double-spaced page the white between two body lines and ``caption_body_lead`` em
+    (a manuscript double-spaces its captions too)."""
+    s = layout.settings
+    white = layout.leading - layout.body + s.caption_body_lead * first.size
+    return max(s.caption_lead * first.size, white)
 
 
 def _table_rule_under(

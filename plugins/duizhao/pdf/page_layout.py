@@ -450,7 +450,14 @@ def leading(pages: Sequence[PageLayout], body: float, s: Settings = SETTINGS) ->
     for page in pages:
         prev: Line | None = None
         for ln in page.lines:
-            if prev is not None and prev.column == ln.column and _is_body_size(ln, body, s):
+            # (a table row's cells, merged into one line, are no running text)
+            if (
+                prev is not None
+                and prev.column == ln.column
+                and _is_body_size(ln, body, s)
+                and len(ln.pieces) <= 1
+                and len(prev.pieces) <= 1
+            ):
                 d = ln.y1 - prev.y1
                 if s.leading_range[0] * body < d < s.leading_range[1] * body:
                     diffs.append(d)

@@ -155,8 +155,9 @@ class Settings:
     edge_page_lines: int = 5
     #: a page without text lines has text from this share of its width to 1 minus it
     default_margin: float = 0.08
-    #: body lines this far apart (em, baseline to baseline) measure the leading
-    leading_range: tuple[float, float] = (0.8, 2.0)
+    #: body lines this far apart (em, baseline to baseline) measure the leading (a
+    #: double-spaced manuscript's lines stand 2.4 em apart: an office export's at 10 pt)
+    leading_range: tuple[float, float] = (0.8, 2.6)
     #: the leading when none can be measured (em)
     default_leading: float = 1.2
     #: running heads and footers lie in this share of the page's height at its top or bottom
@@ -255,6 +256,9 @@ class Settings:
     #: this gap (em) of it, of its size (within ``caption_size`` pt)
     caption_next: float = 0.5
     caption_lead: float = 0.6
+    #: … or, on a double-spaced page, within the white between two body lines plus this
+    #: (em): a manuscript's captions are double-spaced as its text is
+    caption_body_lead: float = 0.2
     caption_size: float = 0.6
     #: … and lies within the last line's height by no more than this share of its own (a
     #: subscript of inline maths hangs under its line, inside that line's box: ARR's
