@@ -10,6 +10,7 @@ the engine's page layout.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
     """Mark every page's fragments of running text and of the margins (see step 1)."""
     s = layout.settings
     pages = []
+    furniture = _furniture(layout)
     for pl in layout.pages:
         page = DetectPage(pl)
         limit = s.background_share * pl.width * pl.height
@@ -59,7 +61,9 @@ def running_text(layout: Layout) -> list[DetectPage]:
         page.graphics = [
             g.box
             for g in pl.graphics
-            if area(g.box) <= limit and not _running_rule(g.box, heads, layout)
+            if area(g.box) <= limit
+            and not _running_rule(g.box, heads, layout)
+            and (pl.number, _place(g.box)) not in furniture
         ]
         rows = {id(p) for ln in pl.lines if len(ln.pieces) > 1 for p in ln.pieces}
         rules = _row_rules(page.graphics, pl, s)
@@ -86,6 +90,34 @@ def running_text(layout: Layout) -> list[DetectPage]:
         _paragraph_ends(page, layout, rows)
         pages.append(page)
     return pages
+
+
+def _place(g: Box) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = (round(v) for v in g)
+    return (x0, y0, x1, y1)
+
+
+def _furniture(layout: Layout) -> set[tuple[int, tuple[int, int, int, int]]]:
+    """The graphics (page number, rounded box) of the page furniture: drawn in a page's
+    running zone (``running_zone`` of its height at its top or bottom), above all its text or
+    under it, and at the same place (within ``running_height`` pt each way) on another page:
+    a journal's logo in its running head (PLOS's submission template), a footer's rule. A
+    figure set under it would grow up to it."""
+    s = layout.settings
+    outside: list[tuple[int, Box]] = []
+    for pl in layout.pages:
+        text = [ln for ln in pl.lines if ln.role == "text"]
+        top = min([s.running_zone * pl.height, *(ln.y0 for ln in text)])
+        bottom = max([(1 - s.running_zone) * pl.height, *(ln.y1 for ln in text)])
+        outside += [
+            (pl.number, g.box) for g in pl.graphics if g.box[3] <= top or g.box[1] >= bottom
+        ]
+    found: set[tuple[int, tuple[int, int, int, int]]] = set()
+    for (n, a), (m, b) in itertools.combinations(outside, 2):
+        if n != m and all(abs(u - v) <= s.running_height for u, v in zip(a, b, strict=True)):
+            found.add((n, _place(a)))
+            found.add((m, _place(b)))
+    return found
 
 
 def _running_rule(g: Box, heads: Sequence[Line], layout: Layout) -> bool:
