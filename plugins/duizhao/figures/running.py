@@ -10,7 +10,6 @@ the engine's page layout.
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -113,10 +112,15 @@ def _furniture(layout: Layout) -> set[tuple[int, tuple[int, int, int, int]]]:
             (pl.number, g.box) for g in pl.graphics if g.box[3] <= top or g.box[1] >= bottom
         ]
     found: set[tuple[int, tuple[int, int, int, int]]] = set()
-    for (n, a), (m, b) in itertools.combinations(outside, 2):
-        if n != m and all(abs(u - v) <= s.running_height for u, v in zip(a, b, strict=True)):
-            found.add((n, _place(a)))
-            found.add((m, _place(b)))
+    outside.sort(key=lambda e: e[1][1])
+    for k, (n, a) in enumerate(outside):
+        # (sorted by top: only those starting within running_height under it can match)
+        for m, b in outside[k + 1 :]:
+            if b[1] - a[1] > s.running_height:
+                break
+            if n != m and all(abs(u - v) <= s.running_height for u, v in zip(a, b, strict=True)):
+                found.add((n, _place(a)))
+                found.add((m, _place(b)))
     return found
 
 
