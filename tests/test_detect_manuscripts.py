@@ -11,8 +11,6 @@ here), fixed as classes in the engine.
 2. A PLOS-style submission (a wide left margin, line numbers in the right margin, figures in
    the text column): the figure's box stops at the text column, never takes the running
    head's logo over the left margin, empty margin or the line numbers.
-3. Springer's sn-jnl: a table whose header (a cell spanning columns, centred over them, then
-   subheads) stands between its caption above and its first rule keeps that header.
 """
 
 from __future__ import annotations
@@ -26,20 +24,16 @@ from paper_sources import (
     BODY,
     CHAR,
     LEAD,
-    LEFT,
-    RIGHT,
     WORDS,
     Box,
     Canvas,
     _pdf,
     bar_chart,
-    body,
     caption_lines,
     heads,
     union,
 )
 from test_detect_classes import _check
-from test_detect_table_classes import _rows
 
 #: a single-column manuscript's text column, and its double-spaced leading
 COLUMN = (72.0, 540.0)
@@ -167,49 +161,3 @@ def test_a_plos_figure_stops_at_its_text_column(tmp_path: Path, drawing: str) ->
     pdf = tmp_path / "plos.pdf"
     pdf.write_bytes(_pdf([first, c]))
     _check(detect_figures(pdf), {"Fig 1": (figure, text.strip())})
-
-
-# --------------------------------------------------------------------------------------------
-# 3. Springer's sn-jnl: a bold label and the caption's text on one line over the table, close
-#    over it; the table's header stands between the caption and its first rule: a cell
-#    spanning its last three columns, centred over them, alone on its line, then the
-#    subheads. The spanning cell is the table's header, not the caption's next line.
-
-
-def _spanning_header_table(c: Canvas, top: float, size: float, subheads: int) -> Box:
-    """A centred cell over columns 2-4, ``subheads`` lines of subheads, a rule, rows, a rule."""
-    x0, x1 = LEFT[0] + 6, LEFT[1] - 6
-    step = (x1 - x0) / 4
-    spanning = "Mean energy per element"
-    width = CHAR * size * len(spanning)
-    c.color((0, 0, 0))
-    parts = [c.text((x0 + step + x1 - width) / 2, top + size, spanning, size)]
-    baseline = top + size
-    for words in (("Project", "Energy", "Sigma", "Error"), ("", "(eV)", "calc", "(%)"))[:subheads]:
-        baseline += size * 1.3
-        parts += [c.text(x0 + k * step, baseline, w, size) for k, w in enumerate(words) if w]
-    rule = baseline + 4
-    parts.append(c.rule(x0, x1, rule))
-    parts += _rows(c, x0, x1, rule + 4 + 8, 6, 8)
-    parts.append(c.rule(x0, x1, rule + 4 + 6 * 8 * 1.3 + 3))
-    return union(parts)
-
-
-@pytest.mark.parametrize(("size", "subheads"), [(8, 1), (9, 1), (9, 2)])
-def test_a_springer_tables_spanning_header_is_the_tables(
-    tmp_path: Path, size: float, subheads: int
-) -> None:
-    """Class 3: the spanning cell a point or two under the caption, the rule two or three
-    lines under it."""
-    c = Canvas()
-    heads(c, 1)
-    y = body(c, LEFT, 72, 200, 1)
-    c.color((0, 0, 0))
-    label = c.text(LEFT[0], y + 25, "Table 1", 9, "F2")
-    caption = c.text(label[2] + 5.4, y + 25, "Accuracy and time of the methods.", 9)
-    table = _spanning_header_table(c, caption[3] + 1, size, subheads)
-    body(c, LEFT, table[3] + 14, 720, 3)
-    body(c, RIGHT, 72, 720, 5)
-    pdf = tmp_path / "sn-jnl.pdf"
-    pdf.write_bytes(_pdf([c]))
-    _check(detect_figures(pdf), {"Table 1": (table, "Accuracy and time of the methods.")})

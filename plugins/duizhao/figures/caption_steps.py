@@ -465,10 +465,8 @@ def _next_line(
     cell_gap = s.caption_cell_gap * first.size
     if any(b.x0 - x1 > cell_gap for x1, b in zip(edges[:-1], row[1:], strict=True)):
         return None  # the cells of a table row
-    if header_row(row, page.graphics, layout) or (
-        _off_measure(row, caption, s) and header_row(row, page.graphics, layout, cells=False)
-    ):
-        return None  # a table's header row over its rule (or its cell spanning columns)
+    if header_row(row, page.graphics, layout):
+        return None  # a table's header row over its rule
     nxt = row[0] if len(row) == 1 else merge(row, layout.fonts, s)
     # A label alone on its line (IEEE's TABLE I) may be followed by its text in smaller
     # capitals; after that the caption keeps the size of its text.
@@ -489,26 +487,6 @@ def _next_line(
     ):
         return None  # a rule between, or one down across the line (a table's column rule)
     return nxt
-
-
-def _off_measure(row: Sequence[Line], caption: Caption, s: Settings) -> bool:
-    """``row`` keeps to none of the caption's measures: its left edge is more than
-    ``caption_align`` em from every caption line's and from every word start of its first
-    line (a hanging indent), its middle as far from every line's not flush left in the
-    caption's span (a centred caption): a header cell spanning a table's columns, centred
-    over them (Springer's sn-jnl)."""
-    first = caption.lines[0]
-    tol = s.caption_align * first.size
-    x0, x1 = row[0].x0, max(f.x1 for f in row)
-    chars = first.chars
-    lefts = [ln.x0 for ln in caption.lines]
-    lefts += [b.x0 for a, b in itertools.pairwise(chars) if a.text.isspace()]
-    lefts += [p.x0 for p in first.pieces]
-    # (a caption set flush left has no measure in its lines' middles)
-    middles = [(ln.x0 + ln.x1) / 2 for ln in caption.lines if ln.x0 - caption.span[0] > tol]
-    return all(abs(x0 - x) > tol for x in lefts) and all(
-        abs((x0 + x1) / 2 - m) > tol for m in middles
-    )
 
 
 def caption_lead(first: Line, layout: Layout) -> float:

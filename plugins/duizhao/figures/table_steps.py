@@ -116,25 +116,21 @@ def table_notes(grown: Sequence[_Growth], layout: Layout) -> None:
         g.edge = max(g.edge, edge)
 
 
-def header_row(
-    row: Sequence[Line], graphics: Sequence[Box], layout: Layout, cells: bool = True
-) -> bool:
+def header_row(row: Sequence[Line], graphics: Sequence[Box], layout: Layout) -> bool:
     """``row`` (a line's fragments, left to right) is a table's header row: glyphs (its
-    cells') apart by more than ``header_gap`` em somewhere (unless not ``cells``: a cell
-    spanning columns, alone on its line, over the rows of subheads under it, within
-    ``spanning_rule_lines`` leadings of the rule), over a rule (no thicker than a float rule) across
-    ``ruled_row_span`` of its width within ``header_rule_lines`` leadings under it (a
-    two-line header's first line has the second between it and the rule)."""
+    cells') apart by more than ``header_gap`` em somewhere, over a rule (no thicker than a
+    float rule) across ``ruled_row_span`` of its width within ``header_rule_lines`` leadings
+    under it (a two-line header's first line has the second between it and the rule)."""
     s = layout.settings
     size = max(f.size for f in row)
     glyphs = sorted((c for f in row for c in f.chars if not c.text.isspace()), key=lambda c: c.x0)
     edges = list(itertools.accumulate((c.x1 for c in glyphs), max))
-    if cells and not any(
+    if not any(
         b.x0 - x1 > s.header_gap * size for x1, b in zip(edges[:-1], glyphs[1:], strict=True)
     ):
         return False
     x0, right, bottom = row[0].x0, max(f.x1 for f in row), max(f.y1 for f in row)
-    reach = (s.header_rule_lines if cells else s.spanning_rule_lines) * layout.leading
+    reach = s.header_rule_lines * layout.leading
     return any(
         0 <= g[1] - bottom <= reach
         and g[3] - g[1] <= s.float_rule_height

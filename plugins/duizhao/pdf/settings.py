@@ -278,12 +278,6 @@ class Settings:
     #: first rule, its cells a column separation apart)
     header_gap: float = 0.8
     header_rule_lines: float = 2.0
-    #: a line under a caption whose left edge and middle are this far (em) from all of the
-    #: caption's (its lines', its first line's word starts') keeps to no caption measure:
-    #: over a table's rule, it is a header cell spanning columns
-    caption_align: float = 1.0
-    #: … within this many leadings over that rule (the subheads' lines under it between)
-    spanning_rule_lines: float = 3.0
     #: a caption with running text beside its first line (a wrapfigure's) keeps that line's
     #: measure: a line below reaching past it by more than this (em) is the text under the
     #: wrapfigure, back at the column's full width
