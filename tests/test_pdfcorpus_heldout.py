@@ -126,13 +126,16 @@ SETS = (
     # max 0.070 s. The worst templates: libreoffice at 0.000 (page-tall double-spaced tables
     # captioned above: a strip under each caption boxed), plos at 0.500 (figures set beside
     # their captions in the left margin: boxed over the caption's column too), sn-jnl 0.867 (a
-    # table's header cut at the top, a sidewaystable not found).
+    # table's header cut at the top, a sidewaystable not found). After its classes were told
+    # in words to a fixer who never read the set (pdfG, DETECT_VERSION 44): 0.956 / 0.966 /
+    # 0.922; libreoffice 0.500 (two of four tables whole; all four captions still cut),
+    # plos 1.000, sn-jnl unchanged at 0.867.
     HeldOutSet(
         "heldout6",
-        0.88,
-        0.89,
-        0.87,
-        0.0,
+        0.95,
+        0.96,
+        0.92,
+        0.5,
         min_papers=10,
         min_styles=10,
         min_floats=90,
