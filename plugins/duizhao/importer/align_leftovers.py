@@ -481,13 +481,9 @@ def _completed(
     for m in matches:
         grown = None
         if m.fate in ("edited", "rewritten") and len(m.old) == 1 and len(m.new) == 1:
-            grown = _grown(olds, news, m.old[0], m.new[0], used_old, t, (-1, 1))
-            why = ""
-            if grown is None:
-                grown = _continued(olds, news, m.old[0], m.new[0], used_old, t)
-                why = _CONTINUED
+            grown = _grown_or_continued(olds, news, m.old[0], m.new[0], used_old, t, (-1, 1))
             if grown is not None:
-                k = grown
+                k, why = grown
                 used_old.add(k)
                 parts = tuple(sorted((m.old[0], k)))
                 joined = olds.words[parts[0]] + olds.words[parts[1]]
@@ -495,13 +491,9 @@ def _completed(
                 m = Match("merged", parts, m.new, round(score, 3), why)
             else:
                 # a split keeps the translation in its first part: only a part after it
-                grown = _grown(news, olds, m.new[0], m.old[0], used_new, t, (1,))
-                why = ""
-                if grown is None:
-                    grown = _continued(news, olds, m.new[0], m.old[0], used_new, t)
-                    why = _CONTINUED
+                grown = _grown_or_continued(news, olds, m.new[0], m.old[0], used_new, t, (1,))
                 if grown is not None:
-                    k = grown
+                    k, why = grown
                     used_new.add(k)
                     parts = tuple(sorted((m.new[0], k)))
                     joined = news.words[parts[0]] + news.words[parts[1]]
@@ -509,6 +501,25 @@ def _completed(
                     m = Match("split", m.old, parts, round(score, 3), why)
         out.append(m)
     return out
+
+
+def _grown_or_continued(
+    mine: _Units,
+    other: _Units,
+    i: int,
+    j: int,
+    used: set[int],
+    t: Thresholds,
+    sides: tuple[int, ...],
+) -> tuple[int, str] | None:
+    """The neighbour of ``mine``'s ``i`` (carried to ``other``'s ``j``) that joins it, by a
+    sentence kept (:func:`_grown`, on ``sides``) or else by one sentence going on across a
+    block (:func:`_continued`), with what the plan says of it; None when neither."""
+    grown = _grown(mine, other, i, j, used, t, sides)
+    if grown is not None:
+        return grown, ""
+    grown = _continued(mine, other, i, j, used, t)
+    return (grown, _CONTINUED) if grown is not None else None
 
 
 #: what a plan says of a merge or split by :func:`_continued`
