@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
+from . import citations as cite
 from . import equivalents as eq
 from . import forms as fm
 from . import mask as m
@@ -230,7 +231,7 @@ def check_links(o: m.Masked, t: m.Masked) -> str | None:
 
 
 def check_citations(o: m.Masked, t: m.Masked) -> str | None:
-    oc, tc = m.citations(o.prose), m.citations(t.prose)
+    oc, tc = cite.citations(o.prose), cite.citations(t.prose)
     if oc != tc:
         missing = sorted((oc - tc).elements())
         extra = sorted((tc - oc).elements())
@@ -238,7 +239,7 @@ def check_citations(o: m.Masked, t: m.Masked) -> str | None:
         if extra:
             what += ("; " if what else "") + f"not in the original [{', '.join(map(str, extra))}]"
         return f"citations differ from the original: {what}"
-    for surname, year in sorted(m.author_years(o.prose)):
+    for surname, year in sorted(cite.author_years(o.prose)):
         if year not in t.prose or not _has_word(t.prose, surname):
             return f"citation {surname} ({year}) missing from the translation"
     return None
@@ -283,10 +284,10 @@ def _ref(ref: tuple[str, str]) -> str:
 
 
 def check_numbers(o: m.Masked, t: m.Masked) -> str | None:
-    op = eq.times_signs(m.strip_references(m.strip_citations(o.prose), chinese=False))
+    op = eq.times_signs(m.strip_references(cite.strip_citations(o.prose), chinese=False))
     tp = eq.times_signs(m.halfwidth_digits(t.prose))  # x between digits, kept as written
     orf = m.references(o.prose, chinese=False)
-    tp = fm.strip_articles(m.strip_citations(tp), orf)  # Section 5 of an act: 第 5 条
+    tp = fm.strip_articles(cite.strip_citations(tp), orf)  # Section 5 of an act: 第 5 条
     tp = m.strip_references(tp, chinese=True, accept=orf)
     tp = m.strip_references(tp, chinese=False)  # an English sentence left in the translation
     ov, tv = eq.versions(op), eq.versions(tp)
@@ -349,7 +350,7 @@ def _has_digits(text: str, digits: str) -> bool:
 #: million is 1e7, not 10), a month's name before its year or with its day.
 _EXTRA_WORDS = (
     lambda op: m.en_word_numbers(fm.strip_word_magnitudes(op)),
-    m.month_numbers,
+    cite.month_numbers,
     fm.date_months,
 )
 
@@ -530,7 +531,7 @@ def check_untranslated(
             prose = prose.replace(term, m.MASK)
     run = _english_run(prose)
     if run is not None:  # (citations are read only where a run is found: the rare case)
-        run = _english_run(m.strip_kept_author_years(prose))
+        run = _english_run(cite.strip_kept_author_years(prose))
     return None if run is None else f"English left untranslated: '{run[:60]}'"
 
 

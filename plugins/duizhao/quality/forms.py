@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .mask import MASK, MONTHS, Ref, _canon, _zh_value, references
+from .citations import MONTHS
+from .mask import MASK, Ref, _canon, _zh_value, references
 
 # ---------------------------------------------------------------------------------------------
 # Statutes: "Section 230 of the Communications Decency Act" is 第 230 条 (or 第二百三十条)
