@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from .citations import MONTHS
-from .mask import MASK, Ref, _canon, _zh_value, references
+from .equivalents import _MAGNITUDE_WORDS
+from .mask import _EN_WORDS, MASK, Ref, _canon, _zh_value, references
 
 # ---------------------------------------------------------------------------------------------
 # Statutes: "Section 230 of the Communications Decency Act" is 第 230 条 (or 第二百三十条)
@@ -104,25 +105,23 @@ def date_months(prose: str) -> set[str]:
 
 #: A count in words before a magnitude word (ten million, a billion, two-thousand): a
 #: translation writes its value (1000 万, 10 亿, 2000).
+_COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "fifteen", "twenty")  # fmt: skip
+#: Their values: :data:`.mask._EN_WORDS`'s, with "a" (a billion) and "fifty", which it lacks
+#: (the pattern's alternatives in this order: a, the counts, fifty, hundred).
+_WORD_COUNT = {"a": 1} | {w: _EN_WORDS[w] for w in _COUNT_WORDS} | {"fifty": 50, "hundred": 100}
 _WORD_MAGNITUDE_RE = re.compile(
-    r"\b(a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty"
-    r"|hundred)[ -](thousand|million|billion|trillion)\b",
-    re.I,
+    r"\b(" + "|".join(_WORD_COUNT) + r")[ -](" + "|".join(_MAGNITUDE_WORDS) + r")\b", re.I
 )
-_WORD_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-               "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-               "fifteen": 15, "twenty": 20, "fifty": 50, "hundred": 100}  # fmt: skip
-_MAGNITUDE_WORD = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_MAGNITUDE_HINTS = ("thousand", "million", "billion", "trillion")
 
 
 def word_magnitudes(prose: str) -> set[str]:
     """The values of the counts in words before a magnitude word (ten million: 1e7)."""
     low = prose.lower()
-    if not any(h in low for h in _MAGNITUDE_HINTS):
+    if not any(h in low for h in _MAGNITUDE_WORDS):
         return set()
     return {
-        _canon(_WORD_COUNT[mt.group(1).lower()] * _MAGNITUDE_WORD[mt.group(2).lower()])
+        _canon(_WORD_COUNT[mt.group(1).lower()] * _MAGNITUDE_WORDS[mt.group(2).lower()])
         for mt in _WORD_MAGNITUDE_RE.finditer(prose)
     }
 
@@ -131,7 +130,7 @@ def strip_word_magnitudes(prose: str) -> str:
     """``prose`` without its counts in words before a magnitude word (their words are no
     small numbers: "ten million" is 1000 万, never 十)."""
     low = prose.lower()
-    if not any(h in low for h in _MAGNITUDE_HINTS):
+    if not any(h in low for h in _MAGNITUDE_WORDS):
         return prose
     return _WORD_MAGNITUDE_RE.sub(MASK, prose)
 
