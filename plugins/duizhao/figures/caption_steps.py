@@ -180,10 +180,10 @@ def side_by_side(a: Caption, b: Caption, others: Sequence[Caption], layout: Layo
 
 def _parted(page: DetectPage, ab: Box, bb: Box, top: float, bottom: float, layout: Layout) -> bool:
     """Two captions apart across the page stand beside each other's floats, not over a float
-    under both: either the drawings of the white band between their lines leave a strip free
-    of ink over the gap between the captions (where the floats part), and the upper caption
-    is not one with drawings right over it (its float's, captioned below) and more under it
-    in its span (another float's: a row of small figures over a page-wide one)."""
+    under both: the upper caption is not one with drawings right over it (its float's,
+    captioned below) and more under it in its span (another float's: a row of small figures
+    over a page-wide one), and the drawings of the white band between their lines leave a
+    strip free of ink over the gap between the captions (where the floats part)."""
     lo, hi = (ab[2], bb[0]) if ab[2] <= bb[0] else (bb[2], ab[0])
     band = [g for g in page.graphics if g[1] < bottom and g[3] > top]
     upper = ab if ab[1] <= bb[1] else bb

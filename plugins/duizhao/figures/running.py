@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..pdf.geometry import Box, area, inside
+from ..pdf.geometry import Box, area, inside, overlap_len
 from ..pdf.headings import heading_like
 from ..pdf.page_layout import Layout, PageLayout, margin
 from ..pdf.settings import Settings
@@ -136,7 +136,7 @@ def _running_rule(g: Box, heads: Sequence[Line], layout: Layout) -> bool:
         return False
     reach = s.running_rule_reach * layout.leading
     for ln in heads:
-        if min(g[2], ln.x1) - max(g[0], ln.x0) < s.running_rule_span * ln.width:
+        if overlap_len(g[0], g[2], ln.x0, ln.x1) < s.running_rule_span * ln.width:
             continue
         if 0 <= g[1] - ln.y1 <= reach or 0 <= ln.y0 - g[3] <= reach:
             return True
@@ -205,7 +205,7 @@ def _between_rules(f: Line, graphics: Sequence[Box], layout: Layout) -> bool:
     reach = s.ruled_row_reach * layout.leading
     over = under = False
     for g in graphics:
-        if min(g[2], f.x1) - max(g[0], f.x0) < s.ruled_row_span * f.width:
+        if overlap_len(g[0], g[2], f.x0, f.x1) < s.ruled_row_span * f.width:
             continue
         over |= 0 <= f.y0 - g[3] <= reach
         under |= 0 <= g[1] - f.y1 <= reach
