@@ -21,33 +21,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duizhao.figures.detect import DetectedFigure, detect_figures
+from duizhao.figures.detect import detect_figures
 from duizhao.pdf.geometry import union
 from duizhao.pdf.hyphens import Joiner, unbroken_rows
 from duizhao.pdf.read import Char, FontStyle
 from duizhao.pdf.text import make_line
 from paper_sources import BODY, LEAD, Box, Canvas, _pdf, bar_chart, body, heads, ruled_table
+from test_detect_classes import _check
 
 #: A one-column page's text width.
 WIDE = (54.0, 558.0)
 SIZE = 9.0
-
-
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    whole = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / whole if whole else 0.0
-
-
-def _check(found: list[DetectedFigure], truths: dict[str, tuple[Box, str]]) -> None:
-    got = {f.label: f for f in found}
-    assert sorted(got) == sorted(truths), [(f.label, f.box, f.caption) for f in found]
-    for label, (box, caption) in truths.items():
-        f = got[label]
-        assert f.caption == caption, (label, f.caption)
-        assert _iou(f.box, box) >= 0.9, (label, f.box, box)
 
 
 def _lines(c: Canvas, x: float, top: float, lines: list[str]) -> float:
