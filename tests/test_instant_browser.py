@@ -238,6 +238,8 @@ def test_reader_follows_instant_navigation_from_a_plain_page(
     # (b) figures: no paragraphs, so no mode control; the lightbox opens.
     follow(page, "继续", "figs/", "插图")
     expect(page.locator(".dz-mode")).to_be_hidden()
+    # figures.js is a module: instant navigation runs it after the page is swapped in.
+    page.wait_for_selector(".md-content[data-dz-lightbox=ready]", state="attached")
     page.click("#fig-1 a.dz-figure-zoom")
     page.wait_for_selector(".pswp--open .pswp__img")
     expect(page.locator(".pswp__dz-caption")).to_contain_text("图 1：第一页的图。")

@@ -51,6 +51,9 @@ function setup() {
     });
   });
   lightbox.init();
+  // Until this module has run, a click on a figure opens its image as a plain link. The mark
+  // says the lightbox is bound to this page's figures (tests and site scripts may wait on it).
+  document.querySelector(GALLERY).dataset.dzLightbox = "ready";
 }
 
 if (window.document$) {
