@@ -435,6 +435,9 @@ def _next_line(
     reach = s.wrap_caption_reach * first.size
     last = caption.lines[-1]
     lead = caption_lead(first, layout)
+    if last.text.rstrip().endswith("-"):
+        # a word broken at the line's end goes on on the next line, however loosely set
+        lead = max(lead, s.caption_hyphen_lead * first.size)
     below = [
         f
         for f in page.layout.fragments

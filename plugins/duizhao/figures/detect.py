@@ -56,12 +56,13 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
+from .body_guards import mend_thin, over_gutter
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 44
+DETECT_VERSION = 45
 
 __all__ = [
     "DETECT_VERSION",
@@ -241,6 +242,21 @@ def grow(
 ) -> list[Box | None]:
     """The boxes of the regions of ``seeds`` (caption, up), grown together (see
     :func:`growths`); None where a region holds nothing."""
+    boxes = [_box_of(g, layout) for g in _grown(seeds, captions, layout)]
+    narrowed = False
+    for (caption, _up), box in zip(seeds, boxes, strict=True):
+        column = None if box is None else over_gutter(caption, box, layout)
+        if column is not None:
+            caption.span, caption.wide = column, False
+            narrowed = True
+    if narrowed:
+        boxes = [_box_of(g, layout) for g in _grown(seeds, captions, layout)]
+    return boxes
+
+
+def _grown(
+    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
+) -> list[_Growth]:
     grown = growths(seeds, captions, layout)
     limits = split_limits(grown, layout)
     if limits:
@@ -248,7 +264,8 @@ def grow(
     ruled_extent(grown, layout)
     grid_extent(grown, layout)
     table_notes(grown, layout)
-    return [_box_of(g, layout) for g in grown]
+    mend_thin(grown, layout)
+    return grown
 
 
 def beside(

@@ -267,6 +267,10 @@ class Settings:
     #: … and a line whose superscript pushed it down (TeX's \lineskip) is sought this many
     #: em further down, its lead measured from that superscript's top
     caption_script_lead: float = 1.0
+    #: … or, after a line ending in a hyphen (a word broken across the lines), within this
+    #: gap (em): a caption set with loose line spacing (IEEE's 'TABLE IV: … asso- / ciated
+    #: …' 6.6 pt apart at 10 pt) goes on; the hyphen says the caption is not done
+    caption_hyphen_lead: float = 1.0
     #: … or, under a label alone on its line, within this share of the label's size (IEEE
     #: sets TABLE I in capitals, its text below in smaller ones)
     alone_caption_size: float = 0.25
@@ -347,6 +351,11 @@ class Settings:
     #: (TMLR: rows 20 pt apart under a double rule; an italic group row under the header's
     #: rule read as running text)
     ruled_align: float = 2.0
+    #: a table's body is at least this many leadings wide and tall: a box under it (a top
+    #: rule alone, a column rule alone, a strip over bordered cells) is no body, and the
+    #: table's rules and cells are sought again (:mod:`duizhao.figures.body_guards`); IEEE's
+    #: smallest tables (a header and one row, 24 pt at a 12 pt leading) stand
+    body_min_lines: float = 1.5
     ruled_min_lines: float = 3.0
     ruled_prose: float = 0.8
     ruled_gap_lines: float = 2.5

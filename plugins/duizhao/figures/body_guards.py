@@ -1,0 +1,138 @@
+"""Guards on a table's grown body (issue 20): what :func:`.detect.grow` found is checked
+against the shapes a table's body never has, and mended or given up.
+
+* :func:`thin`: a box under ``body_min_lines`` leadings in either dimension is no table
+  body. Seen on papers the detector was not tuned on: a box 1–3 pt tall on a table's top
+  rule (an IEEE table of one column, its rows of body-size text read as running text), one
+  3–5 pt wide (a column rule alone under the caption) and a 10 pt strip over a tall table
+  of bordered cells (a LibreOffice export).
+* :func:`ruled_body`: the real body of such a table: away from its caption, over its rules,
+  cells and cell borders (text read as running text too: a cell may fill its column), to
+  the farthest rule of the extent of its first one, while no other float, caption or wide
+  white gap comes between; nothing when no such rule closes it (the caption is then
+  reported: "caption found, body not found").
+* :func:`over_gutter`: a float captioned in one column whose box reaches across the gutter
+  over the other column's running text (ACL 2013: a tall table in the left column found
+  from the left margin to the right column's edge) keeps to its caption's column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..pdf.geometry import Box, union
+from ..pdf.page_layout import Layout
+
+if TYPE_CHECKING:
+    from .caption_steps import Caption
+    from .detect import _Growth, _Item
+
+
+def thin(box: Box, layout: Layout) -> bool:
+    """``box`` is under ``body_min_lines`` leadings wide or tall: no table's body."""
+    least = layout.settings.body_min_lines * layout.leading
+    return min(box[2] - box[0], box[3] - box[1]) < least
+
+
+def _rule(item: _Item, layout: Layout) -> bool:
+    s = layout.settings
+    b = item.box
+    return (
+        item.graphic
+        and b[3] - b[1] <= s.float_rule_height
+        and b[2] - b[0] >= s.ruled_min_lines * layout.leading
+    )
+
+
+def _aligned(a: Box, b: Box, layout: Layout) -> bool:
+    slack = layout.settings.ruled_align
+    return abs(a[0] - b[0]) <= slack and abs(a[2] - b[2]) <= slack
+
+
+def ruled_body(g: _Growth, owned: set[tuple[int, int]], layout: Layout) -> list[_Item]:
+    """The items of table ``g``'s body found over its rules (see the module's docstring):
+    from its caption away, each within ``ruled_gap_lines`` leadings of the last, up to the
+    farthest rule aligned with the first; running text as wide as ``ruled_prose`` of that
+    rule past a closing rule ends it. ``owned``: (page, item) keys other floats took."""
+    s = layout.settings
+    gap_limit = max(s.gap_floor, s.ruled_gap_lines * layout.leading)
+    page_key = id(g.caption.page)
+    cb = g.caption.box
+    edge = cb[1] if g.up else cb[3]
+    first: Box | None = None
+    walked: list[_Item] = []
+    body: list[_Item] = []
+    for item in g.items:
+        b = item.box
+        if (page_key, item.key) in owned or (item.stop and not item.soft):
+            break  # another float's, or another caption
+        gap = (edge - b[3]) if g.up else (b[1] - edge)
+        if gap > gap_limit:
+            break
+        if (
+            first is not None
+            and body
+            and item.soft
+            and b[2] - b[0] >= s.ruled_prose * (first[2] - first[0])
+        ):
+            break  # running text past a closing rule: the table ended
+        walked.append(item)
+        edge = min(edge, b[1]) if g.up else max(edge, b[3])
+        if _rule(item, layout):
+            if first is None:
+                first = b
+            elif _aligned(b, first, layout):
+                body = list(walked)  # closed: all of it up to this rule
+    if not body or thin(union(i.box for i in body), layout):
+        return []
+    return body
+
+
+def mend_thin(grown: Sequence[_Growth], layout: Layout) -> None:
+    """A table whose grown body is :func:`thin` takes its :func:`ruled_body` instead (in
+    place), or nothing (its caption is reported)."""
+    owned = {(id(g.caption.page), i.key) for g in grown for i in g.taken}
+    for g in grown:
+        if g.caption.kind != "table" or not g.taken:
+            continue
+        if not thin(union(i.box for i in g.taken), layout):
+            continue
+        page_key = id(g.caption.page)
+        mine = {(page_key, i.key) for i in g.taken}
+        found = ruled_body(g, owned - mine, layout)
+        owned -= mine
+        g.taken = found
+        owned |= {(page_key, i.key) for i in found}
+        if found:
+            g.edge = min(i.box[1] for i in found) if g.up else max(i.box[3] for i in found)
+
+
+def over_gutter(caption: Caption, box: Box, layout: Layout) -> tuple[float, float] | None:
+    """The column ``caption`` keeps to when ``box`` (its float's) reaches across the
+    gutter over running text of the other column while the caption itself stands in one
+    column (within ``body_start_slack`` of its edges); None when the box may stand."""
+    s = layout.settings
+    page = caption.page
+    pl = page.layout
+    if pl.gutter is None:
+        return None
+    (l0, l1), (r0, r1) = pl.columns
+    if box[0] >= l1 - s.wide_overlap or box[2] <= r0 + s.wide_overlap:
+        return None  # within one column
+    cb = caption.box
+    slack = s.body_start_slack
+    if cb[2] <= l1 + slack:
+        mine, other = (l0, l1), (r0, r1)
+    elif cb[0] >= r0 - slack:
+        mine, other = (r0, r1), (l0, l1)
+    else:
+        return None  # the caption crosses the gutter: a page-wide float
+    for f in pl.fragments:
+        if id(f) not in page.body:
+            continue
+        if f.x0 < other[0] - slack or f.x1 > other[1] + slack:
+            continue
+        if min(f.y1, box[3]) - max(f.y0, box[1]) > 0 and min(f.x1, box[2]) > max(f.x0, box[0]):
+            return mine
+    return None
