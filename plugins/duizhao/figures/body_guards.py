@@ -50,40 +50,63 @@ def _aligned(a: Box, b: Box, layout: Layout) -> bool:
     return abs(a[0] - b[0]) <= slack and abs(a[2] - b[2]) <= slack
 
 
+def _column_rule(item: _Item, layout: Layout) -> bool:
+    """A column rule (or a cell's side border): a graphic no wider than a float rule is
+    tall, at least a line high."""
+    b = item.box
+    return (
+        item.graphic
+        and b[2] - b[0] <= layout.settings.float_rule_height
+        and b[3] - b[1] >= layout.leading
+    )
+
+
 def ruled_body(g: _Growth, owned: set[tuple[int, int]], layout: Layout) -> list[_Item]:
     """The items of table ``g``'s body found over its rules (see the module's docstring):
-    from its caption away, each within ``ruled_gap_lines`` leadings of the last, up to the
-    farthest rule aligned with the first; running text as wide as ``ruled_prose`` of that
-    rule past a closing rule ends it. ``owned``: (page, item) keys other floats took."""
+    from its caption away, each within ``ruled_gap_lines`` leadings of the last (running
+    text too: a cell may fill its column), up to the farthest rule aligned with the first,
+    else to the far end of its column rules (a table ruled down only) when a row gap
+    (``row_*``) parts it from what follows (a rule alone beside running text is no table).
+    ``owned``: (page, item) keys other floats took."""
     s = layout.settings
     gap_limit = max(s.gap_floor, s.ruled_gap_lines * layout.leading)
+    row_limit = max(s.row_floor, s.row_lines * layout.leading)
     page_key = id(g.caption.page)
     cb = g.caption.box
     edge = cb[1] if g.up else cb[3]
     first: Box | None = None
+    closed: float | None = None  # the far edge of the farthest rule aligned with the first
+    down: float | None = None  # the far end of the column rules
     walked: list[_Item] = []
-    body: list[_Item] = []
     for item in g.items:
         b = item.box
         if (page_key, item.key) in owned or (item.stop and not item.soft):
             break  # another float's, or another caption
-        gap = (edge - b[3]) if g.up else (b[1] - edge)
-        if gap > gap_limit:
+        if ((edge - b[3]) if g.up else (b[1] - edge)) > gap_limit:
             break
-        if (
-            first is not None
-            and body
-            and item.soft
-            and b[2] - b[0] >= s.ruled_prose * (first[2] - first[0])
-        ):
-            break  # running text past a closing rule: the table ended
         walked.append(item)
         edge = min(edge, b[1]) if g.up else max(edge, b[3])
+        far = b[1] if g.up else b[3]
         if _rule(item, layout):
             if first is None:
                 first = b
             elif _aligned(b, first, layout):
-                body = list(walked)  # closed: all of it up to this rule
+                closed = far
+        elif _column_rule(item, layout):
+            down = far if down is None else (min(down, far) if g.up else max(down, far))
+    end = closed if closed is not None else down
+    if end is None:
+        return []
+    slack = s.start_slack
+
+    def within(i: _Item) -> bool:
+        return i.box[1] >= end - slack if g.up else i.box[3] <= end + slack
+
+    body = [i for i in walked if within(i)]
+    if closed is None:
+        after = [(end - i.box[3]) if g.up else (i.box[1] - end) for i in walked if not within(i)]
+        if after and min(after) < row_limit:
+            return []  # what follows the column rules goes on as it went: no table's end
     if not body or thin(union(i.box for i in body), layout):
         return []
     return body
