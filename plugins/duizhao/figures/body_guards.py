@@ -131,6 +131,20 @@ def mend_thin(grown: Sequence[_Growth], layout: Layout) -> None:
             g.edge = min(i.box[1] for i in found) if g.up else max(i.box[3] for i in found)
 
 
+def keep_to_columns(
+    seeds: Sequence[tuple[Caption, bool]], boxes: Sequence[Box | None], layout: Layout
+) -> bool:
+    """Keep each float whose box is :func:`over_gutter` to its caption's column (its
+    caption's span narrowed, in place): True when one was, and the regions must grow again."""
+    narrowed = False
+    for (caption, _up), box in zip(seeds, boxes, strict=True):
+        column = None if box is None else over_gutter(caption, box, layout)
+        if column is not None:
+            caption.span, caption.wide = column, False
+            narrowed = True
+    return narrowed
+
+
 def over_gutter(caption: Caption, box: Box, layout: Layout) -> tuple[float, float] | None:
     """The column ``caption`` keeps to when ``box`` (its float's) reaches across the
     gutter over running text of the other column while the caption itself stands in one

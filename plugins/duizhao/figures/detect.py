@@ -56,7 +56,7 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .body_guards import mend_thin, over_gutter
+from .body_guards import keep_to_columns, mend_thin
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
@@ -241,31 +241,21 @@ def grow(
     seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
 ) -> list[Box | None]:
     """The boxes of the regions of ``seeds`` (caption, up), grown together (see
-    :func:`growths`); None where a region holds nothing."""
-    boxes = [_box_of(g, layout) for g in _grown(seeds, captions, layout)]
-    narrowed = False
-    for (caption, _up), box in zip(seeds, boxes, strict=True):
-        column = None if box is None else over_gutter(caption, box, layout)
-        if column is not None:
-            caption.span, caption.wide = column, False
-            narrowed = True
-    if narrowed:
-        boxes = [_box_of(g, layout) for g in _grown(seeds, captions, layout)]
+    :func:`growths`); None where a region holds nothing. A sliver is no table's body, and a
+    float captioned in one column keeps off the other's running text (:mod:`.body_guards`)."""
+    for _again in range(2):  # again when a float was kept to its caption's column
+        grown = growths(seeds, captions, layout)
+        limits = split_limits(grown, layout)
+        if limits:
+            grown = growths(seeds, captions, layout, limits)
+        ruled_extent(grown, layout)
+        grid_extent(grown, layout)
+        table_notes(grown, layout)
+        mend_thin(grown, layout)
+        boxes = [_box_of(g, layout) for g in grown]
+        if not keep_to_columns(seeds, boxes, layout):
+            break
     return boxes
-
-
-def _grown(
-    seeds: Sequence[tuple[Caption, bool]], captions: Sequence[Caption], layout: Layout
-) -> list[_Growth]:
-    grown = growths(seeds, captions, layout)
-    limits = split_limits(grown, layout)
-    if limits:
-        grown = growths(seeds, captions, layout, limits)
-    ruled_extent(grown, layout)
-    grid_extent(grown, layout)
-    table_notes(grown, layout)
-    mend_thin(grown, layout)
-    return grown
 
 
 def beside(
