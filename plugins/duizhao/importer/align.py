@@ -58,6 +58,7 @@ from .align_leftovers import (
     _sharing_rare_words,
 )
 from .align_model import FATES, THRESHOLDS, Alignment, Fate, Match, Thresholds
+from .align_runs import _rewritten_in_run, _without_look_alikes
 from .similarity import _common, _kept_core, _near_core, _similarity, _Units, longest_increasing
 
 __all__ = [
@@ -641,8 +642,14 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     matches += _clearly_paired(olds, news, table, used_old, used_new, thresholds)
     matches += _clearly_joined(olds, news, table, used_old, used_new, thresholds)
 
+    # 7f. In place, reworded one by one in a run: rare content words kept, clearly the best
+    matches += _rewritten_in_run(olds, news, matches, used_old, used_new, thresholds)
+
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)
+
+    # 9. No carry between look-alikes of one template that name different things
+    matches = _without_look_alikes(matches, olds, news, used_old, used_new, thresholds)
 
     matches += held
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]
