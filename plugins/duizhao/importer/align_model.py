@@ -187,12 +187,17 @@ class Thresholds:
     run_margin: float = 0.1
     run_rare: int = 2
     run_rare_units: int = 2
+    #: … on pages of ``run_page_units`` units or more on each side (on a page of two, every
+    #: word is in at most two units: the seeded edits' synthetic pages share "both" so)
+    run_page_units: int = 8
     #: look-alikes of one template (:func:`~duizhao.importer.align_runs._names_changed`): a
     #: carry under ``edited`` whose two sides both name things (marks: code spans, quoted
     #: phrases, names, figures) and share none of them, nor a part of one (a path's
     #: components: `_layouts/default.html` and `default.html`), is the same sentence about
     #: something else ("First, install `X`:" -> "First, install `Y`:"): its translation
-    #: would name the wrong thing, so it is removed and new, never carried
+    #: would name the wrong thing, so it is removed and new, never carried. A short unit's
+    #: carry is so judged at any score (the name is much of it: 0.857 for that line); marks
+    #: without a letter (a version number changed) do not count
     #: a carried paragraph ending on a colon and the next opening in lower case (one sentence
     #: cut by a code block or list) are merged when the next, left over, has this share of
     #: its words kept in the carry's other side beyond what the first shares

@@ -70,19 +70,34 @@ def _run_evidence(
     a, b = olds.words[i], news.words[j]
     if _common(a, b) < t.run_kept * min(len(a), len(b)):
         return False
-    shared = olds.rare_content(i, t.run_rare_units) & news.rare_content(j, t.run_rare_units)
-    if len(shared) >= t.run_rare:
-        return True
+    if min(len(olds.keys), len(news.keys)) >= t.run_page_units:
+        rare = olds.rare_content(i, t.run_rare_units) & news.rare_content(j, t.run_rare_units)
+        if len(rare) >= t.run_rare:
+            return True
     return sole and min(n_old, n_new) < t.short_words and s >= t.positional
+
+
+def _short_carry(m: Match, olds: _Units, news: _Units, t: Thresholds) -> bool:
+    """Whether a side of ``m`` is a short unit (``Thresholds.short_words``)."""
+    return (
+        min(olds.counts[i] for i in m.old) < t.short_words
+        or min(news.counts[j] for j in m.new) < t.short_words
+    )
 
 
 def _names_changed(old_key: str, new_key: str) -> bool:
     """Whether both keys name things (:func:`marks`) and share none of them, nor a part of one
     (``Thresholds``: look-alikes of one template)."""
-    mine, theirs = marks(old_key), marks(new_key)
+    mine, theirs = _named(marks(old_key)), _named(marks(new_key))
     if not mine or not theirs or mine & theirs:
         return False
     return not (_mark_parts(mine) & _mark_parts(theirs))
+
+
+def _named(found: frozenset[str]) -> frozenset[str]:
+    """The marks with a letter: a figure changed ("0.17.1" -> "0.19.1") is an edit of the
+    same sentence, which the translator updates."""
+    return frozenset(mark for mark in found if any(c.isalpha() for c in mark))
 
 
 def _mark_parts(found: frozenset[str]) -> set[str]:
@@ -105,15 +120,16 @@ def _without_look_alikes(
     used_new: set[int],
     t: Thresholds,
 ) -> list[Match]:
-    """``matches`` without the weak carries (under ``edited``) whose sides name different
-    things (:func:`_names_changed`); their paragraphs are left removed and new."""
+    """``matches`` without the weak carries (under ``edited``, or of a short unit, whose
+    name is much of it) whose sides name different things (:func:`_names_changed`); their
+    paragraphs are left removed and new."""
     out: list[Match] = []
     for m in matches:
         if (
             m.old
             and m.new
             and m.fate not in ("same", "moved")
-            and m.score < t.edited
+            and (m.score < t.edited or _short_carry(m, olds, news, t))
             and _names_changed(
                 " ".join(olds.keys[i] for i in m.old), " ".join(news.keys[j] for j in m.new)
             )

@@ -120,7 +120,7 @@ class _Units:
                 frozenset(
                     w
                     for w in (peel(c)[1].casefold() for c in without_tags(key).split())
-                    if len(w) >= _CONTENT_LETTERS or not _DIGITS.isdisjoint(w)
+                    if (len(w) >= _CONTENT_LETTERS and not w.isdigit()) or _figure(w)
                 )
                 for key in self.keys
             ]
