@@ -875,3 +875,31 @@ def test_a_paper_mapping_over_lines_in_flow_style_is_refused(
     )
     assert code == 1 and "DZ304 cannot write 'paper: version:'" in err
     assert (root / "docs/a.md").read_bytes() == before
+
+
+def test_a_template_sentence_about_another_thing_is_not_carried() -> None:
+    """Step 9 (`_without_look_alikes`): a tutorial whose example changed keeps its sentences'
+    frame and changes every name in them; the old translation names the wrong thing, so the
+    old paragraphs are removed and the new ones new. A rewording that keeps a name (or a part
+    of a path) is still carried."""
+    intro = "This tutorial walks through a small documentation project from the first page on."
+    outro = "When the build finishes, open the generated pages in a browser to check the result."
+    old = [
+        intro,
+        "Next, let's install the `sphinx-autobuild` extension, which will let us rebuild the "
+        "pages on every change and reload them in the browser.",
+        "First, install `sphinx-autobuild`:",
+        outro,
+    ]
+    new = [
+        intro,
+        "Next, let's install the `myst-parser` extension, which will let us write the pages in "
+        "Markdown and mix them with reStructuredText ones.",
+        "First, install `myst-parser`:",
+        outro,
+    ]
+    fates = {m.old: m.fate for m in align(old, new).matches if m.old}
+    assert fates[(1,)] == fates[(2,)] == "removed"
+    kept = [old[0], "Create `_layouts/default.html` with the page's frame in it now.", old[3]]
+    moved = [old[0], "Create the `_layouts` folder and a `default.html` file in it now.", old[3]]
+    assert {m.old: m.fate for m in align(kept, moved).matches if m.old}[(1,)] != "removed"

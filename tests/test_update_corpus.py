@@ -272,6 +272,10 @@ NEW_TUNED_REPOSITORIES = (
     "psf/black",
     "google-research/tuning_playbook",
     "tatsu-lab/stanford_alpaca",
+    # s36 (u24): docs reworded in place and reordered
+    "jekyll/jekyll",
+    "getzola/zola",
+    "11ty/11ty-website",
 )
 
 

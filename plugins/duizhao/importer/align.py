@@ -29,13 +29,18 @@ look right). It is deterministic and runs in named steps, each a small function:
    neighbours, a long pair of one shape that beats every other pair of its row and column
    clearly; (7d) the same test over every long leftover, prose or lists only; (7e) two
    consecutive leftovers whose joined text is clearly the best of another (merged, split).
+   (7f) Rewritten in a run: between the same carried neighbours, a pair clearly the best of
+   its run that keeps two of the page's rare content words (a section reworded sentence by
+   sentence, in order).
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
+9. No look-alikes: a weak carry (or a short unit's) whose two sides name things and share
+   none of them (one template sentence about another extension) is undone.
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
-itself. Steps 6 to 8 are in :mod:`.align_leftovers`, the settings and results in
-:mod:`.align_model` (both re-exported here).
+itself. Steps 6 to 8 are in :mod:`.align_leftovers` (7f and 9 in :mod:`.align_runs`), the
+settings and results in :mod:`.align_model` (both re-exported here).
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ from .align_leftovers import (
     _sharing_rare_words,
 )
 from .align_model import FATES, THRESHOLDS, Alignment, Fate, Match, Thresholds
+from .align_runs import _rewritten_in_run, _without_look_alikes
 from .similarity import _common, _kept_core, _near_core, _similarity, _Units, longest_increasing
 
 __all__ = [
@@ -641,8 +647,14 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     matches += _clearly_paired(olds, news, table, used_old, used_new, thresholds)
     matches += _clearly_joined(olds, news, table, used_old, used_new, thresholds)
 
+    # 7f. In place, reworded one by one in a run: rare content words kept, clearly the best
+    matches += _rewritten_in_run(olds, news, matches, used_old, used_new, thresholds)
+
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)
+
+    # 9. No carry between look-alikes of one template that name different things
+    matches = _without_look_alikes(matches, olds, news, used_old, used_new, thresholds)
 
     matches += held
     matches += [Match("removed", (i,), (), 0.0) for i in range(len(old)) if i not in used_old]

@@ -167,6 +167,37 @@ class Thresholds:
     #: this many positions apart, near-exact (``short``), each the other's only candidate
     short_moved_words: int = 6
     short_moved_places: int = 20
+    #: rewritten in a run (:func:`~duizhao.importer.align_runs._rewritten_in_run`), after
+    #: every step above: a section reworded sentence by sentence in the same order leaves its
+    #: paragraphs alone between carried neighbours (Jekyll's step-by-step tutorial reviewed:
+    #: "Objects tell Liquid where to output content" -> "… to output predefined variables as
+    #: content on a page", 0.36-0.46). A pair of one shape, each of ``run_min_words`` words
+    #: or more and neither more than ``run_ratio`` times the other, at a word similarity of
+    #: ``run_words``, the shorter keeping ``run_kept`` of its words in order, that beats every
+    #: other pair of its row and column in the run by ``run_margin`` and shares
+    #: ``run_rare`` rare content words (each in at most ``run_rare_units`` units of its side:
+    #: what the paragraph is about, "curly", "braces", "sidebar"); or, the one pair of the
+    #: run with a short unit, ``positional``. Of the dev pairs' leftovers in runs, the
+    #: unrelated ones of this shape share no rare word (Ollama's build steps, 0.33) or are a
+    #: footnote kept whole in a paragraph four times its length (Mooncake v1, 0.35)
+    run_words: float = 0.3
+    run_kept: float = 0.35
+    run_min_words: int = 6
+    run_ratio: float = 3.0
+    run_margin: float = 0.1
+    run_rare: int = 2
+    run_rare_units: int = 2
+    #: … on pages of ``run_page_units`` units or more on each side (on a page of two, every
+    #: word is in at most two units: the seeded edits' synthetic pages share "both" so)
+    run_page_units: int = 8
+    #: look-alikes of one template (:func:`~duizhao.importer.align_runs._names_changed`): a
+    #: carry under ``edited`` whose two sides both name things (marks: code spans, quoted
+    #: phrases, names, figures) and share none of them, nor a part of one (a path's
+    #: components: `_layouts/default.html` and `default.html`), is the same sentence about
+    #: something else ("First, install `X`:" -> "First, install `Y`:"): its translation
+    #: would name the wrong thing, so it is removed and new, never carried. A short unit's
+    #: carry is so judged at any score (the name is much of it: 0.857 for that line); marks
+    #: without a letter (a version number changed) do not count
     #: a carried paragraph ending on a colon and the next opening in lower case (one sentence
     #: cut by a code block or list) are merged when the next, left over, has this share of
     #: its words kept in the carry's other side beyond what the first shares

@@ -97,6 +97,8 @@ class _Units:
         self._punctuation: frozenset[str] = frozenset()
         self._marks: list[frozenset[str]] | None = None
         self._mark_units: dict[str, int] = {}
+        self._content: list[frozenset[str]] | None = None
+        self._content_units: dict[str, int] = {}
 
     def rare_marks(self, k: int, most: int) -> frozenset[str]:
         """The :func:`marks` of unit ``k`` that are in at most ``most`` units of this side (a
@@ -107,6 +109,25 @@ class _Units:
                 for mark in found:
                     self._mark_units[mark] = self._mark_units.get(mark, 0) + 1
         return frozenset(m for m in self._marks[k] if self._mark_units[m] <= most)
+
+    def rare_content(self, k: int, most: int) -> frozenset[str]:
+        """The content words of unit ``k`` (folded; four letters or more, or with a digit:
+        ``output``, ``curly``, ``v2``) that are in at most ``most`` units of this side: what
+        a paragraph is about, and what a rewording of it keeps while an unrelated paragraph
+        of the page does not."""
+        if self._content is None:
+            self._content = [
+                frozenset(
+                    w
+                    for w in (peel(c)[1].casefold() for c in without_tags(key).split())
+                    if (len(w) >= _CONTENT_LETTERS and not w.isdigit()) or _figure(w)
+                )
+                for key in self.keys
+            ]
+            for found in self._content:
+                for word in found:
+                    self._content_units[word] = self._content_units.get(word, 0) + 1
+        return frozenset(w for w in self._content[k] if self._content_units[w] <= most)
 
     def sentences(self, k: int, min_words: int) -> dict[str, int]:
         """The long sentences of unit ``k`` (folded), each with its number of words."""
@@ -317,6 +338,9 @@ def marks(key: str) -> frozenset[str]:
 
 
 _DIGITS = frozenset("0123456789")
+#: a content word (:meth:`_Units.rare_content`) has this many characters (or a digit):
+#: "the", "and", "you" are not; "output", "curly" are (and "that", "with": rare they are not)
+_CONTENT_LETTERS = 4
 
 
 def _named(word: str, opens: bool) -> bool:

@@ -1,0 +1,141 @@
+"""The alignment's last leftovers' pass and its guard (:mod:`duizhao.importer.align`, steps 7f
+and 9): paragraphs reworded one by one in the same order between carried neighbours, and
+carries of one template's look-alikes undone. Pure.
+"""
+
+from __future__ import annotations
+
+from .align_leftovers import _clearly_best, _runs, _shape
+from .align_model import Fate, Match, Thresholds
+from .similarity import _common, _similarity, _Units, longest_increasing, marks
+
+
+def _rewritten_in_run(
+    olds: _Units,
+    news: _Units,
+    matches: list[Match],
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """In each run left over between the same two carried neighbours (:func:`_runs`, at most
+    ``ordered_run`` on a side), the pairs with the evidence of ``Thresholds.run_words`` …
+    (:func:`_run_evidence`) that beat every other pair of their row and column clearly,
+    paired in the order of both (the longest increasing chain of them). With nothing
+    carried there is no place to be in (and every word of a page of one paragraph is rare)."""
+    out: list[Match] = []
+    if not any(m.old and m.new for m in matches):
+        return out
+    for run_old, run_new, sole in _runs(olds, news, matches, used_old, used_new):
+        if max(len(run_old), len(run_new)) > t.ordered_run:
+            continue
+        floor = t.run_words - t.run_margin
+        table = {
+            (i, j): _similarity(olds.words[i], news.words[j], floor)
+            for i in run_old
+            for j in run_new
+        }
+        rows: dict[int, list[float]] = {}
+        cols: dict[int, list[float]] = {}
+        for (i, j), s in table.items():
+            rows.setdefault(i, []).append(s)
+            cols.setdefault(j, []).append(s)
+        chosen = [
+            (i, j, s)
+            for (i, j), s in sorted(table.items())
+            if s >= t.run_words
+            and _clearly_best(s, rows[i], cols[j], t.run_margin)
+            and _run_evidence(olds, news, i, j, s, t, sole=sole)
+        ]
+        for i, j, s in longest_increasing((j, (i, j, s)) for i, j, s in chosen):
+            if _names_changed(olds.keys[i], news.keys[j]):
+                continue
+            fate: Fate = "edited" if s >= t.edited else "rewritten"
+            out.append(Match(fate, (i,), (j,), round(s, 3), "in place, reworded in a run"))
+            used_old.add(i)
+            used_new.add(j)
+    return out
+
+
+def _run_evidence(
+    olds: _Units, news: _Units, i: int, j: int, s: float, t: Thresholds, *, sole: bool
+) -> bool:
+    """Whether old ``i`` and new ``j``, at word similarity ``s``, are one paragraph reworded
+    in its place (``Thresholds.run_words`` …)."""
+    n_old, n_new = olds.counts[i], news.counts[j]
+    if min(n_old, n_new) < t.run_min_words or max(n_old, n_new) > t.run_ratio * min(n_old, n_new):
+        return False
+    if _shape(olds.keys[i]) != _shape(news.keys[j]):
+        return False
+    a, b = olds.words[i], news.words[j]
+    if _common(a, b) < t.run_kept * min(len(a), len(b)):
+        return False
+    if min(len(olds.keys), len(news.keys)) >= t.run_page_units:
+        rare = olds.rare_content(i, t.run_rare_units) & news.rare_content(j, t.run_rare_units)
+        if len(rare) >= t.run_rare:
+            return True
+    return sole and min(n_old, n_new) < t.short_words and s >= t.positional
+
+
+def _short_carry(m: Match, olds: _Units, news: _Units, t: Thresholds) -> bool:
+    """Whether a side of ``m`` is a short unit (``Thresholds.short_words``)."""
+    return (
+        min(olds.counts[i] for i in m.old) < t.short_words
+        or min(news.counts[j] for j in m.new) < t.short_words
+    )
+
+
+def _names_changed(old_key: str, new_key: str) -> bool:
+    """Whether both keys name things (:func:`marks`) and share none of them, nor a part of one
+    (``Thresholds``: look-alikes of one template)."""
+    mine, theirs = _named(marks(old_key)), _named(marks(new_key))
+    if not mine or not theirs or mine & theirs:
+        return False
+    return not (_mark_parts(mine) & _mark_parts(theirs))
+
+
+def _named(found: frozenset[str]) -> frozenset[str]:
+    """The marks with a letter: a figure changed ("0.17.1" -> "0.19.1") is an edit of the
+    same sentence, which the translator updates."""
+    return frozenset(mark for mark in found if any(c.isalpha() for c in mark))
+
+
+def _mark_parts(found: frozenset[str]) -> set[str]:
+    """The marks' words, folded, a path cut at its slashes (`templates/blog.html`: `templates`,
+    `blog.html`), without the span's quotes or backticks."""
+    out: set[str] = set()
+    for mark in found:
+        for part in mark.strip('`"[]').replace("/", " ").split():
+            part = part.strip("`\"'()[]{}.,:;!?").casefold()
+            if part:
+                out.add(part)
+    return out
+
+
+def _without_look_alikes(
+    matches: list[Match],
+    olds: _Units,
+    news: _Units,
+    used_old: set[int],
+    used_new: set[int],
+    t: Thresholds,
+) -> list[Match]:
+    """``matches`` without the weak carries (under ``edited``, or of a short unit, whose
+    name is much of it) whose sides name different things (:func:`_names_changed`); their
+    paragraphs are left removed and new."""
+    out: list[Match] = []
+    for m in matches:
+        if (
+            m.old
+            and m.new
+            and m.fate not in ("same", "moved")
+            and (m.score < t.edited or _short_carry(m, olds, news, t))
+            and _names_changed(
+                " ".join(olds.keys[i] for i in m.old), " ".join(news.keys[j] for j in m.new)
+            )
+        ):
+            used_old.difference_update(m.old)
+            used_new.difference_update(m.new)
+            continue
+        out.append(m)
+    return out
