@@ -61,7 +61,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.95), ("holdout", 0.935)):
+    for split, floor in (("dev", 0.97), ("holdout", 0.94)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -88,9 +88,9 @@ HELD_OUT_FLOORS = {
     HELDOUT: (193, 197),
     HELDOUT2: (196, 196),
     HELDOUT3: (146, 147),
-    HELDOUT4: (285, 292),
+    HELDOUT4: (286, 292),
     HELDOUT5: (294, 303),
-    HELDOUT6: (287, 320),
+    HELDOUT6: (291, 320),
 }
 
 #: heldout6, first scored unseen on main at 83e4c70's code (2026-12-04): recall 279/320,
@@ -100,8 +100,11 @@ HELD_OUT_FLOORS = {
 #: when its own new version sits past the next anchor: a move and an edit together). After
 #: u22 (its classes told in words, 2026-12-04): recall 287/320, two wrong carries; the other
 #: sets' recall floors rose with it (heldout 193, heldout2 196, heldout3 146, heldout4 285,
-#: heldout5 294).
-HELD_OUT_WRONG_CEILING = {HELDOUT6: 2}
+#: heldout5 294). After u24 (session 36: its classes told in words to a fixer who never read
+#: the set) and the lead's two refinements of u24's look-alike guard made after reading the
+#: carries it undid on heldout2, heldout5 and heldout6 (so those three are partly tuned on
+#: now): recall 291/320 and no wrong carry; heldout4 286.
+HELD_OUT_WRONG_CEILING = {HELDOUT6: 0}
 
 
 @pytest.mark.parametrize("data", list(HELD_OUT_WRONG_CEILING), ids=lambda d: d.name)

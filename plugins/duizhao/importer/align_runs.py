@@ -5,9 +5,22 @@ carries of one template's look-alikes undone. Pure.
 
 from __future__ import annotations
 
+import re
+from difflib import SequenceMatcher
+
 from .align_leftovers import _clearly_best, _runs, _shape
 from .align_model import Fate, Match, Thresholds
 from .similarity import _common, _similarity, _Units, longest_increasing, marks
+
+#: a stretch of prose this long kept word for word says the carry is the same paragraph
+#: about a new name, not a template's look-alike ("… compute the number of dialogue per
+#: language and filter the dataset." kept while `read_parquet` became `.format()`; the
+#: look-alikes of a tutorial share at most "which will allow us to": 5 words)
+SHARED_RUN_WORDS = 8
+_WORD = re.compile(r"\w+")
+
+#: the shortest part of a dotted name that counts as a shared name (`md`, `py`, `io` do not)
+MARK_PART_CHARS = 3
 
 
 def _rewritten_in_run(
@@ -86,12 +99,21 @@ def _short_carry(m: Match, olds: _Units, news: _Units, t: Thresholds) -> bool:
 
 
 def _names_changed(old_key: str, new_key: str) -> bool:
-    """Whether both keys name things (:func:`marks`) and share none of them, nor a part of one
-    (``Thresholds``: look-alikes of one template)."""
+    """Whether both keys name things (:func:`marks`) and share none of them, nor a part of one,
+    nor a stretch of ``SHARED_RUN_WORDS`` words of prose (``Thresholds``: look-alikes of one
+    template)."""
     mine, theirs = _named(marks(old_key)), _named(marks(new_key))
     if not mine or not theirs or mine & theirs:
         return False
-    return not (_mark_parts(mine) & _mark_parts(theirs))
+    if _mark_parts(mine) & _mark_parts(theirs):
+        return False
+    return _longest_shared_run(old_key, new_key) < SHARED_RUN_WORDS
+
+
+def _longest_shared_run(old_key: str, new_key: str) -> int:
+    """The longest run of words (folded) the two keys share, in order and unbroken."""
+    a, b = _WORD.findall(old_key.casefold()), _WORD.findall(new_key.casefold())
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size
 
 
 def _named(found: frozenset[str]) -> frozenset[str]:
@@ -101,14 +123,22 @@ def _named(found: frozenset[str]) -> frozenset[str]:
 
 
 def _mark_parts(found: frozenset[str]) -> set[str]:
-    """The marks' words, folded, a path cut at its slashes (`templates/blog.html`: `templates`,
-    `blog.html`), without the span's quotes or backticks."""
+    """The marks' words, folded, without the span's quotes or backticks: a path cut at its
+    slashes (`templates/blog.html`: `templates`, `blog.html`), a dotted name (not a URL) at
+    its dots too (`starlette.websockets.Disconnect`: `starlette`, `websockets`, …) keeping
+    parts of ``MARK_PART_CHARS`` or more, and each mark's letters and digits alone (`--no-semi`
+    and `noSemi` are one option)."""
     out: set[str] = set()
     for mark in found:
-        for part in mark.strip('`"[]').replace("/", " ").split():
+        bare = mark.strip('`"[]')
+        out.add("".join(c for c in bare if c.isalnum()).casefold())
+        for part in bare.replace("/", " ").split():
             part = part.strip("`\"'()[]{}.,:;!?").casefold()
             if part:
                 out.add(part)
+            if part and "://" not in bare:
+                out.update(p for p in part.split(".") if len(p) >= MARK_PART_CHARS)
+    out.discard("")
     return out
 
 
