@@ -82,6 +82,15 @@ class Caption:
         return union(ln.box for ln in self.lines)
 
     @property
+    def across_gutter(self) -> bool:
+        """Its own lines cross the page's gutter: it is in neither column (a Word figure
+        over both columns, its caption centred on the page), so a column's running text
+        under or beside it is no wrapfigure's and narrows no span."""
+        gutter = self.page.layout.gutter
+        cb = self.box
+        return gutter is not None and cb[0] < gutter[0] and cb[2] > gutter[1]
+
+    @property
     def own(self) -> set[int]:
         return {id(p) for ln in self.lines for p in (ln.pieces or [ln])}
 
