@@ -49,6 +49,24 @@ def test_section_numbered_labels_as_word_sets_them() -> None:
     assert caption_match("Figure 5.2 and Figure 5.3 show") is None
 
 
+def test_a_dash_between_label_word_and_number() -> None:
+    """Word authors set a dash between a label's word and its number ("Figure – 1:",
+    "Fig-1:", word-fogvision); a reference written so in running text stays a reference."""
+    assert caption_match("Figure – 1: Real time Infrared-Thermal vision data") == (
+        "figure",
+        "Figure 1",
+        1,
+    )
+    assert caption_match("Fig-1: Overview") == ("figure", "Fig 1", 1)
+    assert caption_match("TABLE — II") == ("table", "TABLE II", 2)
+    label = parse_label("Figure – 12: Canny Edge Detection")
+    assert label is not None and "Figure – 12: Canny Edge Detection"[label.end :] == (
+        " Canny Edge Detection"
+    )
+    assert caption_match("Figure – 4 shows the workflow") is None
+    assert caption_match("Figure -- 4: x") is None
+
+
 def test_roman_numerals_are_canonical() -> None:
     assert [roman(n) for n in ("I", "IV", "IX", "XIV", "XL")] == [1, 4, 9, 14, 40]
     assert roman("IIII") is None and roman("VX") is None

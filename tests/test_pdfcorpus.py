@@ -18,7 +18,10 @@ from duizhao.pdf.ink import unexplained_ink
 from duizhao.pdf.read import read_path
 
 #: Overall floors of the detection score, a float or two under what the engine achieves
-#: (36 papers, 302 floats when pdfT's and pdfF's branches met: 1.000, 1.000, 0.997;
+#: (40 papers, 335 floats with pdfC's Word exports and IEEE figure* papers (word-fogvision's
+#: 'Figure – N:' labels, which main finds none of; word-diabetesmlp's figure captioned across
+#: the gutter): 1.000, 1.000, 0.997; 36 papers, 302 floats when pdfT's and pdfF's branches
+#: met: 1.000, 1.000, 0.997;
 #: (33 papers, 21 templates, 290 floats with acmtog-titlehope and ijcai-reformulation: 1.000,
 #: 1.000, 0.997 (main's engine: 0.990, 0.990, 0.986); 31 papers,
 #: 20 templates, 285 floats with tmlr-archcl and ijcai-acsleuth (tables cut where

@@ -82,6 +82,15 @@ class Caption:
         return union(ln.box for ln in self.lines)
 
     @property
+    def across_gutter(self) -> bool:
+        """Its own lines cross the page's gutter: it is in neither column (a Word figure
+        over both columns, its caption centred on the page), so a column's running text
+        under or beside it is no wrapfigure's and narrows no span."""
+        gutter = self.page.layout.gutter
+        cb = self.box
+        return gutter is not None and cb[0] < gutter[0] and cb[2] > gutter[1]
+
+    @property
     def own(self) -> set[int]:
         return {id(p) for ln in self.lines for p in (ln.pieces or [ln])}
 
@@ -120,7 +129,11 @@ def caption_starts(page: DetectPage, layout: Layout) -> list[Caption]:
         # A bold label ("**Algorithm 1** Ordering"): its first glyph is set in bold.
         bold = bool(f.chars) and layout.fonts[f.chars[0].font].bold
         label = caption_label(text, bold)
-        centred = label is None and len(first) == 1 and _centred_title(page, f, layout)
+        centred = (
+            label is None
+            and len(first) == 1
+            and (_centred_title(page, f, layout) or _small_title(page, f, layout))
+        )
         if centred:
             label = parse_label(text)  # "Table 1 Comparison of the models", set centred
         if label is None:
@@ -218,6 +231,19 @@ def _centred_title(page: DetectPage, f: Line, layout: Layout) -> bool:
     c0, c1 = page.layout.column_of(f.x0, f.x1, s.column_share) or page.layout.text_span
     left, right = f.x0 - c0, c1 - f.x1
     return abs(left - right) <= s.centred_caption * f.size < min(left, right)
+
+
+def _small_title(page: DetectPage, f: Line, layout: Layout) -> bool:
+    """``f`` opens with a figure's or a table's label and a capital after it, no delimiter
+    between ("Figure 1 Weapons and Their Counts", as Word's caption style sets it, flush
+    left), in type smaller than the body's and apart from the running text: a caption.
+    A reference at a line's start is body text ("Figure 1 illustrates …")."""
+    label = parse_label(f.text)
+    if label is None or label.kind not in REPORTED or id(f) in page.body:
+        return False
+    if not f.text[label.end :].lstrip(" \t\u00a0")[:1].isupper():
+        return False
+    return not layout.body_sized(f) and f.size < layout.body and not layout.mono(f)
 
 
 def _in_paragraph(page: DetectPage, f: Line, layout: Layout) -> bool:

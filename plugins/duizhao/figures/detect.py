@@ -62,7 +62,7 @@ from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 45
+DETECT_VERSION = 46
 
 __all__ = [
     "DETECT_VERSION",
@@ -179,7 +179,7 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     reach = s.beside_lines * layout.leading
     span = caption.span
     wrapped = False
-    for f in [] if caption.wide else page.layout.fragments:
+    for f in [] if caption.wide or caption.across_gutter else page.layout.fragments:
         if id(f) in page.body and min(f.y1, cb[3] + reach) - max(f.y0, cb[1] - reach) > 0:
             if f.x1 <= cb[0]:
                 s0 = max(s0, (f.x1 + cb[0]) / 2)

@@ -2,6 +2,7 @@
 (continued)", "Algorithm 1:", "Listing 2.".
 
 A label is a word (Figure, FIGURE, Fig., FIG., Table, TABLE, Tab., Algorithm, Listing), a
+dash a Word author may set between the two ("Figure – 1:", "Fig-1:"), a
 number (arabic 1–999, a roman numeral written the canonical way, an appendix's "B.1": B's
 first, or a section's "2.1": section 2's first, as Word numbers them, "Fig.1.1", "FIG. 3.5")
 and what follows it: a delimiter (``: . | — – -``), nothing (the label alone on its line, as
@@ -25,7 +26,7 @@ from .text import Line, line_text
 # No nested quantifiers and every repetition bounded: linear on any input.
 _LABEL_RE = re.compile(
     r"(?P<word>Figure|FIGURE|Fig\.|FIG\.|Fig|FIG|Table|TABLE|Tab\.|Algorithm|ALGORITHM|Listing"
-    r"|LISTING)[ \t\u00a0]{0,3}"
+    r"|LISTING)[ \t\u00a0]{0,3}(?:[-\u2013\u2014][ \t\u00a0]{0,3})?"
     r"(?P<num>[A-Z]\.[0-9]{1,3}|[0-9]{1,2}(?:\.[0-9]{1,3}){1,2}|[0-9]{1,3}|[IVXLCDM]{1,12})"
     r"(?![0-9A-Za-z]|\.[0-9])"
 )
