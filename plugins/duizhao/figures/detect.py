@@ -57,11 +57,12 @@ from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
+from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 44
+DETECT_VERSION = 45
 
 __all__ = [
     "DETECT_VERSION",
@@ -646,6 +647,7 @@ def find_floats(
                 pl.number, caption.kind, label, caption.number, text, rounded(padded), cb
             )
         )
+    found += rotated_tables(layout, found)  # a sidewaystable's turned caption and body
     # Reading order: a page's left column before its right one, top to bottom in each.
     widths = {p.number: p.width for p in layout.pages}
     found.sort(key=lambda d: (d.page, d.box[0] >= widths[d.page] / 2, d.box[1], d.box[0]))
