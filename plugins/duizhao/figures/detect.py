@@ -58,11 +58,12 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .body_guards import keep_to_columns, mend_thin
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
+from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 46
+DETECT_VERSION = 47
 
 __all__ = [
     "DETECT_VERSION",
@@ -653,6 +654,7 @@ def find_floats(
                 pl.number, caption.kind, label, caption.number, text, rounded(padded), cb
             )
         )
+    found += rotated_tables(layout, found)  # a sidewaystable's turned caption and body
     # Reading order: a page's left column before its right one, top to bottom in each.
     widths = {p.number: p.width for p in layout.pages}
     found.sort(key=lambda d: (d.page, d.box[0] >= widths[d.page] / 2, d.box[1], d.box[0]))

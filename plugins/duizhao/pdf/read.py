@@ -126,6 +126,17 @@ class Graphic:
     kind: str
 
 
+@dataclass(frozen=True, slots=True)
+class Turned:
+    """A glyph set at an angle: its text, its box on the page as rendered and its angle
+    (radians, counter-clockwise from the page's upright)."""
+
+    text: str
+    box: Box
+    angle: float
+    font: int = 0
+
+
 @dataclass
 class PageContent:
     number: int  # 1-based
@@ -142,6 +153,9 @@ class PageContent:
     #: CPU seconds the guard's child spent on the page: its parse, or its whole read for a
     #: dense page (guard.py)
     checked: float = 0.0
+    #: the glyphs set at an angle (also among ``graphics`` as ``text``), with their text: a
+    #: rotated table's caption and cells (figures/rotated.py)
+    turned: list[Turned] = field(default_factory=list)
 
 
 @dataclass
@@ -360,7 +374,7 @@ class _Reader:
         rotated: list[Graphic] = []
         textpage = page.get_textpage()
         try:
-            out.chars = self._chars(textpage.raw, frame, rotated)
+            out.chars = self._chars(textpage.raw, frame, rotated, out.turned)
         finally:
             textpage.close()
         top_level = pdfium_c.FPDFPage_CountObjects(page.raw)
@@ -434,8 +448,11 @@ class _Reader:
                 size *= scale
         return round(size, 2) or 1.0
 
-    def _chars(self, textpage: Any, frame: _Frame, rotated: list[Graphic]) -> list[Char]:
-        """The page's upright glyphs; those at an angle go to ``rotated`` as graphics."""
+    def _chars(
+        self, textpage: Any, frame: _Frame, rotated: list[Graphic], turned: list[Turned]
+    ) -> list[Char]:
+        """The page's upright glyphs; those at an angle go to ``rotated`` as graphics and,
+        with their text and angle, to ``turned``."""
         import pypdfium2.raw as pdfium_c
 
         handle = ctypes.cast(textpage, ctypes.c_void_p).value
@@ -448,6 +465,7 @@ class _Reader:
         upright = (-frame.rotation * math.pi / 2) % (2 * math.pi)
         tolerance = self.settings.upright_tolerance
         objects: dict[int | None, tuple[int, float] | None] = {}
+        angles: dict[int | None, tuple[float, int]] = {}
         unseen: tuple[int, float] | None = (-1, 0.0)  # a sentinel: not looked up yet
         chars: list[Char] = []
         append = chars.append
@@ -474,6 +492,8 @@ class _Reader:
                 if min(turn, 2 * math.pi - turn) < tolerance:
                     info = (self._font_id(key), self._size(handle, i))
                 objects[key] = info
+                if info is None:
+                    angles[key] = ((angle - upright) % (2 * math.pi), self._font_id(key))
             get_box(handle, i, rect_ref)
             if simple:
                 box = (rect.left - left, top - rect.top, rect.right - left, top - rect.bottom)
@@ -481,6 +501,8 @@ class _Reader:
                 box = frame.box(rect.left, rect.bottom, rect.right, rect.top)
             if info is None:
                 rotated.append(Graphic(box, "text"))
+                if 0 < code < 0xD800:
+                    turned.append(Turned(chr(code), box, *angles[key]))
                 space = generated = False
                 continue
             if 0xDC00 <= code < 0xE000:

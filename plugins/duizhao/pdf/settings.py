@@ -387,6 +387,27 @@ class Settings:
     #: running text overlapping what was taken by more than this (pt) is beside the float
     beside_overlap: float = -0.5
 
+    # -- rotated floats (figures/rotated.py) --------------------------------------------------
+    #: a page holds a rotated float (a sidewaystable) only with this many glyphs set at a
+    #: quarter turn: a chart's turned axis titles have a few dozen at most
+    turned_min_glyphs: int = 80
+    #: glyphs within this angle (radians) of a quarter turn are read as turned lines
+    turned_tolerance: float = 0.01
+    #: turned glyphs are on one line when their extents across it overlap by this share
+    turned_line_overlap: float = 0.5
+    #: a gap (em of the glyph's size) along a turned line wider than this is a space
+    turned_space: float = 0.15
+    #: a turned caption's next line follows within this (em) in its size (±``caption_size``)
+    turned_caption_gap: float = 0.6
+    #: a rotated float's body grows from its caption over what lies within this gap (em of
+    #: the caption's size): the sn-jnl sidewaystable's rows stand 1 em apart, its caption
+    #: 1.6 em from its top rule; the page number 4 em past its notes
+    turned_body_gap: float = 2.5
+    #: a rotated float's body is at least this long (pt) along its lines and this many of
+    #: them deep (a caption with a rule or two under it is no table)
+    turned_body_min: float = 72.0
+    turned_body_lines: int = 3
+
     # -- PDF import (importer/pdf/) ----------------------------------------------------------
     #: a line within this (pt) of a float's box or its caption's is the float's
     float_slack: float = 2.0
