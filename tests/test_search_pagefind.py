@@ -90,9 +90,14 @@ def test_documents_escape_the_title_and_carry_the_page_url() -> None:
 
 
 def test_a_long_page_is_cut_between_top_level_elements_with_its_headings() -> None:
+    # Sections of about one and a half parts each, so that some parts start inside one.
+    per_section = 3 * pagefind.PART_BYTES // 2 // len(para("P001", "word " * 80, "字" * 120))
     body = "".join(
         f'<h2 id="s{s}">第 {s} 节<a class="headerlink" href="#s{s}">¶</a></h2>'
-        + "".join(para(f"P{s * 60 + n:03d}", "word " * 80, "字" * 120) for n in range(60))
+        + "".join(
+            para(f"P{s * per_section + n:03d}", "word " * 80, "字" * 120)
+            for n in range(per_section)
+        )
         for s in range(1, 6)
     )
     parts = split_content(body)
