@@ -95,6 +95,22 @@ def _in_place(
     return out
 
 
+def _run_table(
+    olds: _Units, news: _Units, run_old: list[int], run_new: list[int], floor: float
+) -> tuple[dict[tuple[int, int], float], dict[int, list[float]], dict[int, list[float]]]:
+    """Every pair's word similarity in a run (0 under ``floor``), and each row's and each
+    column's scores, to tell a pair that beats the rest of both (:func:`_clearly_best`)."""
+    table = {
+        (i, j): _similarity(olds.words[i], news.words[j], floor) for i in run_old for j in run_new
+    }
+    rows: dict[int, list[float]] = {}
+    cols: dict[int, list[float]] = {}
+    for (i, j), s in table.items():
+        rows.setdefault(i, []).append(s)
+        cols.setdefault(j, []).append(s)
+    return table, rows, cols
+
+
 def _in_clear_order(
     olds: _Units,
     news: _Units,
@@ -119,16 +135,7 @@ def _in_clear_order(
             continue
         # a pair under ``ordered`` - ``ordered_margin`` neither qualifies nor stands in the way
         floor = t.ordered - t.ordered_margin
-        table = {
-            (i, j): _similarity(olds.words[i], news.words[j], floor)
-            for i in run_old
-            for j in run_new
-        }
-        rows: dict[int, list[float]] = {}
-        cols: dict[int, list[float]] = {}
-        for (i, j), s in table.items():
-            rows.setdefault(i, []).append(s)
-            cols.setdefault(j, []).append(s)
+        table, rows, cols = _run_table(olds, news, run_old, run_new, floor)
         chosen: list[tuple[int, int, float]] = []
         for (i, j), s in table.items():
             if s < t.ordered or not _clearly_best(s, rows[i], cols[j], t.ordered_margin):

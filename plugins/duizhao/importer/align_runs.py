@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from .align_leftovers import _clearly_best, _runs, _shape
+from .align_leftovers import _clearly_best, _run_table, _runs, _shape
 from .align_model import Fate, Match, Thresholds
-from .similarity import _common, _similarity, _Units, longest_increasing, marks
+from .similarity import _common, _Units, longest_increasing, marks
 
 #: a stretch of prose this long kept word for word says the carry is the same paragraph
 #: about a new name, not a template's look-alike ("… compute the number of dialogue per
@@ -43,16 +43,7 @@ def _rewritten_in_run(
         if max(len(run_old), len(run_new)) > t.ordered_run:
             continue
         floor = t.run_words - t.run_margin
-        table = {
-            (i, j): _similarity(olds.words[i], news.words[j], floor)
-            for i in run_old
-            for j in run_new
-        }
-        rows: dict[int, list[float]] = {}
-        cols: dict[int, list[float]] = {}
-        for (i, j), s in table.items():
-            rows.setdefault(i, []).append(s)
-            cols.setdefault(j, []).append(s)
+        table, rows, cols = _run_table(olds, news, run_old, run_new, floor)
         chosen = [
             (i, j, s)
             for (i, j), s in sorted(table.items())
