@@ -164,12 +164,10 @@ class _Parts:
 def _mark(
     text: str, matcher: Matcher, side: str, seen: set[int], parts: _Parts | None = None
 ) -> str:
-    """``text`` with the first use of each entry whose keys are not in ``seen`` marked (and
-    their keys added): the automaton's report is resolved only when it holds another key, and
+    """``text`` (not blank: the walk skips those) with the first use of each entry whose keys
+    are not in ``seen`` marked (and their keys added): the automaton's report is resolved only when it holds another key, and
     only the kept hits of those keys are looked at one by one (most hits are of entries
     marked already). Its hits are the block scan's where ``parts`` holds it."""
-    if text.isspace():  # most text between tags
-        return text
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
     part = parts.find(matcher, masked) if parts is not None else None
     offset = 0
