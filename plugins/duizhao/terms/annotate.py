@@ -81,11 +81,14 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
         tag = pieces[index]
         if skip is not None:
             name_match = _NAME_RE.match(tag)
-            if name_match is not None and name_match.group(1).lower() == skip:
-                if not tag.endswith("/>"):
-                    depth += -1 if tag[1] == "/" else 1
-                    if depth == 0:
-                        skip = None
+            if (
+                name_match is not None
+                and name_match.group(1).lower() == skip
+                and not tag.endswith("/>")
+            ):
+                depth += -1 if tag[1] == "/" else 1
+                if depth == 0:
+                    skip = None
             continue
         if tag[1] == "/":
             continue  # a closing tag outside skipped elements changes nothing
@@ -165,9 +168,10 @@ def _mark(
     text: str, matcher: Matcher, side: str, seen: set[int], parts: _Parts | None = None
 ) -> str:
     """``text`` (not blank: the walk skips those) with the first use of each entry whose keys
-    are not in ``seen`` marked (and their keys added): the automaton's report is resolved only when it holds another key, and
-    only the kept hits of those keys are looked at one by one (most hits are of entries
-    marked already). Its hits are the block scan's where ``parts`` holds it."""
+    are not in ``seen`` marked (and their keys added): the automaton's report is resolved only
+    when it holds another key, and only the kept hits of those keys are looked at one by one
+    (most hits are of entries marked already). Its hits are the block scan's where ``parts``
+    holds it."""
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
     part = parts.find(matcher, masked) if parts is not None else None
     offset = 0
