@@ -70,6 +70,7 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
     side = "zh"
     skip: str | None = None
     depth = 0
+    effects: dict[str, _Effect | None] = {}  # by tag: most tags of a page repeat
     for index in range(1, len(pieces), 2):
         if skip is None:
             text = pieces[index - 1]
@@ -78,35 +79,57 @@ def annotate(html: str, matcher: Matcher, scans: PageScans | None = None) -> str
                 if marked is not text:
                     pieces[index - 1], changed = marked, True
         tag = pieces[index]
-        if skip is None and tag[1] == "/":
-            continue  # a closing tag outside skipped elements changes nothing
-        name_match = _NAME_RE.match(tag)
-        if name_match is None:
-            continue
-        name = name_match.group(1).lower()
-        closing = tag.startswith("</")
         if skip is not None:
-            if name == skip and not tag.endswith("/>"):
-                depth += -1 if closing else 1
+            name_match = _NAME_RE.match(tag)
+            if (
+                name_match is not None
+                and name_match.group(1).lower() == skip
+                and not tag.endswith("/>")
+            ):
+                depth += -1 if tag[1] == "/" else 1
                 if depth == 0:
                     skip = None
             continue
-        if closing or name in VOID or tag.endswith("/>"):
-            continue
-        classes = _CLASS_RE.search(tag)
-        names = classes.group(1).split() if classes else []
-        if "dz-en" in names:
-            side = "en"
-        elif "dz-zh" in names:
-            side = "zh"
-        if name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names:
-            skip, depth = name, 1
+        if tag[1] == "/":
+            continue  # a closing tag outside skipped elements changes nothing
+        if tag in effects:
+            effect = effects[tag]
+        else:
+            effect = effects[tag] = _effect(tag)
+        if effect is not None:
+            skip, new_side = effect
+            if new_side:
+                side = new_side
+            if skip is not None:
+                depth = 1
     rest = pieces[-1]
     if skip is None and rest and not rest.isspace():
         marked = _mark(rest, matcher, side, seen[side], parts[side] if parts else None)
         if marked is not rest:
             pieces[-1], changed = marked, True
     return "".join(pieces) if changed else html
+
+
+#: What an opening tag outside a skipped element does: the element it opens if its text is
+#: skipped (else None), and the side it starts ("en", "zh" or "" for no change).
+_Effect = tuple[str | None, str]
+
+
+def _effect(tag: str) -> _Effect | None:
+    """What ``tag`` (not a closing one) does to the walk; None for nothing."""
+    name_match = _NAME_RE.match(tag)
+    if name_match is None:
+        return None
+    name = name_match.group(1).lower()
+    if name in VOID or tag.endswith("/>"):
+        return None
+    classes = _CLASS_RE.search(tag)
+    names = classes.group(1).split() if classes else []
+    side = "en" if "dz-en" in names else "zh" if "dz-zh" in names else ""
+    skipped = name in SKIP or "arithmatex" in names or "katex" in names or "dz-pid" in names
+    if not side and not skipped:
+        return None
+    return (name if skipped else None, side)
 
 
 _MASKED_RE = re.compile(r"[`$\\\]<&]|https?:")
@@ -144,12 +167,11 @@ class _Parts:
 def _mark(
     text: str, matcher: Matcher, side: str, seen: set[int], parts: _Parts | None = None
 ) -> str:
-    """``text`` with the first use of each entry whose keys are not in ``seen`` marked (and
-    their keys added): the automaton's report is resolved only when it holds another key, and
-    only the kept hits of those keys are looked at one by one (most hits are of entries
-    marked already). Its hits are the block scan's where ``parts`` holds it."""
-    if text.isspace():  # most text between tags
-        return text
+    """``text`` (not blank: the walk skips those) with the first use of each entry whose keys
+    are not in ``seen`` marked (and their keys added): the automaton's report is resolved only
+    when it holds another key, and only the kept hits of those keys are looked at one by one
+    (most hits are of entries marked already). Its hits are the block scan's where ``parts``
+    holds it."""
     masked = mask(text) if _MASKED_RE.search(text) else text  # entities, URLs: never cut
     part = parts.find(matcher, masked) if parts is not None else None
     offset = 0
