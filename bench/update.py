@@ -57,6 +57,9 @@ HELDOUT5 = ROOT / "tests" / "data" / "update-heldout5"
 #: A sixth held-out set (issue 22, seventh round): other projects and stacks again (VitePress,
 #: Hugo, Docusaurus, Sphinx/MyST, GitBook) and two more papers' LaTeX, built by reading alone.
 HELDOUT6 = ROOT / "tests" / "data" / "update-heldout6"
+#: A seventh (6 pairs from 6 repositories of other stacks: Jupyter Book, mdBook, Docsify, Hexo,
+#: Astro Starlight, a Pandoc paper), scored once unseen on 8d2e7c0's code.
+HELDOUT7 = ROOT / "tests" / "data" / "update-heldout7"
 #: Every held-out set by its split's name, oldest first.
 HELD_OUT_SETS = {
     "heldout": HELDOUT,
@@ -65,6 +68,7 @@ HELD_OUT_SETS = {
     "heldout4": HELDOUT4,
     "heldout5": HELDOUT5,
     "heldout6": HELDOUT6,
+    "heldout7": HELDOUT7,
 }
 SPLITS = ("dev", "holdout", *HELD_OUT_SETS)
 TARGET_SECONDS = 2.0
@@ -428,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--heldout",
         action="store_true",
-        help="also score the held-out pairs (tests/data/update-heldout, -heldout2, -3, -4, -5, -6)",
+        help="also score the held-out pairs (tests/data/update-heldout, -heldout2 … -heldout7)",
     )
     for split in list(HELD_OUT_SETS)[1:]:
         parser.add_argument(
