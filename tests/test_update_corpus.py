@@ -146,9 +146,7 @@ def _fits(count: int, shape: int | None) -> bool:
     return count >= 2 if shape is None else count == shape
 
 
-@pytest.mark.parametrize(
-    "data", [HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7], ids=lambda d: d.name
-)
+@pytest.mark.parametrize("data", [HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7], ids=lambda d: d.name)
 def test_the_fourth_to_seventh_held_out_sets_have_their_pairs(data: Path) -> None:
     assert len(pairs(data=data)) >= {HELDOUT6: 10, HELDOUT7: 6}.get(data, 7)
 
