@@ -574,6 +574,65 @@ def test_paragraphs_reworded_in_place_are_carried_on_their_order() -> None:
     assert align(old[4:5], new[4:5]).matches[0].fate == "removed"
 
 
+def test_items_of_a_term_list_rewritten_in_place_are_carried_by_their_term() -> None:
+    """Hugo's page bundles (`_labelled_in_run`): each bundle of the example tree described
+    anew under the same term, the items one template (look-alikes: "does not contain any
+    page resources" twice), at word similarities of 0.32-0.50 and with no code span in
+    common; the term, on one item only of each version, says which is which. A term said
+    on two items ("**Note**") names nothing, and so is no evidence."""
+    from duizhao.importer.align_runs import label
+
+    intro = (
+        "Page bundles group a page's content with the resources it uses, such as images "
+        "and data files."
+    )
+    outro = (
+        "The hierarchy depth at which a leaf bundle is created does not matter, as long as it "
+        "is not inside another leaf bundle."
+    )
+    old = [
+        intro,
+        "about : This leaf bundle is at the root level (directly under `content` directory) "
+        "and has only the `index.md`.",
+        "my-post : This leaf bundle has the `index.md`, two other content Markdown files and "
+        "two image files.",
+        "my-other-post : This leaf bundle has only the `index.md`.",
+        outro,
+    ]
+    new = [
+        intro,
+        "about : This leaf bundle does not contain any page resources.",
+        "my-post : This leaf bundle contains an index file, two resources of resource type "
+        "`page`, and two resources of resource type `image`.",
+        "my-other-post : This leaf bundle does not contain any page resources.",
+        outro,
+    ]
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    for i in (1, 2, 3):
+        assert (by_old[(i,)].fate, by_old[(i,)].new) == ("rewritten", (i,)), i
+        assert by_old[(i,)].why == "in place, the same label"
+    assert (label(old[2]), label("**Note:** Use it."), label("Use it: now.")) == (
+        "my-post",
+        "note",
+        "",
+    )
+    # the term renamed: nothing says which item it is
+    renamed = [
+        *new[:1],
+        "privacy : This leaf bundle does not contain any page resources.",
+        *new[2:],
+    ]
+    assert {m.old: m for m in align(old, renamed).matches if m.old}[(1,)].fate == "removed"
+    # one term on two items of a version: no evidence
+    noted = [intro, "**Note** Bundles nest.", "**Note** A leaf bundle has no children.", outro]
+    noted_new = [intro, "**Note** Bundles may nest.", "**Note** Leaves have no descendants.", outro]
+    assert [
+        m.fate for m in align(noted, noted_new).matches if m.why == "in place, the same label"
+    ] == []
+    # with no place to be in (nothing carried), the term alone is not carried
+    assert {m.fate for m in align(old[1:4], new[1:4]).matches} == {"removed", "new"}
+
+
 def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:
     """`_clearly_paired`: textual-styles' `2fr`/`1fr` explanation reworded (0.53, no other
     leftover near it) is carried; ds-autotp's two tables of one shape (0.84) are not: a table

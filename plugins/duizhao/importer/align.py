@@ -17,6 +17,10 @@ look right). It is deterministic and runs in named steps, each a small function:
    candidate gives way to a clearly more similar one left over beyond the anchors, and
    within ``rival`` of one, or of a look-alike in the gap, neither is carried (:class:`_Rivals`).
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
+   (5c) Items of a term list in place: between the same two carried neighbours, a unit of
+   each side with the same label (a definition term, a bold lead) that no other unit of
+   either version has, at a low word similarity (each bundle of an example tree described
+   anew under its name).
 6. In place: what is left between the same two carried neighbours of both versions (up to
    ten on each side), paired in the order of both on weaker evidence: a word similarity and
    the shorter's words kept in the longer, or the same rare *marks* (code spans, quoted
@@ -39,7 +43,7 @@ look right). It is deterministic and runs in named steps, each a small function:
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
-itself. Steps 6 to 8 are in :mod:`.align_leftovers` (7f and 9 in :mod:`.align_runs`), the
+itself. Steps 6 to 8 are in :mod:`.align_leftovers` (5c, 7f and 9 in :mod:`.align_runs`), the
 settings and results in :mod:`.align_model` (both re-exported here).
 """
 
@@ -63,7 +67,7 @@ from .align_leftovers import (
     _sharing_rare_words,
 )
 from .align_model import FATES, THRESHOLDS, Alignment, Fate, Match, Thresholds
-from .align_runs import _rewritten_in_run, _without_look_alikes
+from .align_runs import _labelled_in_run, _rewritten_in_run, _without_look_alikes
 from .similarity import _common, _kept_core, _near_core, _similarity, _Units, longest_increasing
 
 __all__ = [
@@ -628,6 +632,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 5b. Short units moved a few places, near-exact, each the other's only candidate
     matches += _short_moved(olds, news, used_old, used_new, thresholds)
+
+    # 5c. In place: units with the same label (a definition term), one on each side
+    matches += _labelled_in_run(olds, news, matches, used_old, used_new, thresholds)
 
     # 6. In place: what is left between the same two carried neighbours
     matches += _in_place(olds, news, matches, used_old, used_new, thresholds)
