@@ -633,6 +633,37 @@ def test_items_of_a_term_list_rewritten_in_place_are_carried_by_their_term() -> 
     assert {m.fate for m in align(old[1:4], new[1:4]).matches} == {"removed", "new"}
 
 
+def test_the_sole_paragraph_written_anew_in_its_place_is_carried() -> None:
+    """click-options' P004 (``Thresholds.sole_words``): the one paragraph left on each side
+    right between two carried neighbours, written anew ("Click expects you to pass at least
+    two positional arguments to the option decorator." -> "The `option()` decorator accepts
+    parameter declarations as positional arguments. …", 0.25), keeps a rare word
+    ("positional") and a quarter of its words: carried. With a new paragraph beside it, it is
+    no longer alone in its place and needs the run's evidence; an unrelated paragraph put
+    in its place shares no rare word and is not carried."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "click-options" / "old.units")
+    new = read_units(DATA / "click-options" / "new.units")
+
+    def carried(new: list[str]) -> object:
+        return {m.old: m for m in align(old, new).matches if m.old}[(3,)]
+
+    match = carried(new)
+    assert (match.fate, match.new, match.why) == (  # type: ignore[attr-defined]
+        "rewritten",
+        (3,),
+        "in place, reworded in a run",
+    )
+    beside = [*new[:3], "Options are listed in the help page in the order declared.", *new[3:]]
+    assert carried(beside).fate == "removed"  # type: ignore[attr-defined]
+    other = "Environment variables can also supply values, read when the command line has none."
+    assert carried([*new[:3], other, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
+
+
 def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:
     """`_clearly_paired`: textual-styles' `2fr`/`1fr` explanation reworded (0.53, no other
     leftover near it) is carried; ds-autotp's two tables of one shape (0.84) are not: a table

@@ -190,6 +190,17 @@ class Thresholds:
     #: … on pages of ``run_page_units`` units or more on each side (on a page of two, every
     #: word is in at most two units: the seeded edits' synthetic pages share "both" so)
     run_page_units: int = 8
+    #: … and the sole pair of a run (one long paragraph left on each side, right between two
+    #: carried neighbours: a paragraph written anew in its place) on less: a word similarity
+    #: of ``sole_words``, the shorter keeping ``sole_kept`` of its words in order, and
+    #: ``sole_rare`` rare content word shared (Click's "Click expects you to pass at least two
+    #: positional arguments to the option decorator" -> "The `option()` decorator accepts
+    #: parameter declarations as positional arguments …", 0.25). Of the sole pairs the real
+    #: pairs leave, the related ones reach 0.21-0.49 with 0.26-0.50 kept and a rare word; the
+    #: unrelated ones share no rare word (0.19-0.23) or reach 0.15 (nanoGPT's DDP sentences)
+    sole_words: float = 0.2
+    sole_kept: float = 0.25
+    sole_rare: int = 1
     #: the same label in place (:func:`~duizhao.importer.align_runs._labelled_in_run`): a
     #: definition-list item or bold-led paragraph whose term is on no other unit of either
     #: version, between the same carried neighbours, at this word similarity. Of the real

@@ -47,7 +47,7 @@ def _rewritten_in_run(
         chosen = [
             (i, j, s)
             for (i, j), s in sorted(table.items())
-            if s >= t.run_words
+            if s >= min(t.run_words, t.sole_words)
             and _clearly_best(s, rows[i], cols[j], t.run_margin)
             and _run_evidence(olds, news, i, j, s, t, sole=sole)
         ]
@@ -136,18 +136,23 @@ def _run_evidence(
     olds: _Units, news: _Units, i: int, j: int, s: float, t: Thresholds, *, sole: bool
 ) -> bool:
     """Whether old ``i`` and new ``j``, at word similarity ``s``, are one paragraph reworded
-    in its place (``Thresholds.run_words`` …)."""
+    in its place (``Thresholds.run_words`` …; ``sole_words`` … for the one long paragraph
+    left on each side right between two carried neighbours)."""
     n_old, n_new = olds.counts[i], news.counts[j]
     if min(n_old, n_new) < t.run_min_words or max(n_old, n_new) > t.run_ratio * min(n_old, n_new):
         return False
     if _shape(olds.keys[i]) != _shape(news.keys[j]):
         return False
+    alone = sole and min(n_old, n_new) >= t.short_words
+    words, kept, rare_need = (
+        (t.sole_words, t.sole_kept, t.sole_rare) if alone else (t.run_words, t.run_kept, t.run_rare)
+    )
     a, b = olds.words[i], news.words[j]
-    if _common(a, b) < t.run_kept * min(len(a), len(b)):
+    if _common(a, b) < kept * min(len(a), len(b)):
         return False
-    if min(len(olds.keys), len(news.keys)) >= t.run_page_units:
+    if s >= words and min(len(olds.keys), len(news.keys)) >= t.run_page_units:
         rare = olds.rare_content(i, t.run_rare_units) & news.rare_content(j, t.run_rare_units)
-        if len(rare) >= t.run_rare:
+        if len(rare) >= rare_need:
             return True
     return sole and min(n_old, n_new) < t.short_words and s >= t.positional
 
