@@ -664,6 +664,35 @@ def test_the_sole_paragraph_written_anew_in_its_place_is_carried() -> None:
     assert carried([*new[:3], other, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
 
 
+def test_a_paragraph_reworded_in_a_short_run_is_carried_on_a_clear_lead() -> None:
+    """jekyll-markdown-options' P002 (``Thresholds.short_run``): "Kramdown is the default
+    Markdown renderer for Jekyll. Below is a list of the currently supported options:" ->
+    "…, and often works well with no additional configuration. However, it does support many
+    configuration options." (0.435, under ``ordered``) in a run of 2 old and 6 new
+    paragraphs, every other pair of its row and column at most 0.2 below it: carried in the
+    order. With one more new paragraph in the run, it is not short and the pair needs
+    ``ordered``."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "jekyll-markdown-options" / "old.units")
+    new = read_units(DATA / "jekyll-markdown-options" / "new.units")
+
+    def carried(new: list[str]) -> object:
+        return {m.old: m for m in align(old, new).matches if m.old}[(1,)]
+
+    match = carried(new)
+    assert (match.fate, match.new, match.why) == (  # type: ignore[attr-defined]
+        "rewritten",
+        (1,),
+        "in place, in the same order",
+    )
+    more = "Jekyll passes these options to the renderer when it builds each page of the site."
+    assert carried([*new[:4], more, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
+
+
 def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:
     """`_clearly_paired`: textual-styles' `2fr`/`1fr` explanation reworded (0.53, no other
     leftover near it) is carried; ds-autotp's two tables of one shape (0.84) are not: a table

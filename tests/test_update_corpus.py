@@ -61,7 +61,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.98), ("holdout", 0.944)):
+    for split, floor in (("dev", 0.982), ("holdout", 0.944)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -90,7 +90,7 @@ HELD_OUT_FLOORS = {
     HELDOUT3: (146, 147),
     HELDOUT4: (286, 292),
     HELDOUT5: (296, 303),
-    HELDOUT6: (298, 320),
+    HELDOUT6: (299, 320),
 }
 
 #: heldout6, first scored unseen on main at 83e4c70's code (2026-12-04): recall 279/320,
@@ -106,7 +106,8 @@ HELD_OUT_FLOORS = {
 #: now): recall 291/320 and no wrong carry; heldout4 286. After u26 (session: the misses read and
 #: classed, so heldout6 and the holdout are tuned on now): 297/320, the items of Hugo's term
 #: lists carried by their term (step 5c); 298/320 and heldout5 296/303 with the sole pair in
-#: place written anew (``Thresholds.sole_words``).
+#: place written anew (``Thresholds.sole_words``); 299/320 with a short run's clear lead
+#: (``Thresholds.short_run``).
 HELD_OUT_WRONG_CEILING = {HELDOUT6: 0}
 
 

@@ -36,6 +36,8 @@ look right). It is deterministic and runs in named steps, each a small function:
    (7f) Rewritten in a run: between the same carried neighbours, a pair clearly the best of
    its run that keeps two of the page's rare content words (a section reworded sentence by
    sentence, in order).
+   (7g) 7c again, on the runs 7d to 7f cut shorter: in a run of at most six on each side
+   a pair clearly the best of its row and column needs less similarity.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 9. No look-alikes: a weak carry (or a short unit's) whose two sides name things and share
@@ -656,6 +658,8 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7f. In place, reworded one by one in a run: rare content words kept, clearly the best
     matches += _rewritten_in_run(olds, news, matches, used_old, used_new, thresholds)
+    # 7g. 7c again: what 7d to 7f carried cuts the runs shorter, and a short run needs less
+    matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

@@ -128,24 +128,38 @@ def _in_clear_order(
     pairs of the longest increasing chain). Click's options page revised for style: "If an
     identifier for the callback argument is not declared, then Click will try to infer it …"
     (0.50, every other pair of its row or column at most 0.22). Look-alikes (two paragraphs
-    of one template) beat no alternative clearly and are left."""
+    of one template) beat no alternative clearly and are left. In a short run (at most
+    ``short_run`` on each side) a pair needs less: ``short_run_words``, the shorter keeping
+    ``short_run_kept``, from ``run_min_words`` words each and neither ``run_ratio`` times the
+    other (Hugo's leaf-bundle definition reworded and grown by an analogy: 0.38, every other
+    pair of its row and column at most 0.14)."""
     out: list[Match] = []
     for run_old, run_new, _sole in _runs(olds, news, matches, used_old, used_new):
         if min(len(run_old), len(run_new)) < 2 or max(len(run_old), len(run_new)) > t.ordered_run:
             continue
         # a pair under ``ordered`` - ``ordered_margin`` neither qualifies nor stands in the way
         floor = t.ordered - t.ordered_margin
+        short_run = max(len(run_old), len(run_new)) <= t.short_run
+        floor = min(floor, t.short_run_words - t.ordered_margin) if short_run else floor
         table, rows, cols = _run_table(olds, news, run_old, run_new, floor)
         chosen: list[tuple[int, int, float]] = []
         for (i, j), s in table.items():
-            if s < t.ordered or not _clearly_best(s, rows[i], cols[j], t.ordered_margin):
-                continue
-            if min(olds.counts[i], news.counts[j]) < t.short_words:
+            if not _clearly_best(s, rows[i], cols[j], t.ordered_margin):
                 continue
             if _shape(olds.keys[i]) != _shape(news.keys[j]):
                 continue
             a, b = olds.words[i], news.words[j]
-            if _common(a, b) < t.ordered_kept * min(len(a), len(b)):
+            fewer, more = sorted((olds.counts[i], news.counts[j]))
+            if s >= t.ordered and fewer >= t.short_words:
+                kept = t.ordered_kept
+            elif short_run and s >= t.short_run_words and fewer >= t.short_words:
+                # a short run: fewer alternatives to beat, the pair of one length
+                if more > t.run_ratio * fewer:
+                    continue
+                kept = t.short_run_kept
+            else:
+                continue
+            if _common(a, b) < kept * min(len(a), len(b)):
                 continue
             chosen.append((i, j, s))
         for i, j, s in longest_increasing((j, (i, j, s)) for i, j, s in sorted(chosen)):

@@ -111,6 +111,16 @@ class Thresholds:
     ordered_kept: float = 0.45
     ordered_margin: float = 0.2
     ordered_run: int = 80
+    #: … and in a run of at most ``short_run`` on each side, a pair of ``run_min_words``
+    #: words or more each (neither ``run_ratio`` times the other) from ``short_run_words``,
+    #: the shorter keeping ``short_run_kept``: with few alternatives, beating them all by the
+    #: margin says more. Of the pairs that clear the margin in such runs of the real pairs,
+    #: the related ones reach 0.38-0.53 (Hugo's definitions reworded, Ollama's build notes,
+    #: Jekyll's options), the unrelated ones are a footnote kept whole in a paragraph 4.6
+    #: times its length (Mooncake v1, 0.35) or look-alikes of one template that step 9 undoes
+    short_run: int = 6
+    short_run_words: float = 0.35
+    short_run_kept: float = 0.4
     #: moved and reworded, anywhere
     #: (:func:`~duizhao.importer.align_leftovers._clearly_paired`): long paragraphs left over
     #: of one shape (prose or lists) at a word similarity of ``clear`` that beat every other
