@@ -693,6 +693,62 @@ def test_a_paragraph_reworded_in_a_short_run_is_carried_on_a_clear_lead() -> Non
     assert carried([*new[:4], more, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
 
 
+#: a paper's paragraphs, kept in both versions (the anchors of the next test)
+_NUMPY_ANCHORS = [
+    "NumPy is the primary array programming library for the Python language and underpins the "
+    "scientific software stack.",
+    "Array programming provides a powerful, compact and expressive syntax for accessing, "
+    "manipulating and operating on data.",
+    "The NumPy project was founded in 2005 to unify two earlier array packages that had diverged "
+    "over the years.",
+    "Its central data structure is the n-dimensional array, described by a data pointer, a shape "
+    "and strides.",
+    "Operations that act element by element are vectorised, so that loops run in compiled code "
+    "rather than Python.",
+    "Broadcasting lets arrays of different shapes be combined in one expression without copying "
+    "data.",
+    "The project is developed in the open by a community of volunteers and a few funded "
+    "contributors.",
+    "The paper closes with the challenges the project faces over the next decade of scientific "
+    "computing.",
+]
+
+
+def test_a_paragraph_moved_and_rewritten_naming_the_same_things_is_carried() -> None:
+    """NumPy's paper rewritten for Nature (``Thresholds.rare_shared``): the paragraph on the
+    arrays of other libraries moved past three kept ones and rewritten (0.46, under step 7d's
+    0.5), naming the same libraries: it shares 18 of the page's rare content words with it
+    and none with any other leftover. A second new paragraph naming them too leaves it
+    unclear, and it is not carried."""
+    old_p = (
+        "The community's efforts to fill these gaps led to a proliferation of arrays: distributed "
+        "arrays in Dask, GPU arrays in CuPy and MXNet, labelled arrays in xarray, sparse arrays in "
+        "PyData Sparse, and the tensors of PyTorch, TensorFlow and JAX, each with an API close to "
+        "NumPy's but not the same."
+    )
+    new_p = (
+        "The community's efforts to fill this gap led to a proliferation of new array "
+        "implementations: each deep learning framework (PyTorch, TensorFlow, JAX, MXNet) created "
+        "its own arrays, and Dask, CuPy, xarray and PyData Sparse added distributed, GPU, "
+        "labelled and sparse arrays, all close to NumPy's API."
+    )
+    anchors = _NUMPY_ANCHORS
+    old = [*anchors[:3], old_p, *anchors[3:]]
+    new = [*anchors[:6], new_p, *anchors[6:]]
+    match = {m.old: m for m in align(old, new).matches if m.old}[(3,)]
+    assert (match.fate, match.new, match.why) == (
+        "rewritten",
+        (6,),
+        "rewritten, naming the same things",
+    )
+    also = (
+        "We benchmarked Dask, CuPy, xarray, PyData Sparse, PyTorch, TensorFlow, JAX and MXNet "
+        "arrays against NumPy's own on distributed, GPU, labelled and sparse workloads."
+    )
+    match = {m.old: m for m in align(old, [*new, also]).matches if m.old}[(3,)]
+    assert match.fate == "removed"
+
+
 def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:
     """`_clearly_paired`: textual-styles' `2fr`/`1fr` explanation reworded (0.53, no other
     leftover near it) is carried; ds-autotp's two tables of one shape (0.84) are not: a table

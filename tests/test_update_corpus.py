@@ -88,9 +88,9 @@ HELD_OUT_FLOORS = {
     HELDOUT: (193, 197),
     HELDOUT2: (196, 196),
     HELDOUT3: (146, 147),
-    HELDOUT4: (286, 292),
+    HELDOUT4: (287, 292),
     HELDOUT5: (296, 303),
-    HELDOUT6: (299, 320),
+    HELDOUT6: (302, 320),
 }
 
 #: heldout6, first scored unseen on main at 83e4c70's code (2026-12-04): recall 279/320,
@@ -107,7 +107,8 @@ HELD_OUT_FLOORS = {
 #: classed, so heldout6 and the holdout are tuned on now): 297/320, the items of Hugo's term
 #: lists carried by their term (step 5c); 298/320 and heldout5 296/303 with the sole pair in
 #: place written anew (``Thresholds.sole_words``); 299/320 with a short run's clear lead
-#: (``Thresholds.short_run``).
+#: (``Thresholds.short_run``); 302/320 and heldout4 287/292 with paragraphs rewritten about
+#: the same named things (``Thresholds.rare_shared``).
 HELD_OUT_WRONG_CEILING = {HELDOUT6: 0}
 
 

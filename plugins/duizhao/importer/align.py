@@ -38,6 +38,8 @@ look right). It is deterministic and runs in named steps, each a small function:
    sentence, in order).
    (7g) 7c again, on the runs 7d to 7f cut shorter: in a run of at most six on each side
    a pair clearly the best of its row and column needs less similarity.
+   (7h) Rewritten about the same things, anywhere: two long paragraphs of one shape and
+   length sharing many of the page's rare content words, clearly more than any other pair.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split).
 9. No look-alikes: a weak carry (or a short unit's) whose two sides name things and share
@@ -45,7 +47,7 @@ look right). It is deterministic and runs in named steps, each a small function:
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
-itself. Steps 6 to 8 are in :mod:`.align_leftovers` (5c, 7f and 9 in :mod:`.align_runs`), the
+itself. Steps 6 to 8 are in :mod:`.align_leftovers` (5c, 7f, 7h and 9 in :mod:`.align_runs`), the
 settings and results in :mod:`.align_model` (both re-exported here).
 """
 
@@ -69,7 +71,12 @@ from .align_leftovers import (
     _sharing_rare_words,
 )
 from .align_model import FATES, THRESHOLDS, Alignment, Fate, Match, Thresholds
-from .align_runs import _labelled_in_run, _rewritten_in_run, _without_look_alikes
+from .align_runs import (
+    _labelled_in_run,
+    _naming_the_same,
+    _rewritten_in_run,
+    _without_look_alikes,
+)
 from .similarity import _common, _kept_core, _near_core, _similarity, _Units, longest_increasing
 
 __all__ = [
@@ -660,6 +667,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     matches += _rewritten_in_run(olds, news, matches, used_old, used_new, thresholds)
     # 7g. 7c again: what 7d to 7f carried cuts the runs shorter, and a short run needs less
     matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
+
+    # 7h. Anywhere, rewritten about the same things: many rare content words, clearly
+    matches += _naming_the_same(olds, news, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

@@ -211,6 +211,15 @@ class Thresholds:
     sole_words: float = 0.2
     sole_kept: float = 0.25
     sole_rare: int = 1
+    #: rewritten about the same things, anywhere
+    #: (:func:`~duizhao.importer.align_runs._naming_the_same`): two long paragraphs left over
+    #: of one shape and length that share ``rare_shared`` rare content words, at least
+    #: ``rare_shared_over`` times as many as any other pair of their row or column, at a word
+    #: similarity of ``rare_shared_words`` (NumPy's paper rewritten for Nature: the paragraph
+    #: on array libraries keeps "Dask", "CuPy", "xarray" … , 11 of them, at 0.42)
+    rare_shared: int = 8
+    rare_shared_over: float = 3.0
+    rare_shared_words: float = 0.25
     #: the same label in place (:func:`~duizhao.importer.align_runs._labelled_in_run`): a
     #: definition-list item or bold-led paragraph whose term is on no other unit of either
     #: version, between the same carried neighbours, at this word similarity. Of the real

@@ -1,6 +1,7 @@
-"""The alignment's passes over runs and its guard (:mod:`duizhao.importer.align`, steps 5c, 7f
-and 9): items of a term list carried by their term, paragraphs reworded one by one in the
-same order between carried neighbours, and carries of one template's look-alikes undone. Pure.
+"""The alignment's passes over runs and rare words, and its guard (:mod:`duizhao.importer.align`,
+steps 5c, 7f, 7h and 9): items of a term list carried by their term, paragraphs reworded one by
+one in the same order between carried neighbours, paragraphs rewritten about the same named
+things, and carries of one template's look-alikes undone. Pure.
 """
 
 from __future__ import annotations
@@ -130,6 +131,61 @@ def _labels(units: _Units) -> list[str]:
     for term in found:
         seen[term] = seen.get(term, 0) + 1
     return [term if term and seen[term] == 1 else "" for term in found]
+
+
+def _naming_the_same(
+    olds: _Units, news: _Units, used_old: set[int], used_new: set[int], t: Thresholds
+) -> list[Match]:
+    """Rewritten, anywhere, about the same things (``Thresholds.rare_shared``): a long old
+    paragraph and a long new one left over, of one shape (prose or a list) and length
+    (``run_ratio``), that share ``rare_shared`` rare content words (each in at most
+    ``run_rare_units`` units of its side), ``rare_shared_over`` times as many as any other
+    pair of their row or column shares, at a word similarity of ``rare_shared_words``."""
+    out: list[Match] = []
+    if min(len(olds.keys), len(news.keys)) < t.run_page_units:
+        return out
+
+    def rest(units: _Units, used: set[int]) -> list[int]:
+        return [
+            k
+            for k in range(len(units.keys))
+            if k not in used and units.keys[k] and units.counts[k] >= t.short_words
+        ]
+
+    holders: dict[str, list[int]] = {}
+    for j in rest(news, used_new):
+        for word in news.rare_content(j, t.run_rare_units):
+            holders.setdefault(word, []).append(j)
+    shared: dict[tuple[int, int], int] = {}
+    for i in rest(olds, used_old):
+        for word in olds.rare_content(i, t.run_rare_units):
+            for j in holders.get(word, ()):
+                shared[(i, j)] = shared.get((i, j), 0) + 1
+    rows: dict[int, list[int]] = {}
+    cols: dict[int, list[int]] = {}
+    for (i, j), n in shared.items():
+        rows.setdefault(i, []).append(n)
+        cols.setdefault(j, []).append(n)
+    for (i, j), n in sorted(shared.items()):
+        if n < t.rare_shared:
+            continue
+        others = sorted(rows[i], reverse=True)[1:2] + sorted(cols[j], reverse=True)[1:2]
+        if any(n < t.rare_shared_over * other for other in others):
+            continue
+        shape = _shape(olds.keys[i])
+        if shape not in ("prose", "list") or shape != _shape(news.keys[j]):
+            continue
+        fewer, more = sorted((olds.counts[i], news.counts[j]))
+        if more > t.run_ratio * fewer:
+            continue
+        s = _similarity(olds.words[i], news.words[j], t.rare_shared_words)
+        if not s:
+            continue
+        fate: Fate = "edited" if s >= t.edited else "rewritten"
+        out.append(Match(fate, (i,), (j,), round(s, 3), "rewritten, naming the same things"))
+        used_old.add(i)
+        used_new.add(j)
+    return out
 
 
 def _run_evidence(
