@@ -420,6 +420,35 @@ def test_a_sentence_cut_by_a_code_block_the_new_version_removed_is_merged() -> N
     assert fates[(1,)] == "removed"
 
 
+def test_a_heading_glued_to_its_paragraph_by_the_new_import_is_merged() -> None:
+    """sympy-paper's class (`_glued_heading`): the new version's LaTeX glued
+    "\\subsection{The Core}" and a `\\label` to the paragraph after it, which is carried on
+    its own evidence; the old heading, left over, opens the new unit with its very words and
+    joins the carry as a merge. A heading the new unit does not open with stays removed."""
+    before = "Importantly, SymPy expressions are immutable, which simplifies the design of SymPy."
+    heading = "\\subsection{The Core}"
+    body = (
+        "A computer algebra system (CAS) represents mathematical expressions as data "
+        "structures. For example, the mathematical expression x + y is represented as a tree "
+        "with three nodes, +, x and y."
+    )
+    glued = (
+        "\\subsection{The Core} \\label{sec:core} A computer algebra system stores "
+        "mathematical expressions as data structures: the expression x + y, for one, is kept "
+        "as a tree with three nodes, +, x and y, each an object of its own class."
+    )
+    by_old = {m.old: m for m in align([before, heading, body], [before, glued]).matches if m.old}
+    match = by_old[(1, 2)]
+    assert (match.fate, match.new, match.why) == (
+        "merged",
+        (1,),
+        "a heading glued to its paragraph",
+    )
+    renamed = glued.replace("The Core", "The Kernel")
+    fates = {m.old: m.fate for m in align([before, heading, body], [before, renamed]).matches}
+    assert fates[(1,)] == "removed"
+
+
 def test_an_edited_line_moved_a_few_places_is_carried() -> None:
     """ollama-development's class (`_short_moved`): a one-line item, edited, moved a few
     places across unchanged paragraphs, is carried when it is the only near-exact

@@ -89,7 +89,7 @@ HELD_OUT_FLOORS = {
     HELDOUT2: (196, 196),
     HELDOUT3: (146, 147),
     HELDOUT4: (287, 292),
-    HELDOUT5: (296, 303),
+    HELDOUT5: (298, 303),
     HELDOUT6: (302, 320),
 }
 
@@ -108,7 +108,8 @@ HELD_OUT_FLOORS = {
 #: lists carried by their term (step 5c); 298/320 and heldout5 296/303 with the sole pair in
 #: place written anew (``Thresholds.sole_words``); 299/320 with a short run's clear lead
 #: (``Thresholds.short_run``); 302/320 and heldout4 287/292 with paragraphs rewritten about
-#: the same named things (``Thresholds.rare_shared``).
+#: the same named things (``Thresholds.rare_shared``); heldout5 298/303 with a heading glued
+#: to its paragraph merged (``_glued_heading``).
 HELD_OUT_WRONG_CEILING = {HELDOUT6: 0}
 
 

@@ -540,11 +540,33 @@ def _grown_or_continued(
     if grown is not None:
         return grown, ""
     grown = _continued(mine, other, i, j, used, t)
-    return (grown, _CONTINUED) if grown is not None else None
+    if grown is not None:
+        return grown, _CONTINUED
+    # a heading glued on joins only the unit after it, and a split keeps the translation
+    # in its first part: only a merge (the side before among ``sides``)
+    grown = _glued_heading(mine, other, i, j, used, t) if -1 in sides else None
+    return (grown, _GLUED) if grown is not None else None
 
 
 #: what a plan says of a merge or split by :func:`_continued`
 _CONTINUED = "one sentence across a block"
+#: … and of a merge by :func:`_glued_heading`
+_GLUED = "a heading glued to its paragraph"
+
+
+def _glued_heading(
+    mine: _Units, other: _Units, i: int, j: int, used: set[int], t: Thresholds
+) -> int | None:
+    """The short unit before ``mine``'s ``i`` (carried to ``other``'s ``j``), left over, when
+    ``j`` opens with its very words: a heading that the other import glued to the paragraph
+    after it (SymPy's LaTeX: "\\subsection{The Core} \\label{sec:core} A computer algebra
+    system …"). None otherwise."""
+    k = i - 1
+    if k < 0 or k in used or not mine.keys[k] or mine.counts[k] >= t.short_words:
+        return None
+    if not other.keys[j].casefold().startswith(mine.keys[k].casefold() + " "):
+        return None
+    return k
 
 
 def _continued(
