@@ -449,6 +449,27 @@ def test_a_heading_glued_to_its_paragraph_by_the_new_import_is_merged() -> None:
     assert fates[(1,)] == "removed"
 
 
+def test_a_block_lead_in_folded_into_the_paragraph_before_it_is_merged() -> None:
+    """myst-intro's class (`_lead_in`): "To start off, create an empty file …" and the short
+    lead-in of a code block after it, "To parse to HTML, try the CLI:", became one paragraph
+    ending "… to parse this file to HTML:"; the lead-in joins the carry as a merge. When the
+    new paragraph no longer introduces the block (a full stop), the lead-in stays removed."""
+    first = "To start off, create an empty file called `myfile.md` and give it a markdown title and text."
+    lead = "To parse to HTML, try the CLI:"
+    after = "To include this document within a Sphinx project, add it to a `toctree` directive."
+    one = (
+        "To start off, create an empty file called `example.md` and give it a Markdown title and "
+        "text. We can now use the `myst-docutils-demo` CLI tool, from the installed package, to "
+        "parse this file to HTML:"
+    )
+    by_old = {m.old: m for m in align([first, lead, after], [one, after]).matches if m.old}
+    match = by_old[(0, 1)]
+    assert (match.fate, match.new, match.why) == ("merged", (0,), "a block's lead-in joined")
+    stopped = one[:-1] + "."
+    fates = {m.old: m.fate for m in align([first, lead, after], [stopped, after]).matches}
+    assert fates[(1,)] == "removed"
+
+
 def test_an_edited_line_moved_a_few_places_is_carried() -> None:
     """ollama-development's class (`_short_moved`): a one-line item, edited, moved a few
     places across unchanged paragraphs, is carried when it is the only near-exact

@@ -43,7 +43,8 @@ look right). It is deterministic and runs in named steps, each a small function:
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
    sentence of the other side near word for word become a merge (or a split); so do a
    heading left over and the paragraph after it when the other side opens with the heading's
-   very words (glued to it by an import).
+   very words (glued to it by an import), and a paragraph and the short lead-in of a block
+   after it when the other side ends on the block's colon and keeps the lead-in's words.
 9. No look-alikes: a weak carry (or a short unit's) whose two sides name things and share
    none of them (one template sentence about another extension) is undone.
 

@@ -545,13 +545,42 @@ def _grown_or_continued(
     # a heading glued on joins only the unit after it, and a split keeps the translation
     # in its first part: only a merge (the side before among ``sides``)
     grown = _glued_heading(mine, other, i, j, used, t) if -1 in sides else None
-    return (grown, _GLUED) if grown is not None else None
+    if grown is not None:
+        return grown, _GLUED
+    grown = _lead_in(mine, other, i, j, used, t)
+    return (grown, _LEAD_IN) if grown is not None else None
 
 
 #: what a plan says of a merge or split by :func:`_continued`
 _CONTINUED = "one sentence across a block"
 #: … and of a merge by :func:`_glued_heading`
 _GLUED = "a heading glued to its paragraph"
+
+
+#: … and of a merge or split by :func:`_lead_in`
+_LEAD_IN = "a block's lead-in joined"
+
+
+def _lead_in(
+    mine: _Units, other: _Units, i: int, j: int, used: set[int], t: Thresholds
+) -> int | None:
+    """The short unit after ``mine``'s ``i`` (carried to ``other``'s ``j``), left over, when it
+    is the lead-in of a block that ``j`` now ends with (``Thresholds.lead_in_kept``): ``i``
+    ends on a full stop, the next unit and ``j`` on a colon, and ``j`` keeps ``lead_in_kept``
+    of the next unit's words beyond what ``i`` alone shares with it (MyST's "To start off,
+    create an empty file …" and "To parse to HTML, try the CLI:" became one paragraph ending
+    "… to parse this file to HTML:"). None otherwise."""
+    k = i + 1
+    if k >= len(mine.keys) or k in used or not mine.keys[k] or not mine.keys[i]:
+        return None
+    if mine.counts[k] >= t.short_words or mine.keys[i][-1] != ".":
+        return None
+    if mine.keys[k][-1] != ":" or not other.keys[j] or other.keys[j][-1] != ":":
+        return None
+    a, b, joined = mine.words[i], other.words[j], mine.words[i] + mine.words[k]
+    if _common(joined, b) - _common(a, b) < t.lead_in_kept * len(mine.words[k]):
+        return None
+    return k
 
 
 def _glued_heading(

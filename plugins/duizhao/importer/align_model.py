@@ -239,6 +239,13 @@ class Thresholds:
     #: its words kept in the carry's other side beyond what the first shares
     #: (:func:`_continued`; Hatch's two halves: 6 of 32 words, 0.19)
     continued_kept: float = 0.15
+    #: a carried paragraph ending on a full stop and the short unit after it, left over,
+    #: ending on a colon (a code block's lead-in), are merged when the carry's other side
+    #: ends on a colon too and keeps this share of the lead-in's words beyond what the first
+    #: shares (:func:`_lead_in`; MyST's "To parse to HTML, try the CLI:": 4 of its 9 words,
+    #: "parse", "to", "HTML", ":"; the ends are the evidence, this the guard, stricter than
+    #: ``continued_kept``)
+    lead_in_kept: float = 0.4
 
 
 THRESHOLDS = Thresholds()
