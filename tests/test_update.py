@@ -420,6 +420,56 @@ def test_a_sentence_cut_by_a_code_block_the_new_version_removed_is_merged() -> N
     assert fates[(1,)] == "removed"
 
 
+def test_a_heading_glued_to_its_paragraph_by_the_new_import_is_merged() -> None:
+    """sympy-paper's class (`_glued_heading`): the new version's LaTeX glued
+    "\\subsection{The Core}" and a `\\label` to the paragraph after it, which is carried on
+    its own evidence; the old heading, left over, opens the new unit with its very words and
+    joins the carry as a merge. A heading the new unit does not open with stays removed."""
+    before = "Importantly, SymPy expressions are immutable, which simplifies the design of SymPy."
+    heading = "\\subsection{The Core}"
+    body = (
+        "A computer algebra system (CAS) represents mathematical expressions as data "
+        "structures. For example, the mathematical expression x + y is represented as a tree "
+        "with three nodes, +, x and y."
+    )
+    glued = (
+        "\\subsection{The Core} \\label{sec:core} A computer algebra system stores "
+        "mathematical expressions as data structures: the expression x + y, for one, is kept "
+        "as a tree with three nodes, +, x and y, each an object of its own class."
+    )
+    by_old = {m.old: m for m in align([before, heading, body], [before, glued]).matches if m.old}
+    match = by_old[(1, 2)]
+    assert (match.fate, match.new, match.why) == (
+        "merged",
+        (1,),
+        "a heading glued to its paragraph",
+    )
+    renamed = glued.replace("The Core", "The Kernel")
+    fates = {m.old: m.fate for m in align([before, heading, body], [before, renamed]).matches}
+    assert fates[(1,)] == "removed"
+
+
+def test_a_block_lead_in_folded_into_the_paragraph_before_it_is_merged() -> None:
+    """myst-intro's class (`_lead_in`): "To start off, create an empty file …" and the short
+    lead-in of a code block after it, "To parse to HTML, try the CLI:", became one paragraph
+    ending "… to parse this file to HTML:"; the lead-in joins the carry as a merge. When the
+    new paragraph no longer introduces the block (a full stop), the lead-in stays removed."""
+    first = "To start off, create an empty file called `myfile.md` and give it a markdown title and text."
+    lead = "To parse to HTML, try the CLI:"
+    after = "To include this document within a Sphinx project, add it to a `toctree` directive."
+    one = (
+        "To start off, create an empty file called `example.md` and give it a Markdown title and "
+        "text. We can now use the `myst-docutils-demo` CLI tool, from the installed package, to "
+        "parse this file to HTML:"
+    )
+    by_old = {m.old: m for m in align([first, lead, after], [one, after]).matches if m.old}
+    match = by_old[(0, 1)]
+    assert (match.fate, match.new, match.why) == ("merged", (0,), "a block's lead-in joined")
+    stopped = one[:-1] + "."
+    fates = {m.old: m.fate for m in align([first, lead, after], [stopped, after]).matches}
+    assert fates[(1,)] == "removed"
+
+
 def test_an_edited_line_moved_a_few_places_is_carried() -> None:
     """ollama-development's class (`_short_moved`): a one-line item, edited, moved a few
     places across unchanged paragraphs, is carried when it is the only near-exact
@@ -572,6 +622,181 @@ def test_paragraphs_reworded_in_place_are_carried_on_their_order() -> None:
         )
     # a run of one on a side has no alternative to beat: the order alone is no evidence
     assert align(old[4:5], new[4:5]).matches[0].fate == "removed"
+
+
+def test_items_of_a_term_list_rewritten_in_place_are_carried_by_their_term() -> None:
+    """Hugo's page bundles (`_labelled_in_run`): each bundle of the example tree described
+    anew under the same term, the items one template (look-alikes: "does not contain any
+    page resources" twice), at word similarities of 0.32-0.50 and with no code span in
+    common; the term, on one item only of each version, says which is which. A term said
+    on two items ("**Note**") names nothing, and so is no evidence."""
+    from duizhao.importer.align_runs import label
+
+    intro = (
+        "Page bundles group a page's content with the resources it uses, such as images "
+        "and data files."
+    )
+    outro = (
+        "The hierarchy depth at which a leaf bundle is created does not matter, as long as it "
+        "is not inside another leaf bundle."
+    )
+    old = [
+        intro,
+        "about : This leaf bundle is at the root level (directly under `content` directory) "
+        "and has only the `index.md`.",
+        "my-post : This leaf bundle has the `index.md`, two other content Markdown files and "
+        "two image files.",
+        "my-other-post : This leaf bundle has only the `index.md`.",
+        outro,
+    ]
+    new = [
+        intro,
+        "about : This leaf bundle does not contain any page resources.",
+        "my-post : This leaf bundle contains an index file, two resources of resource type "
+        "`page`, and two resources of resource type `image`.",
+        "my-other-post : This leaf bundle does not contain any page resources.",
+        outro,
+    ]
+    by_old = {m.old: m for m in align(old, new).matches if m.old}
+    for i in (1, 2, 3):
+        assert (by_old[(i,)].fate, by_old[(i,)].new) == ("rewritten", (i,)), i
+        assert by_old[(i,)].why == "in place, the same label"
+    assert (label(old[2]), label("**Note:** Use it."), label("Use it: now.")) == (
+        "my-post",
+        "note",
+        "",
+    )
+    # the term renamed: nothing says which item it is
+    renamed = [
+        *new[:1],
+        "privacy : This leaf bundle does not contain any page resources.",
+        *new[2:],
+    ]
+    assert {m.old: m for m in align(old, renamed).matches if m.old}[(1,)].fate == "removed"
+    # one term on two items of a version: no evidence
+    noted = [intro, "**Note** Bundles nest.", "**Note** A leaf bundle has no children.", outro]
+    noted_new = [intro, "**Note** Bundles may nest.", "**Note** Leaves have no descendants.", outro]
+    assert [
+        m.fate for m in align(noted, noted_new).matches if m.why == "in place, the same label"
+    ] == []
+    # with no place to be in (nothing carried), the term alone is not carried
+    assert {m.fate for m in align(old[1:4], new[1:4]).matches} == {"removed", "new"}
+
+
+def test_the_sole_paragraph_written_anew_in_its_place_is_carried() -> None:
+    """click-options' P004 (``Thresholds.sole_words``): the one paragraph left on each side
+    right between two carried neighbours, written anew ("Click expects you to pass at least
+    two positional arguments to the option decorator." -> "The `option()` decorator accepts
+    parameter declarations as positional arguments. …", 0.25), keeps a rare word
+    ("positional") and a quarter of its words: carried. With a new paragraph beside it, it is
+    no longer alone in its place and needs the run's evidence; an unrelated paragraph put
+    in its place shares no rare word and is not carried."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "click-options" / "old.units")
+    new = read_units(DATA / "click-options" / "new.units")
+
+    def carried(new: list[str]) -> object:
+        return {m.old: m for m in align(old, new).matches if m.old}[(3,)]
+
+    match = carried(new)
+    assert (match.fate, match.new, match.why) == (  # type: ignore[attr-defined]
+        "rewritten",
+        (3,),
+        "in place, reworded in a run",
+    )
+    beside = [*new[:3], "Options are listed in the help page in the order declared.", *new[3:]]
+    assert carried(beside).fate == "removed"  # type: ignore[attr-defined]
+    other = "Environment variables can also supply values, read when the command line has none."
+    assert carried([*new[:3], other, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
+
+
+def test_a_paragraph_reworded_in_a_short_run_is_carried_on_a_clear_lead() -> None:
+    """jekyll-markdown-options' P002 (``Thresholds.short_run``): "Kramdown is the default
+    Markdown renderer for Jekyll. Below is a list of the currently supported options:" ->
+    "…, and often works well with no additional configuration. However, it does support many
+    configuration options." (0.435, under ``ordered``) in a run of 2 old and 6 new
+    paragraphs, every other pair of its row and column at most 0.2 below it: carried in the
+    order. With one more new paragraph in the run, it is not short and the pair needs
+    ``ordered``."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.update import DATA, read_units
+
+    old = read_units(DATA / "jekyll-markdown-options" / "old.units")
+    new = read_units(DATA / "jekyll-markdown-options" / "new.units")
+
+    def carried(new: list[str]) -> object:
+        return {m.old: m for m in align(old, new).matches if m.old}[(1,)]
+
+    match = carried(new)
+    assert (match.fate, match.new, match.why) == (  # type: ignore[attr-defined]
+        "rewritten",
+        (1,),
+        "in place, in the same order",
+    )
+    more = "Jekyll passes these options to the renderer when it builds each page of the site."
+    assert carried([*new[:4], more, *new[4:]]).fate == "removed"  # type: ignore[attr-defined]
+
+
+#: a paper's paragraphs, kept in both versions (the anchors of the next test)
+_NUMPY_ANCHORS = [
+    "NumPy is the primary array programming library for the Python language and underpins the "
+    "scientific software stack.",
+    "Array programming provides a powerful, compact and expressive syntax for accessing, "
+    "manipulating and operating on data.",
+    "The NumPy project was founded in 2005 to unify two earlier array packages that had diverged "
+    "over the years.",
+    "Its central data structure is the n-dimensional array, described by a data pointer, a shape "
+    "and strides.",
+    "Operations that act element by element are vectorised, so that loops run in compiled code "
+    "rather than Python.",
+    "Broadcasting lets arrays of different shapes be combined in one expression without copying "
+    "data.",
+    "The project is developed in the open by a community of volunteers and a few funded "
+    "contributors.",
+    "The paper closes with the challenges the project faces over the next decade of scientific "
+    "computing.",
+]
+
+
+def test_a_paragraph_moved_and_rewritten_naming_the_same_things_is_carried() -> None:
+    """NumPy's paper rewritten for Nature (``Thresholds.rare_shared``): the paragraph on the
+    arrays of other libraries moved past three kept ones and rewritten (0.46, under step 7d's
+    0.5), naming the same libraries: it shares 18 of the page's rare content words with it
+    and none with any other leftover. A second new paragraph naming them too leaves it
+    unclear, and it is not carried."""
+    old_p = (
+        "The community's efforts to fill these gaps led to a proliferation of arrays: distributed "
+        "arrays in Dask, GPU arrays in CuPy and MXNet, labelled arrays in xarray, sparse arrays in "
+        "PyData Sparse, and the tensors of PyTorch, TensorFlow and JAX, each with an API close to "
+        "NumPy's but not the same."
+    )
+    new_p = (
+        "The community's efforts to fill this gap led to a proliferation of new array "
+        "implementations: each deep learning framework (PyTorch, TensorFlow, JAX, MXNet) created "
+        "its own arrays, and Dask, CuPy, xarray and PyData Sparse added distributed, GPU, "
+        "labelled and sparse arrays, all close to NumPy's API."
+    )
+    anchors = _NUMPY_ANCHORS
+    old = [*anchors[:3], old_p, *anchors[3:]]
+    new = [*anchors[:6], new_p, *anchors[6:]]
+    match = {m.old: m for m in align(old, new).matches if m.old}[(3,)]
+    assert (match.fate, match.new, match.why) == (
+        "rewritten",
+        (6,),
+        "rewritten, naming the same things",
+    )
+    also = (
+        "We benchmarked Dask, CuPy, xarray, PyData Sparse, PyTorch, TensorFlow, JAX and MXNet "
+        "arrays against NumPy's own on distributed, GPU, labelled and sparse workloads."
+    )
+    match = {m.old: m for m in align(old, [*new, also]).matches if m.old}[(3,)]
+    assert match.fate == "removed"
 
 
 def test_a_paragraph_reworded_and_clearly_the_best_of_the_leftovers_is_carried() -> None:

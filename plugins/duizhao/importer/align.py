@@ -17,6 +17,10 @@ look right). It is deterministic and runs in named steps, each a small function:
    candidate gives way to a clearly more similar one left over beyond the anchors, and
    within ``rival`` of one, or of a look-alike in the gap, neither is carried (:class:`_Rivals`).
 5. What is left, anywhere: a long paragraph that is still near-exact (moved and edited).
+   (5c) Items of a term list in place: between the same two carried neighbours, a unit of
+   each side with the same label (a definition term, a bold lead) that no other unit of
+   either version has, at a low word similarity (each bundle of an example tree described
+   anew under its name).
 6. In place: what is left between the same two carried neighbours of both versions (up to
    ten on each side), paired in the order of both on weaker evidence: a word similarity and
    the shorter's words kept in the longer, or the same rare *marks* (code spans, quoted
@@ -32,14 +36,21 @@ look right). It is deterministic and runs in named steps, each a small function:
    (7f) Rewritten in a run: between the same carried neighbours, a pair clearly the best of
    its run that keeps two of the page's rare content words (a section reworded sentence by
    sentence, in order).
+   (7g) 7c again, on the runs 7d to 7f cut shorter: in a run of at most six on each side
+   a pair clearly the best of its row and column needs less similarity.
+   (7h) Rewritten about the same things, anywhere: two long paragraphs of one shape and
+   length sharing many of the page's rare content words, clearly more than any other pair.
 8. Completed: a paragraph carried one to one and a neighbour left over that keeps a long
-   sentence of the other side near word for word become a merge (or a split).
+   sentence of the other side near word for word become a merge (or a split); so do a
+   heading left over and the paragraph after it when the other side opens with the heading's
+   very words (glued to it by an import), and a paragraph and the short lead-in of a block
+   after it when the other side ends on the block's colon and keeps the lead-in's words.
 9. No look-alikes: a weak carry (or a short unit's) whose two sides name things and share
    none of them (one template sentence about another extension) is undone.
 
 Everything else is new (in the new version) or removed (from the old one). The thresholds are
 named in :class:`Thresholds`; the scores are reported with each match so that a plan explains
-itself. Steps 6 to 8 are in :mod:`.align_leftovers` (7f and 9 in :mod:`.align_runs`), the
+itself. Steps 6 to 8 are in :mod:`.align_leftovers` (5c, 7f, 7h and 9 in :mod:`.align_runs`), the
 settings and results in :mod:`.align_model` (both re-exported here).
 """
 
@@ -63,7 +74,12 @@ from .align_leftovers import (
     _sharing_rare_words,
 )
 from .align_model import FATES, THRESHOLDS, Alignment, Fate, Match, Thresholds
-from .align_runs import _rewritten_in_run, _without_look_alikes
+from .align_runs import (
+    _labelled_in_run,
+    _naming_the_same,
+    _rewritten_in_run,
+    _without_look_alikes,
+)
 from .similarity import _common, _kept_core, _near_core, _similarity, _Units, longest_increasing
 
 __all__ = [
@@ -629,6 +645,9 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
     # 5b. Short units moved a few places, near-exact, each the other's only candidate
     matches += _short_moved(olds, news, used_old, used_new, thresholds)
 
+    # 5c. In place: units with the same label (a definition term), one on each side
+    matches += _labelled_in_run(olds, news, matches, used_old, used_new, thresholds)
+
     # 6. In place: what is left between the same two carried neighbours
     matches += _in_place(olds, news, matches, used_old, used_new, thresholds)
 
@@ -649,6 +668,11 @@ def align(old: Sequence[str], new: Sequence[str], thresholds: Thresholds = THRES
 
     # 7f. In place, reworded one by one in a run: rare content words kept, clearly the best
     matches += _rewritten_in_run(olds, news, matches, used_old, used_new, thresholds)
+    # 7g. 7c again: what 7d to 7f carried cuts the runs shorter, and a short run needs less
+    matches += _in_clear_order(olds, news, matches, used_old, used_new, thresholds)
+
+    # 7h. Anywhere, rewritten about the same things: many rare content words, clearly
+    matches += _naming_the_same(olds, news, used_old, used_new, thresholds)
 
     # 8. A carry grown by a neighbour left over that keeps one of the other side's sentences
     matches = _completed(olds, news, matches, used_old, used_new, thresholds)

@@ -128,24 +128,38 @@ def _in_clear_order(
     pairs of the longest increasing chain). Click's options page revised for style: "If an
     identifier for the callback argument is not declared, then Click will try to infer it …"
     (0.50, every other pair of its row or column at most 0.22). Look-alikes (two paragraphs
-    of one template) beat no alternative clearly and are left."""
+    of one template) beat no alternative clearly and are left. In a short run (at most
+    ``short_run`` on each side) a pair needs less: ``short_run_words``, the shorter keeping
+    ``short_run_kept``, from ``run_min_words`` words each and neither ``run_ratio`` times the
+    other (Hugo's leaf-bundle definition reworded and grown by an analogy: 0.38, every other
+    pair of its row and column at most 0.14)."""
     out: list[Match] = []
     for run_old, run_new, _sole in _runs(olds, news, matches, used_old, used_new):
         if min(len(run_old), len(run_new)) < 2 or max(len(run_old), len(run_new)) > t.ordered_run:
             continue
         # a pair under ``ordered`` - ``ordered_margin`` neither qualifies nor stands in the way
         floor = t.ordered - t.ordered_margin
+        short_run = max(len(run_old), len(run_new)) <= t.short_run
+        floor = min(floor, t.short_run_words - t.ordered_margin) if short_run else floor
         table, rows, cols = _run_table(olds, news, run_old, run_new, floor)
         chosen: list[tuple[int, int, float]] = []
         for (i, j), s in table.items():
-            if s < t.ordered or not _clearly_best(s, rows[i], cols[j], t.ordered_margin):
-                continue
-            if min(olds.counts[i], news.counts[j]) < t.short_words:
+            if not _clearly_best(s, rows[i], cols[j], t.ordered_margin):
                 continue
             if _shape(olds.keys[i]) != _shape(news.keys[j]):
                 continue
             a, b = olds.words[i], news.words[j]
-            if _common(a, b) < t.ordered_kept * min(len(a), len(b)):
+            fewer, more = sorted((olds.counts[i], news.counts[j]))
+            if s >= t.ordered and fewer >= t.short_words:
+                kept = t.ordered_kept
+            elif short_run and s >= t.short_run_words and fewer >= t.short_words:
+                # a short run: fewer alternatives to beat, the pair of one length
+                if more > t.run_ratio * fewer:
+                    continue
+                kept = t.short_run_kept
+            else:
+                continue
+            if _common(a, b) < kept * min(len(a), len(b)):
                 continue
             chosen.append((i, j, s))
         for i, j, s in longest_increasing((j, (i, j, s)) for i, j, s in sorted(chosen)):
@@ -526,11 +540,62 @@ def _grown_or_continued(
     if grown is not None:
         return grown, ""
     grown = _continued(mine, other, i, j, used, t)
-    return (grown, _CONTINUED) if grown is not None else None
+    if grown is not None:
+        return grown, _CONTINUED
+    # a heading glued on joins only the unit after it, and a split keeps the translation
+    # in its first part: only a merge (the side before among ``sides``)
+    grown = _glued_heading(mine, other, i, j, used, t) if -1 in sides else None
+    if grown is not None:
+        return grown, _GLUED
+    grown = _lead_in(mine, other, i, j, used, t)
+    return (grown, _LEAD_IN) if grown is not None else None
 
 
 #: what a plan says of a merge or split by :func:`_continued`
 _CONTINUED = "one sentence across a block"
+#: … and of a merge by :func:`_glued_heading`
+_GLUED = "a heading glued to its paragraph"
+
+
+#: … and of a merge or split by :func:`_lead_in`
+_LEAD_IN = "a block's lead-in joined"
+
+
+def _lead_in(
+    mine: _Units, other: _Units, i: int, j: int, used: set[int], t: Thresholds
+) -> int | None:
+    """The short unit after ``mine``'s ``i`` (carried to ``other``'s ``j``), left over, when it
+    is the lead-in of a block that ``j`` now ends with (``Thresholds.lead_in_kept``): ``i``
+    ends on a full stop, the next unit and ``j`` on a colon, and ``j`` keeps ``lead_in_kept``
+    of the next unit's words beyond what ``i`` alone shares with it (MyST's "To start off,
+    create an empty file …" and "To parse to HTML, try the CLI:" became one paragraph ending
+    "… to parse this file to HTML:"). None otherwise."""
+    k = i + 1
+    if k >= len(mine.keys) or k in used or not mine.keys[k] or not mine.keys[i]:
+        return None
+    if mine.counts[k] >= t.short_words or mine.keys[i][-1] != ".":
+        return None
+    if mine.keys[k][-1] != ":" or not other.keys[j] or other.keys[j][-1] != ":":
+        return None
+    a, b, joined = mine.words[i], other.words[j], mine.words[i] + mine.words[k]
+    if _common(joined, b) - _common(a, b) < t.lead_in_kept * len(mine.words[k]):
+        return None
+    return k
+
+
+def _glued_heading(
+    mine: _Units, other: _Units, i: int, j: int, used: set[int], t: Thresholds
+) -> int | None:
+    """The short unit before ``mine``'s ``i`` (carried to ``other``'s ``j``), left over, when
+    ``j`` opens with its very words: a heading that the other import glued to the paragraph
+    after it (SymPy's LaTeX: "\\subsection{The Core} \\label{sec:core} A computer algebra
+    system …"). None otherwise."""
+    k = i - 1
+    if k < 0 or k in used or not mine.keys[k] or mine.counts[k] >= t.short_words:
+        return None
+    if not other.keys[j].casefold().startswith(mine.keys[k].casefold() + " "):
+        return None
+    return k
 
 
 def _continued(

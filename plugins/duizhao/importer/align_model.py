@@ -111,6 +111,16 @@ class Thresholds:
     ordered_kept: float = 0.45
     ordered_margin: float = 0.2
     ordered_run: int = 80
+    #: … and in a run of at most ``short_run`` on each side, a pair of ``run_min_words``
+    #: words or more each (neither ``run_ratio`` times the other) from ``short_run_words``,
+    #: the shorter keeping ``short_run_kept``: with few alternatives, beating them all by the
+    #: margin says more. Of the pairs that clear the margin in such runs of the real pairs,
+    #: the related ones reach 0.38-0.53 (Hugo's definitions reworded, Ollama's build notes,
+    #: Jekyll's options), the unrelated ones are a footnote kept whole in a paragraph 4.6
+    #: times its length (Mooncake v1, 0.35) or look-alikes of one template that step 9 undoes
+    short_run: int = 6
+    short_run_words: float = 0.35
+    short_run_kept: float = 0.4
     #: moved and reworded, anywhere
     #: (:func:`~duizhao.importer.align_leftovers._clearly_paired`): long paragraphs left over
     #: of one shape (prose or lists) at a word similarity of ``clear`` that beat every other
@@ -190,6 +200,32 @@ class Thresholds:
     #: … on pages of ``run_page_units`` units or more on each side (on a page of two, every
     #: word is in at most two units: the seeded edits' synthetic pages share "both" so)
     run_page_units: int = 8
+    #: … and the sole pair of a run (one long paragraph left on each side, right between two
+    #: carried neighbours: a paragraph written anew in its place) on less: a word similarity
+    #: of ``sole_words``, the shorter keeping ``sole_kept`` of its words in order, and
+    #: ``sole_rare`` rare content word shared (Click's "Click expects you to pass at least two
+    #: positional arguments to the option decorator" -> "The `option()` decorator accepts
+    #: parameter declarations as positional arguments …", 0.25). Of the sole pairs the real
+    #: pairs leave, the related ones reach 0.21-0.49 with 0.26-0.50 kept and a rare word; the
+    #: unrelated ones share no rare word (0.19-0.23) or reach 0.15 (nanoGPT's DDP sentences)
+    sole_words: float = 0.2
+    sole_kept: float = 0.25
+    sole_rare: int = 1
+    #: rewritten about the same things, anywhere
+    #: (:func:`~duizhao.importer.align_runs._naming_the_same`): two long paragraphs left over
+    #: of one shape and length that share ``rare_shared`` rare content words, at least
+    #: ``rare_shared_over`` times as many as any other pair of their row or column, at a word
+    #: similarity of ``rare_shared_words`` (NumPy's paper rewritten for Nature: the paragraph
+    #: on array libraries keeps "Dask", "CuPy", "xarray" … , 11 of them, at 0.42)
+    rare_shared: int = 8
+    rare_shared_over: float = 3.0
+    rare_shared_words: float = 0.25
+    #: the same label in place (:func:`~duizhao.importer.align_runs._labelled_in_run`): a
+    #: definition-list item or bold-led paragraph whose term is on no other unit of either
+    #: version, between the same carried neighbours, at this word similarity. Of the real
+    #: pairs' units with one such label on each side (28 definition terms, 17 bold leads),
+    #: every one is the same item; Hugo's rewritten bundle items reach 0.32-0.50
+    label_words: float = 0.3
     #: look-alikes of one template (:func:`~duizhao.importer.align_runs._names_changed`): a
     #: carry under ``edited`` whose two sides both name things (marks: code spans, quoted
     #: phrases, names, figures) and share none of them, nor a part of one (a path's
@@ -203,6 +239,13 @@ class Thresholds:
     #: its words kept in the carry's other side beyond what the first shares
     #: (:func:`_continued`; Hatch's two halves: 6 of 32 words, 0.19)
     continued_kept: float = 0.15
+    #: a carried paragraph ending on a full stop and the short unit after it, left over,
+    #: ending on a colon (a code block's lead-in), are merged when the carry's other side
+    #: ends on a colon too and keeps this share of the lead-in's words beyond what the first
+    #: shares (:func:`_lead_in`; MyST's "To parse to HTML, try the CLI:": 4 of its 9 words,
+    #: "parse", "to", "HTML", ":"; the ends are the evidence, this the guard, stricter than
+    #: ``continued_kept``)
+    lead_in_kept: float = 0.4
 
 
 THRESHOLDS = Thresholds()
