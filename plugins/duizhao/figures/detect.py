@@ -58,12 +58,13 @@ from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .body_guards import keep_to_columns, mend_thin
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
+from .continued import continued_tables
 from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 47
+DETECT_VERSION = 48
 
 __all__ = [
     "DETECT_VERSION",
@@ -611,7 +612,8 @@ def find_floats(
 ) -> tuple[list[DetectedFigure], list[Unboxed], list[DetectedFigure]]:
     """The floats of a laid-out document, before their boxes are trimmed to their ink, the
     captions without a body, and the floats that are no spec entry (:attr:`Found.others`)."""
-    candidates = page_captions(running_text(layout), layout)
+    pages = running_text(layout)
+    candidates = page_captions(pages, layout)
     float_rules(candidates, layout)
     caption_frames(candidates, layout)
     seeds, _regions = choose(candidates, layout)
@@ -655,10 +657,34 @@ def find_floats(
             )
         )
     found += rotated_tables(layout, found)  # a sidewaystable's turned caption and body
+    found += _continued(pages, found, others, candidates, layout)
     # Reading order: a page's left column before its right one, top to bottom in each.
     widths = {p.number: p.width for p in layout.pages}
     found.sort(key=lambda d: (d.page, d.box[0] >= widths[d.page] / 2, d.box[1], d.box[0]))
     return found, unboxed, others
+
+
+def _continued(
+    pages: Sequence[DetectPage],
+    found: Sequence[DetectedFigure],
+    others: Sequence[DetectedFigure],
+    captions: Sequence[Caption],
+    layout: Layout,
+) -> list[DetectedFigure]:
+    """The parts of tables broken across columns or pages (:mod:`.continued`): the same
+    label and caption; as its caption box, the part's top edge (it has no caption there)."""
+    tables = [f for f in found if f.kind == "table"]
+    parts = continued_tables(
+        pages,
+        [(f.page, f.box, f.caption_box) for f in tables],
+        captions,
+        [(f.page, f.box) for f in [*found, *others]],
+        layout,
+    )
+    return [
+        replace(tables[t], page=page, box=rounded(box), caption_box=rounded((*box[:3], box[1])))
+        for t, page, box in parts
+    ]
 
 
 def _pad(box: Box, caption: Caption, up: bool, page: PageLayout, s: Settings) -> Box:

@@ -143,7 +143,8 @@ def split_limits(grown: Sequence[_Growth], layout: Layout) -> dict[int, float]:
     """Where tables must stop (by their caption's id: the y of their last rule) because they
     grew over another float: past a rule of theirs they took a drawing (a graphic neither a
     rule nor spanning their rules, as a cell's shading does) and a caption further on, in
-    their span, holds no body of its own (a figure none drawn, a table nothing)."""
+    their span, holds no body of its own (a figure none drawn, a table nothing) or is a
+    figure's caption facing the table, its region growing towards it."""
     s = layout.settings
     min_width = s.ruled_min_lines * layout.leading
     lost = [
@@ -153,10 +154,12 @@ def split_limits(grown: Sequence[_Growth], layout: Layout) -> dict[int, float]:
     ]
     limits: dict[int, float] = {}
     for g in grown:
-        if g.caption.kind != "table" or not lost:
+        if g.caption.kind != "table":
             continue
         rules: list[Box] = []
         for item in g.taken:
+            if not lost:
+                break
             if _is_rule(item, s, min_width):
                 rules.append(item.box)
             elif item.graphic and rules and not any(_aligned(item.box, r, s) for r in rules):
@@ -164,7 +167,35 @@ def split_limits(grown: Sequence[_Growth], layout: Layout) -> dict[int, float]:
                     edge = [r[1] for r in rules] if g.up else [r[3] for r in rules]
                     limits[id(g.caption)] = min(edge) if g.up else max(edge)
                 break
+        if id(g.caption) not in limits and (end := _facing_end(g, grown, layout)) is not None:
+            limits[id(g.caption)] = end
     return limits
+
+
+def _facing_end(g: _Growth, grown: Sequence[_Growth], layout: Layout) -> float | None:
+    """The y of ``g``'s last rule (of its first rule's extent) when past it the table took a
+    solid drawing (no cell's border: thicker than a float rule both ways) on the way to the
+    caption of a figure growing towards it (captioned below, under a table captioned above):
+    that figure had its upper part taken (IEEE's TABLE V over Fig. 9 in one column, subplots
+    stacked a few points apart)."""
+    s = layout.settings
+    facing = [o for o in grown if o.caption.kind == "figure" and o.up != g.up]
+    rules = [i.box for i in g.taken if _is_rule(i, s, s.ruled_min_lines * layout.leading)]
+    if not facing or not rules:
+        return None
+    rules = [r for r in rules if _aligned(r, rules[0], s)]  # the table's, not a chart's axis
+    end = min(r[1] for r in rules) if g.up else max(r[3] for r in rules)
+    thin = s.float_rule_height
+    for item in g.taken:
+        b = item.box
+        if (
+            item.graphic
+            and (b[3] <= end if g.up else b[1] >= end)
+            and min(b[2] - b[0], b[3] - b[1]) > thin
+            and any(_further(g, o, b) for o in facing)
+        ):
+            return end
+    return None
 
 
 def _further(g: _Growth, other: _Growth, drawing: Box) -> bool:

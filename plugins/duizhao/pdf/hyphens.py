@@ -19,6 +19,14 @@ _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 SOFT_HYPHENS = ("\x02", "\xad")
 #: Halves of a word shorter than this are syllables, not words of a compound.
 _MIN_PART = 3
+#: Prefixes that stand before a whole word in a compound far more often than they are the first
+#: syllable of a word broken at a line end ("per-" "optimization", "self-" "supervised"); a
+#: hyphen after one of them is kept when the paper never writes the joined form but writes the
+#: second half as a word of its own. "re-", "inter-", "con-" … are syllables too often.
+COMPOUND_PREFIXES = frozenset({"per", "non", "pre", "multi", "cross", "self", "co", "semi", "anti"})
+#: The second half after such a prefix is at least this long: a short one is a syllable that
+#: happens to be a word too ("per-" "form", "pre-" "sent").
+_PREFIX_HEAD_MIN = 6
 
 
 def vocabulary(texts: Iterable[str]) -> tuple[set[str], set[str]]:
@@ -152,10 +160,13 @@ class Joiner:
             return out[:-1] + part
         if self._compound(compound) or part[:1].isupper():  # well-known, GPU-NPU, end-users
             return out + part
+        lower, low_head = stem.lower(), head.lower()
+        if lower in COMPOUND_PREFIXES and len(head) >= _PREFIX_HEAD_MIN and self._word(low_head):
+            self.kept.append((*self.where, f"{stem}-{head}"))
+            return out + part  # per-optimization, where the paper never writes "peroptim…"
         # Two words of the paper ("goal" + "oriented", where it prints "network-oriented")
         # make a compound: a syllable ("cus-", "dom-", "trans-") is no word of it, and a
         # hyphen wrongly kept is visible to the translator, a compound wrongly joined is not.
-        lower, low_head = stem.lower(), head.lower()
         if (
             len(stem) >= _MIN_PART
             and len(head) >= _MIN_PART

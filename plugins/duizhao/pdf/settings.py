@@ -318,6 +318,20 @@ class Settings:
     frame_reach: float = 1.5
     #: an item belongs to a caption's span when this share of its width lies in it
     region_share: float = 0.5
+    #: a table broken across columns or pages (:mod:`duizhao.figures.continued`): captioned
+    #: above (its caption's foot no more than ``continued_slack`` pt under the body's top), its
+    #: body ending within this many leadings of the text band's foot, nothing but the margins
+    #: under it …
+    continued_foot: float = 2.0
+    continued_slack: float = 2.0
+    #: … goes on at the top of the next column or page: items in the table's span (this share
+    #: of their width inside it), the first within this many leadings of the band's top, each
+    #: within ``continued_gap`` leadings of the one above, down to running text, a heading or
+    #: a caption; cells or rules among them, reaching across this share of the table's width
+    continued_span_share: float = 0.8
+    continued_top: float = 2.0
+    continued_gap: float = 2.0
+    continued_width: float = 0.8
     #: captions side by side overlap vertically, or stand within this many leadings
     beside_lines: float = 2.0
     #: … or, apart across the page, with only this many leadings of white between their
