@@ -63,7 +63,7 @@ from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 47
+DETECT_VERSION = 48
 
 __all__ = [
     "DETECT_VERSION",
