@@ -9,6 +9,9 @@ they skip): :func:`duizhao.pdf.furniture.folios` marks them as furniture.
 The converse: a table's header row is no running head, though it recurs at one height on two
 pages (two results tables with one header, each at a page's top); set between two rules it
 is a row (:func:`duizhao.pdf.furniture.between_rules`).
+
+And a float's graphic drawn up under a running head (an image white at its top) takes none of
+the head's ink: :func:`duizhao.figures.body_guards.clear_of_furniture`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from paper_sources import (
     LEAD,
     LEFT,
     RIGHT,
+    Box,
     Canvas,
     _pdf,
     body,
@@ -170,4 +174,45 @@ def test_a_header_row_recurring_at_page_tops_is_no_running_head(tmp_path: Path) 
         doc.close()
     headers = [ln for p in layout.pages for ln in p.lines if ln.text.startswith("Methods")]
     assert [ln.role for ln in headers] == ["text", "text"]
+    _check(detect_figures(pdf), truths)
+
+
+def _image_white_top(c: Canvas, box: Box, white_rows: int) -> None:
+    """An image whose top ``white_rows`` of 32 rows are white (a plot saved with a margin)."""
+    pixels = bytearray()
+    for j in range(32):
+        for i in range(48):
+            pixels += bytes((255, 255, 255) if j < white_rows else ((i * 5) % 256, j * 7, 90))
+    c.images.append(pixels)
+    x0, y0, x1, y1 = box
+    name = f"Im{len(c.images)}"
+    c.ops.append(f"q {x1 - x0:.2f} 0 0 {y1 - y0:.2f} {x0:.2f} {792 - y1:.2f} cm /{name} Do Q")
+
+
+def test_a_figure_drawn_under_the_running_head_takes_none_of_its_ink(tmp_path: Path) -> None:
+    """Told in words from a Springer Nature preprint: a page-top figure whose image, white at
+    its top, reaches up under the running head; trimmed to its ink, the box took the head's
+    glyphs (a box from the page's edge). The box is cut clear of running lines first
+    (:func:`duizhao.figures.body_guards.clear_of_furniture`)."""
+    pages = []
+    truths = {}
+    for n in (1, 2):
+        c = Canvas()
+        drawn = (LEFT[0], 30.0, LEFT[1], 158.0)
+        if n == 2:
+            _image_white_top(c, drawn, 8)
+        # the running head, drawn over the image (black, at the body size)
+        c.color((0, 0, 0))
+        c.text(LEFT[0] + 20, 40, "Springer Nature 2021 LaTeX template", BODY)
+        if n == 2:
+            caption = "The delays learnt for motion detection in a single layer."
+            _, below = caption_lines(c, LEFT, drawn[3] + 8, "Figure 1:", caption)
+            truths["Figure 1"] = ((LEFT[0], 62.0, LEFT[1], 158.0), caption)
+            body(c, LEFT, below + LEAD, 720, n)
+        else:
+            body(c, LEFT, 72, 720, n)
+        body(c, RIGHT, 72, 720, n + 3)
+        pages.append(c)
+    pdf = tmp_path / "under-head.pdf"
+    pdf.write_bytes(_pdf(pages))
     _check(detect_figures(pdf), truths)

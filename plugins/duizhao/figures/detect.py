@@ -28,7 +28,8 @@ settings). The steps, each a function:
    hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
    A table's region then reaches its own rules, cell grid and notes, and stops at its last
    rule where another caption needs what lies past it (:mod:`.table_steps`).
-4. **Ink**: the box is trimmed to the ink the page renders inside it.
+4. **Ink**: the box, cut clear of the running heads and folios it reaches over
+   (:func:`.body_guards.clear_of_furniture`), is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
 box it by hand"), never boxed around itself. Boxes are in PDF points from the top-left of
@@ -56,14 +57,14 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .body_guards import keep_to_columns, mend_thin
+from .body_guards import clear_of_furniture, keep_to_columns, mend_thin
 from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
 from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 48
+DETECT_VERSION = 49
 
 __all__ = [
     "DETECT_VERSION",
@@ -312,7 +313,8 @@ def _box_of(g: _Growth, layout: Layout) -> Box | None:
     if g.caption.kind == "figure" and not _draws(kept, g.caption, layout):
         return None  # prose alone or tiny marks: no body (the caption is reported)
     box = union(i.box for i in kept)
-    return (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+    box = (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+    return clear_of_furniture(box, pl)
 
 
 def _draws(items: Sequence[_Item], caption: Caption, layout: Layout) -> bool:
