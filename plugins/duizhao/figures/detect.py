@@ -16,7 +16,9 @@ settings). The steps, each a function:
    (:func:`choose`); one opening a line inside a paragraph is a reference.
 3. **Regions** (:func:`grow`): a caption's column is the text column it sits in, or the text
    width when it crosses the gutter (shared with a caption beside it) or when its float does
-   (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
+   (:func:`widen`); the marks drawn in a caption's lines (an underscore drawn as a rule) are
+   its own (:func:`caption_mark`). A template's float rules close their floats
+   (:func:`float_rules`). From
    the caption the region grows away from it (up for figures; for tables the side where the
    paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
    region on that side is another float's takes the other side when that is nobody's,
@@ -58,13 +60,20 @@ from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
 from .body_guards import clear_of_furniture, keep_to_columns, mend_thin
-from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
+from .caption_steps import (
+    Caption,
+    caption_frames,
+    caption_mark,
+    float_rules,
+    page_captions,
+    side_by_side,
+)
 from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 49
+DETECT_VERSION = 50
 
 __all__ = [
     "DETECT_VERSION",
@@ -206,6 +215,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     band = layout.band
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:
+            continue
+        if caption_mark(g, caption, s):
             continue
         w = max(g[2] - g[0], 0.1)
         if overlap_len(g[0], g[2], s0, s1) < s.region_share * w:

@@ -241,6 +241,10 @@ class Settings:
     #: running text set flush under it: it opens a paragraph, no caption does
     paragraph_indent: tuple[float, float] = (0.5, 4.0)
     near_lines: float = 2.0
+    #: a graphic within a caption's line, glyphs left and right of it, no wider than this
+    #: (em of the line's size) is a mark of the caption (an underscore drawn as a rule, an
+    #: underline), no float's body; a float's rule spans the float, many em wide
+    caption_mark_width: float = 3.0
     #: a float's usual side (figures above their captions) wins its vote unless the other
     #: side's region starts more than this many leadings nearer
     side_margin: float = 1.0
