@@ -14,6 +14,9 @@ against the shapes a table's body never has, and mended or given up.
 * :func:`over_gutter`: a float captioned in one column whose box reaches across the gutter
   over the other column's running text (ACL 2013: a tall table in the left column found
   from the left margin to the right column's edge) keeps to its caption's column.
+* :func:`clear_of_furniture`: a float's box is cut clear of the running heads, footers and
+  folios it reaches over (a Springer Nature preprint's page-top image, white at its top,
+  drawn up under the running head: trimmed to its ink, the box took the head's glyphs).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..pdf.geometry import Box, union
-from ..pdf.page_layout import Layout
+from ..pdf.geometry import Box, intersects, union
+from ..pdf.page_layout import Layout, PageLayout
 
 if TYPE_CHECKING:
     from .caption_steps import Caption
@@ -173,3 +176,19 @@ def over_gutter(caption: Caption, box: Box, layout: Layout) -> tuple[float, floa
         if min(f.y1, box[3]) - max(f.y0, box[1]) > 0 and min(f.x1, box[2]) > max(f.x0, box[0]):
             return mine
     return None
+
+
+def clear_of_furniture(box: Box, pl: PageLayout) -> Box:
+    """``box`` cut clear of the running heads, footers and folios it reaches over: a
+    graphic drawn under a running head (an image whose white top reaches the page's edge)
+    takes none of the head's ink into the float."""
+    x0, y0, x1, y1 = box
+    middle = (y0 + y1) / 2
+    for f in pl.fragments:
+        if f.role != "running" or not intersects(f.box, (x0, y0, x1, y1)):
+            continue
+        if f.y1 <= middle:
+            y0 = max(y0, f.y1)
+        elif f.y0 >= middle:
+            y1 = min(y1, f.y0)
+    return (x0, y0, x1, y1) if y1 > y0 else box

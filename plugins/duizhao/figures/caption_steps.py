@@ -42,6 +42,7 @@ from .table_steps import header_row
 __all__ = [
     "Caption",
     "caption_frames",
+    "caption_mark",
     "caption_starts",
     "extend",
     "first_line",
@@ -325,6 +326,20 @@ def _right_of(
         and 0 <= g.x0 - last.x1 <= reach * f.size
     ]
     return min(candidates, key=lambda g: g.x0) if candidates else None
+
+
+def caption_mark(g: Box, caption: Caption, s: Settings) -> bool:
+    """Graphic ``g`` is a mark drawn in one of the caption's lines (TeX draws the underscore
+    of "make_regression" as a rule; an underline, a math bar): on the line, with the line's
+    glyphs left and right of it, no wider than ``caption_mark_width`` em. It is the
+    caption's, no float's body (a box of a few points right under the caption, taken for
+    the table's body on the other side)."""
+    for ln in caption.lines:
+        if g[2] - g[0] > s.caption_mark_width * ln.size:
+            continue
+        if ln.x0 < g[0] and g[2] < ln.x1 and ln.y0 < g[1] and g[3] < ln.y1:
+            return True
+    return False
 
 
 def openers(caption: Caption) -> frozenset[int]:

@@ -16,7 +16,9 @@ settings). The steps, each a function:
    (:func:`choose`); one opening a line inside a paragraph is a reference.
 3. **Regions** (:func:`grow`): a caption's column is the text column it sits in, or the text
    width when it crosses the gutter (shared with a caption beside it) or when its float does
-   (:func:`widen`). A template's float rules close their floats (:func:`float_rules`). From
+   (:func:`widen`); the marks drawn in a caption's lines (an underscore drawn as a rule) are
+   its own (:func:`caption_mark`). A template's float rules close their floats
+   (:func:`float_rules`). From
    the caption the region grows away from it (up for figures; for tables the side where the
    paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
    region on that side is another float's takes the other side when that is nobody's,
@@ -28,7 +30,8 @@ settings). The steps, each a function:
    hangs together with. Text standing apart beyond a figure's graphics is dropped (:func:`trim`).
    A table's region then reaches its own rules, cell grid and notes, and stops at its last
    rule where another caption needs what lies past it (:mod:`.table_steps`).
-4. **Ink**: the box is trimmed to the ink the page renders inside it.
+4. **Ink**: the box, cut clear of the running heads and folios it reaches over
+   (:func:`.body_guards.clear_of_furniture`), is trimmed to the ink the page renders inside it.
 
 A caption whose region holds nothing is reported ("Figure 4: caption found, body not found;
 box it by hand"), never boxed around itself. Boxes are in PDF points from the top-left of
@@ -56,15 +59,22 @@ from ..pdf.page_layout import Layout, PageLayout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .body_guards import keep_to_columns, mend_thin
-from .caption_steps import Caption, caption_frames, float_rules, page_captions, side_by_side
+from .body_guards import clear_of_furniture, keep_to_columns, mend_thin
+from .caption_steps import (
+    Caption,
+    caption_frames,
+    caption_mark,
+    float_rules,
+    page_captions,
+    side_by_side,
+)
 from .continued import continued_tables
 from .rotated import rotated_tables
 from .running import DetectPage, body_sized, running_text
 from .table_steps import grid_extent, ruled_extent, split_limits, table_notes
 
 #: Bumped when a change here changes what is detected (the detection cache is keyed by it).
-DETECT_VERSION = 48
+DETECT_VERSION = 51
 
 __all__ = [
     "DETECT_VERSION",
@@ -207,6 +217,8 @@ def _items(caption: Caption, others: Sequence[Caption], layout: Layout) -> list[
     for i, g in enumerate(page.graphics):
         if g[3] < band[0] - s.band_slack or g[1] > band[1] + s.band_slack:
             continue
+        if caption_mark(g, caption, s):
+            continue
         w = max(g[2] - g[0], 0.1)
         if overlap_len(g[0], g[2], s0, s1) < s.region_share * w:
             continue
@@ -313,7 +325,8 @@ def _box_of(g: _Growth, layout: Layout) -> Box | None:
     if g.caption.kind == "figure" and not _draws(kept, g.caption, layout):
         return None  # prose alone or tiny marks: no body (the caption is reported)
     box = union(i.box for i in kept)
-    return (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+    box = (max(0.0, box[0]), max(0.0, box[1]), min(pl.width, box[2]), min(pl.height, box[3]))
+    return clear_of_furniture(box, pl)
 
 
 def _draws(items: Sequence[_Item], caption: Caption, layout: Layout) -> bool:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..pdf.furniture import between_rules
 from ..pdf.geometry import Box, area, inside, overlap_len
 from ..pdf.headings import heading_like
 from ..pdf.page_layout import Layout, PageLayout, margin
@@ -82,7 +83,7 @@ def running_text(layout: Layout) -> list[DetectPage]:
                 and col[0] - s.body_start_slack <= f.x0 <= col[0] + s.body_indent * layout.body
                 and f.x1 <= col[1] + s.body_start_slack
                 and not _inside_graphic(f, page.graphics, s)
-                and not _between_rules(f, rules, layout)
+                and not between_rules(f.box, rules, layout)
             ):
                 page.body.add(id(f))
         _narrowed_text(page, layout)
@@ -195,21 +196,6 @@ def _row_rules(graphics: Sequence[Box], pl: PageLayout, s: Settings) -> list[Box
     narrowest = min(c1 - c0 for c0, c1 in pl.columns)
     least = s.ruled_row_span * s.body_width * narrowest
     return [g for g in graphics if g[3] - g[1] <= s.float_rule_height and g[2] - g[0] >= least]
-
-
-def _between_rules(f: Line, graphics: Sequence[Box], layout: Layout) -> bool:
-    """A line set between two rules right over and under it, each across most of its width,
-    is a table's row (a header row filling its column above the first rule), no running
-    text."""
-    s = layout.settings
-    reach = s.ruled_row_reach * layout.leading
-    over = under = False
-    for g in graphics:
-        if overlap_len(g[0], g[2], f.x0, f.x1) < s.ruled_row_span * f.width:
-            continue
-        over |= 0 <= f.y0 - g[3] <= reach
-        under |= 0 <= g[1] - f.y1 <= reach
-    return over and under
 
 
 def _inside_graphic(f: Line, graphics: Sequence[Box], s: Settings) -> bool:

@@ -14,7 +14,9 @@ The steps, each a function below, over a :class:`~.read.Document`:
    band by band, left column before right (:func:`reading_order`), and numbered;
 5. column edges (:func:`column_edges`) and the leading (:func:`leading`) are measured;
 6. running heads, footers, page numbers and margin stamps get the role ``running``
-   (:func:`mark_running`); the text band is what lies between them (:func:`text_band`);
+   (:func:`mark_running`; bare page numbers rising at one height from page to page even a
+   line over the text, :func:`.furniture.folios`); the text band is what lies between them
+   (:func:`text_band`);
 7. footnotes: footnote type (:func:`footnote_type`) under a column's last line of body-size
    text (:func:`column_feet`) that opens with a mark (:func:`opens_footnote`) or stands apart
    at the page's foot (:func:`foot_notice`); their marks leave the text
@@ -32,6 +34,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .furniture import between_rules, folios, thin_rules
 from .geometry import Box, overlap_len
 from .read import Char, Document, FontStyle, Graphic, PageContent
 from .settings import SETTINGS, Settings
@@ -523,11 +526,18 @@ def mark_running(layout: Layout, words_only: bool = False) -> None:
             and any(recurs(p, ln) and sum(c.isalpha() for c in p) >= 3 for p in ln.parts)
         )
 
+    rules = {page.number: thin_rules(page, s) for page in layout.pages}
     for ln in candidates:
         if words_only and not any(ch.isalpha() for ch in ln.text.replace("page", "")):
             continue
+        # A table's header row at a page's top recurs where another page sets a table with
+        # the same header: set between its rules, it is a row, no running head.
+        if between_rules(ln.box, rules[ln.page], layout):
+            continue
         if _PAGE_NUMBER_RE.match(ln.text) or recurs(ln.text, ln) or parts_recur(ln):
             set_role(ln, "running")
+    for ln in folios(layout):
+        set_role(ln, "running")
     if words_only:
         return
     # Margin stamps (arXiv identifiers, "Preprint") are outside every column.

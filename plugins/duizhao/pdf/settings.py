@@ -170,6 +170,11 @@ class Settings:
     #: … and stands further than this many leadings from the text (running text at a
     #: page's top has its next line one leading below)
     running_gap: float = 1.3
+    #: bare page numbers at one height (``running_height``) on this many pages or more,
+    #: rising from page to page, are folios even where a float's body stands right under
+    #: them (a page-top table under IOP's folio, one leading down): a chart's tick labels
+    #: neither recur at one height on so many pages nor rise with them
+    folio_pages: int = 3
     #: a running head set in parts (left and right) reaches into this share of the page's
     #: width at either side
     head_sides: float = 0.2
@@ -236,6 +241,10 @@ class Settings:
     #: running text set flush under it: it opens a paragraph, no caption does
     paragraph_indent: tuple[float, float] = (0.5, 4.0)
     near_lines: float = 2.0
+    #: a graphic within a caption's line, glyphs left and right of it, no wider than this
+    #: (em of the line's size) is a mark of the caption (an underscore drawn as a rule, an
+    #: underline), no float's body; a float's rule spans the float, many em wide
+    caption_mark_width: float = 3.0
     #: a float's usual side (figures above their captions) wins its vote unless the other
     #: side's region starts more than this many leadings nearer
     side_margin: float = 1.0
@@ -391,6 +400,7 @@ class Settings:
     rule_overlap: float = 0.4
     #: a line with a rule within this many leadings over and under it, each across this
     #: share of its width, is a table's row (a header filling its column), no running text
+    #: and no running head (the layout pass: a header row at a page's top)
     ruled_row_reach: float = 0.8
     ruled_row_span: float = 0.9
     #: a figure's body is at least this (pt) both ways, and draws graphics or text that is
