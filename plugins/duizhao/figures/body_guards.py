@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..pdf.geometry import Box, intersects, union
 from ..pdf.page_layout import Layout, PageLayout
+from ..pdf.settings import Settings
 
 if TYPE_CHECKING:
     from .caption_steps import Caption
@@ -192,3 +193,16 @@ def clear_of_furniture(box: Box, pl: PageLayout) -> Box:
         elif f.y0 >= middle:
             y1 = min(y1, f.y0)
     return (x0, y0, x1, y1) if y1 > y0 else box
+
+
+def padded(box: Box, caption: Caption, up: bool, page: PageLayout, s: Settings) -> Box:
+    """A little white around the body (strokes are wider than their paths), not over the
+    caption."""
+    p = s.trim_pad
+    x0, y0, x1, y1 = box[0] - p, box[1] - p, box[2] + p, box[3] + p
+    cb = caption.box
+    if up:
+        y1 = max(box[3], min(y1, cb[1]))
+    else:
+        y0 = min(box[1], max(y0, cb[3]))
+    return (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))

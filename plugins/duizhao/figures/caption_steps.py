@@ -31,7 +31,7 @@ from ..pdf.captions import (
     lone_label_word,
     parse_label,
 )
-from ..pdf.geometry import Box, overlap_len, union
+from ..pdf.geometry import Box, overlap_len, shares_area, union
 from ..pdf.hyphens import Joiner
 from ..pdf.page_layout import Layout
 from ..pdf.settings import Settings
@@ -755,3 +755,39 @@ def _holds_more(page: DetectPage, caption: Caption, frame: Box, rules: set[int])
         return True
     apart = own | page.margin
     return any(inside(f.box) for f in page.layout.fragments if id(f) not in apart)
+
+
+#: the kinds whose side :func:`unshared_sides` may turn
+SIDED = frozenset({"figure", "table"})
+
+
+def unshared_sides(
+    seeds: Sequence[tuple[Caption, bool]],
+    regions: dict[int, dict[bool, Box | None]],
+    graphic: dict[int, dict[bool, bool]],
+) -> list[tuple[Caption, bool]]:
+    """A figure captioned on the side its paper does not use (set above its charts, right
+    under another figure's charts that the other's caption, above them, grows down over):
+    when its region on its side is another seed's as well and the one on the other side
+    draws something and is nobody else's, its body is on the other side. So for a table
+    (two tables stacked in one column, each captioned above, in a paper that captions its
+    tables below: two captions in a column are two floats, split between them)."""
+    out = list(seeds)
+    for k, (caption, up) in enumerate(out):
+        if caption.kind not in SIDED or caption.ruled or not graphic[id(caption)][not up]:
+            continue
+        mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
+        if mine is None or alt is None:
+            continue
+        theirs = [
+            b
+            for o, u in out
+            if o is not caption and o.page is caption.page
+            for b in [regions[id(o)][u]]
+            if b is not None
+        ]
+        if any(shares_area(mine, b) for b in theirs) and not any(
+            shares_area(alt, b) for b in theirs
+        ):
+            out[k] = (caption, not up)
+    return out

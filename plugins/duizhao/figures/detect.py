@@ -22,7 +22,8 @@ settings). The steps, each a function:
    the caption the region grows away from it (up for figures; for tables the side where the
    paper puts its tables, by a vote, as captions sit above *or* below them; a figure whose
    region on that side is another float's takes the other side when that is nobody's,
-   :func:`_unshared`) over graphics and non-body text until running text, another caption,
+   :func:`.caption_steps.unshared_sides`) over graphics and non-body text until running
+   text, another caption,
    another float's rule, a wide gap or the running heads; captions side by side part their
    spans at the white gap between them (:func:`_split`); a figure with nothing above or
    below its caption has its body beside it (:func:`beside`, a side caption). All captions
@@ -52,14 +53,14 @@ from pathlib import Path
 from typing import Any
 
 from ..pdf.captions import REPORTED
-from ..pdf.geometry import Box, intersects, overlap_len, rounded, union
+from ..pdf.geometry import Box, intersects, overlap_len, rounded, shares_area, union
 from ..pdf.hyphens import Joiner
 from ..pdf.ink import trim_to_ink
-from ..pdf.page_layout import Layout, PageLayout, analyse
+from ..pdf.page_layout import Layout, analyse
 from ..pdf.read import Document, PdfError, Progress, read_pdf
 from ..pdf.settings import Settings
 from ..yamlsafe import load_json
-from .body_guards import clear_of_furniture, keep_to_columns, mend_thin
+from .body_guards import clear_of_furniture, keep_to_columns, mend_thin, padded
 from .caption_steps import (
     Caption,
     caption_frames,
@@ -67,6 +68,7 @@ from .caption_steps import (
     float_rules,
     page_captions,
     side_by_side,
+    unshared_sides,
 )
 from .continued import continued_tables
 from .rotated import rotated_tables
@@ -542,7 +544,7 @@ def choose(
         r = regions[id(caption)]
         up = True if caption.ruled else side[caption.kind]
         seeds.append((caption, up if r[up] is not None or r[not up] is None else not up))
-    return _unshared(seeds, regions, graphic), regions
+    return unshared_sides(seeds, regions, graphic), regions
 
 
 def _a_figures(
@@ -552,7 +554,7 @@ def _a_figures(
     above its caption (nothing under it): a table captioned below its body, a figure right
     under that caption (ACL's template), has that figure's body under it, not its own."""
     return region is not None and any(
-        f.page is caption.page and _overlaps(b, region) for f, b in figures
+        f.page is caption.page and shares_area(b, region) for f, b in figures
     )
 
 
@@ -564,45 +566,6 @@ def _telling(caption: Caption, region: Box | None, draws: bool, layout: Layout) 
     if caption.kind == "figure":
         return False
     return region[3] - region[1] > layout.settings.vote_table_lines * layout.leading
-
-
-#: the kinds whose side :func:`_unshared` may turn
-_SIDED = frozenset({"figure", "table"})
-
-
-def _unshared(
-    seeds: Sequence[tuple[Caption, bool]],
-    regions: dict[int, dict[bool, Box | None]],
-    graphic: dict[int, dict[bool, bool]],
-) -> list[tuple[Caption, bool]]:
-    """A figure captioned on the side its paper does not use (set above its charts, right
-    under another figure's charts that the other's caption, above them, grows down over):
-    when its region on its side is another seed's as well and the one on the other side
-    draws something and is nobody else's, its body is on the other side. So for a table
-    (two tables stacked in one column, each captioned above, in a paper that captions its
-    tables below: two captions in a column are two floats, split between them)."""
-    out = list(seeds)
-    for k, (caption, up) in enumerate(out):
-        if caption.kind not in _SIDED or caption.ruled or not graphic[id(caption)][not up]:
-            continue
-        mine, alt = regions[id(caption)][up], regions[id(caption)][not up]
-        if mine is None or alt is None:
-            continue
-        theirs = [
-            b
-            for o, u in out
-            if o is not caption and o.page is caption.page
-            for b in [regions[id(o)][u]]
-            if b is not None
-        ]
-        if any(_overlaps(mine, b) for b in theirs) and not any(_overlaps(alt, b) for b in theirs):
-            out[k] = (caption, not up)
-    return out
-
-
-def _overlaps(a: Box, b: Box) -> bool:
-    """Boxes ``a`` and ``b`` share some area (not a mere edge)."""
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -663,11 +626,9 @@ def find_floats(
         if box is None:
             unboxed.append(Unboxed(pl.number, caption.kind, label, caption.number, text, cb))
             continue
-        padded = _pad(box, caption, up, pl, layout.settings)
+        body = padded(box, caption, up, pl, layout.settings)
         found.append(
-            DetectedFigure(
-                pl.number, caption.kind, label, caption.number, text, rounded(padded), cb
-            )
+            DetectedFigure(pl.number, caption.kind, label, caption.number, text, rounded(body), cb)
         )
     found += rotated_tables(layout, found)  # a sidewaystable's turned caption and body
     found += _continued(pages, found, others, candidates, layout)
@@ -698,19 +659,6 @@ def _continued(
         replace(tables[t], page=page, box=rounded(box), caption_box=rounded((*box[:3], box[1])))
         for t, page, box in parts
     ]
-
-
-def _pad(box: Box, caption: Caption, up: bool, page: PageLayout, s: Settings) -> Box:
-    """A little white around the body (strokes are wider than their paths), not over the
-    caption."""
-    p = s.trim_pad
-    x0, y0, x1, y1 = box[0] - p, box[1] - p, box[2] + p, box[3] + p
-    cb = caption.box
-    if up:
-        y1 = max(box[3], min(y1, cb[1]))
-    else:
-        y0 = min(box[1], max(y0, cb[3]))
-    return (max(0.0, x0), max(0.0, y0), min(page.width, x1), min(page.height, y1))
 
 
 def detect_document(doc: Document, layout: Layout | None = None) -> Found:

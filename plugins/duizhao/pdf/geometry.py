@@ -105,6 +105,11 @@ def intersects(a: Box, b: Box, slack: float = 0.0) -> bool:
     )
 
 
+def shares_area(a: Box, b: Box) -> bool:
+    """Boxes ``a`` and ``b`` share some area (not a mere edge)."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
 def iou(a: Box, b: Box) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
