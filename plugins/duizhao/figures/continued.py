@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..pdf.geometry import Box, overlap_len, union
+from ..pdf.geometry import Box, overlap_len, shares_area, union
 from ..pdf.page_layout import Layout
 from .caption_steps import Caption
 from .running import DetectPage
@@ -138,11 +138,7 @@ def continued_tables(
         width = min(box[2] - box[0], place.span[1] - place.span[0])
         if found[2] - found[0] < s.continued_width * width:
             continue
-        if any(p == place.page and _meets(found, b) for p, b in taken):
+        if any(p == place.page and shares_area(found, b) for p, b in taken):
             continue
         out.append((t, place.page, found))
     return out
-
-
-def _meets(a: Box, b: Box) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])

@@ -7,6 +7,7 @@ things, and carries of one template's look-alikes undone. Pure.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 
 from .align_leftovers import _clearly_best, _run_table, _runs, _shape
@@ -127,9 +128,7 @@ def _labels(units: _Units) -> list[str]:
     """Each unit's :func:`label` when no other unit of its side has it ("" otherwise: a
     "**Note**" said on many is no name)."""
     found = [label(key) for key in units.keys]
-    seen: dict[str, int] = {}
-    for term in found:
-        seen[term] = seen.get(term, 0) + 1
+    seen = Counter(found)
     return [term if term and seen[term] == 1 else "" for term in found]
 
 
